@@ -1,0 +1,74 @@
+// A thin C layer over ncursesw for Swift: the wide-character API, the macros
+// and global variables Swift cannot import, and the signal and crash handling
+// that has to live in C (async-signal-safe code, setjmp-free restore).
+#ifndef PICKER_CNCURSES_H
+#define PICKER_CNCURSES_H
+
+// SwiftPM drops pkg-config's -D flags, so the wide API is switched on here.
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#include <curses.h>
+#include <wchar.h>
+
+// Attribute macros become constants Swift can see.
+static const attr_t pk_attr_normal = A_NORMAL;
+static const attr_t pk_attr_bold = A_BOLD;
+static const attr_t pk_attr_dim = A_DIM;
+static const attr_t pk_attr_reverse = A_REVERSE;
+static const attr_t pk_attr_underline = A_UNDERLINE;
+
+// Global variables Swift 6 rejects as shared mutable state.
+static inline WINDOW *pk_stdscr(void) { return stdscr; }
+static inline int pk_colors(void) { return COLORS; }
+static inline int pk_color_pairs(void) { return COLOR_PAIRS; }
+static inline int pk_key_code_yes(void) { return KEY_CODE_YES; }
+
+/// Why `pk_open_terminal` failed.
+typedef enum {
+  PK_OPEN_OK = 0,
+  PK_OPEN_NO_TTY = 1,
+  PK_OPEN_UNKNOWN_TERM = 2,
+} pk_open_status;
+
+/// Opens /dev/tty and starts ncurses on it with `termname` (NULL: $TERM).
+/// Keeps stdin and stdout free for data. Saves the terminal modes first so a
+/// crash can restore them.
+SCREEN *pk_open_terminal(const char *termname, pk_open_status *status);
+
+/// Ends ncurses, frees the screen and closes /dev/tty.
+void pk_close_terminal(SCREEN *screen);
+
+/// The file descriptor of /dev/tty while the terminal is open, else -1.
+int pk_tty_fd(void);
+
+/// Installs handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT that only record
+/// the signal; the event loop polls `pk_take_signal`. Call before newterm so
+/// ncurses leaves them alone.
+void pk_install_signal_handlers(void);
+
+/// The last signal recorded, or 0; clears it.
+int pk_take_signal(void);
+
+/// After the terminal is open: on SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT
+/// and SIGTRAP, write precomputed reset sequences, restore the saved terminal
+/// modes, then die of the same signal.
+void pk_install_crash_handler(void);
+
+/// Draws one cell: a base character plus up to four combining characters.
+/// `pair` may exceed 32767 (passed through setcchar's opts).
+int pk_put_cell(WINDOW *win, int y, int x, const wchar_t *chars, attr_t attrs, int pair);
+
+/// Turns on the terminal features the picker uses (cbreak, noecho, keypad,
+/// hidden cursor, a short ESC delay, colours when present).
+void pk_configure_screen(int use_color);
+
+/// Enables mouse reports (clicks, wheel); returns 1 when the terminal has them.
+int pk_enable_mouse(void);
+
+/// Reads the last mouse event; returns 1 on success.
+int pk_get_mouse(int *x, int *y, int *button, int *clicks);
+#endif

@@ -1,0 +1,149 @@
+/// What the UI needs to know of a source, without the source itself, so the
+/// state stays a plain value.
+public struct SourceSummary: Hashable, Sendable {
+  public var id: String
+  public var title: String
+  public var icon: String
+  public var capabilities: SourceCapabilities
+  public var rootLabel: String
+
+  public init(id: String, title: String, icon: String, capabilities: SourceCapabilities, rootLabel: String) {
+    self.id = id
+    self.title = title
+    self.icon = icon
+    self.capabilities = capabilities
+    self.rootLabel = rootLabel
+  }
+
+  public init(_ source: any PhotoSource) {
+    self.init(
+      id: source.id, title: source.title, icon: source.icon,
+      capabilities: source.capabilities, rootLabel: source.rootLabel)
+  }
+}
+
+/// Settings from the command line that the UI applies.
+public struct AppOptions: Hashable, Sendable {
+  public var limits: SelectionLimits
+  /// Items per page as asked with --page-size (rounded up to whole rows).
+  public var pageSize: Int?
+  /// Output is NUL-separated (-0), so any path can be printed.
+  public var print0: Bool
+  public var keyMap: KeyMap
+
+  public init(
+    limits: SelectionLimits = SelectionLimits(), pageSize: Int? = nil, print0: Bool = false,
+    keyMap: KeyMap = .standard
+  ) {
+    self.limits = limits
+    self.pageSize = pageSize
+    self.print0 = print0
+    self.keyMap = keyMap
+  }
+}
+
+/// Where keys go.
+public enum Mode: Hashable, Sendable {
+  case grid
+  /// The picked tray has the focus, on this entry.
+  case tray(focus: Int)
+  case help
+  /// The search prompt, with what has been typed.
+  case search(query: String)
+}
+
+/// A one-line message at the bottom; cleared by the next key.
+public struct Notice: Hashable, Sendable {
+  public var text: String
+  public var isError: Bool
+
+  public init(_ text: String, isError: Bool = false) {
+    self.text = text
+    self.isError = isError
+  }
+}
+
+/// How the picker ends.
+public enum Outcome: Hashable, Sendable {
+  /// Confirmed: print these paths, exit 0.
+  case picked([PathBytes])
+  /// Esc, q or Ctrl-C: print nothing, exit 130.
+  case cancelled
+  /// No source had anything to show: exit 1.
+  case nothingToPick
+}
+
+/// A page to fetch from a source; its result comes back as an event with the
+/// same value, so it can be matched to its scope.
+public struct PageLoad: Hashable, Sendable {
+  public var sourceIndex: Int
+  public var scope: Scope.Kind
+  public var request: PageRequest
+  public var generation: Int
+}
+
+/// Work `update` asks the event loop to do.
+public enum Effect: Hashable, Sendable {
+  case load(PageLoad)
+  case finish(Outcome)
+}
+
+/// Everything that can happen to the UI.
+public enum AppEvent: Hashable, Sendable {
+  case start
+  case key(Key)
+  case mouse(MouseEvent)
+  case resize(TerminalSize)
+  case pageLoaded(PageLoad, Page)
+  case pageFailed(PageLoad, String)
+}
+
+/// The state of the whole UI as one value. `update` changes it, `render`
+/// draws it; neither does any I/O.
+public struct AppState: Hashable, Sendable {
+  public var sources: [SourceSummary]
+  public var activeSource: Int
+  /// A navigation stack of scopes per source; the last is on screen.
+  public var stacks: [[Scope]]
+  public var selection = Selection()
+  public var options: AppOptions
+  public var mode: Mode = .grid
+  public var notice: Notice?
+  public var size: TerminalSize
+  public var sizeLevel = GridLayout.defaultSizeLevel
+  var nextGeneration = 1
+
+  public init(sources: [SourceSummary], activeSource: Int = 0, options: AppOptions, size: TerminalSize) {
+    self.sources = sources
+    self.activeSource = min(max(0, activeSource), max(0, sources.count - 1))
+    self.stacks = Array(repeating: [], count: sources.count)
+    self.options = options
+    self.size = size
+  }
+
+  public var layout: GridLayout { GridLayout(size: size, sizeLevel: sizeLevel) }
+
+  /// The scope on screen.
+  public var scope: Scope? {
+    get { stacks.indices.contains(activeSource) ? stacks[activeSource].last : nil }
+    set {
+      guard let newValue, stacks.indices.contains(activeSource), !stacks[activeSource].isEmpty else { return }
+      stacks[activeSource][stacks[activeSource].count - 1] = newValue
+    }
+  }
+
+  /// The item under the focus, if the focus is on an item.
+  public var focusedItem: PhotoItem? {
+    guard let scope, case .item(let index)? = scope.cell(at: scope.focus) else { return nil }
+    return scope.items[index]
+  }
+
+  func selectionKey(for item: PhotoItem) -> SelectionKey {
+    SelectionKey(sourceID: sources[activeSource].id, itemID: item.id)
+  }
+
+  mutating func takeGeneration() -> Int {
+    defer { nextGeneration += 1 }
+    return nextGeneration
+  }
+}

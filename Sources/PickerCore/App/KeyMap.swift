@@ -1,0 +1,91 @@
+/// Everything a key can ask the picker to do.
+public enum Action: Hashable, Sendable {
+  case moveUp, moveDown, moveLeft, moveRight
+  case pageUp, pageDown, first, last
+  case toggle, activate, parent
+  case nextSource, previousSource
+  case source(Int)
+  case search, focusTray, bigger, smaller, cycleSort, help, cancel
+}
+
+/// One row of the key map: keys, what they do, and how help describes them.
+public struct KeyBinding: Hashable, Sendable {
+  public var keys: [Key]
+  public var action: Action
+  public var help: String
+  /// Shown in the hint line at the bottom, in this short form, when set.
+  public var hint: String?
+
+  public init(_ keys: [Key], _ action: Action, help: String, hint: String? = nil) {
+    self.keys = keys
+    self.action = action
+    self.help = help
+    self.hint = hint
+  }
+
+  /// The keys as help lists them ("↑ k").
+  public var keyLabels: String { keys.map(\.label).joined(separator: " ") }
+}
+
+/// The grid's key bindings, kept as data so that the `?` help and the hint
+/// line are generated from the same table the keys are looked up in.
+public struct KeyMap: Hashable, Sendable {
+  public var bindings: [KeyBinding]
+
+  public init(bindings: [KeyBinding]) { self.bindings = bindings }
+
+  /// The action bound to `key`, if any; earlier bindings win.
+  public func action(for key: Key) -> Action? {
+    bindings.first { $0.keys.contains(key) }?.action
+  }
+
+  public static let standard = KeyMap(bindings: [
+    KeyBinding([.up, .char("k")], .moveUp, help: "move up"),
+    KeyBinding([.down, .char("j")], .moveDown, help: "move down"),
+    KeyBinding([.left, .char("h")], .moveLeft, help: "move left"),
+    KeyBinding([.right, .char("l")], .moveRight, help: "move right"),
+    KeyBinding([.pageUp], .pageUp, help: "page up"),
+    KeyBinding([.pageDown], .pageDown, help: "page down"),
+    KeyBinding([.home, .char("g")], .first, help: "first cell"),
+    KeyBinding([.end, .char("G")], .last, help: "last loaded cell"),
+    KeyBinding(
+      [.enter], .activate, help: "open folder, Back or Load-more; on a photo: confirm",
+      hint: "pick"),
+    KeyBinding([.char(" ")], .toggle, help: "select or unselect the photo", hint: "select"),
+    KeyBinding([.backspace], .parent, help: "back to the parent folder"),
+    KeyBinding([.tab], .nextSource, help: "next source", hint: "source"),
+    KeyBinding([.backTab], .previousSource, help: "previous source"),
+  ]
+    + (1...9).map { n in
+      KeyBinding([.char(Character(String(n)))], .source(n - 1), help: "source \(n)")
+    }
+    + [
+      KeyBinding([.char("/")], .search, help: "search in the current source", hint: "search"),
+      KeyBinding([.char("t")], .focusTray, help: "focus the picked tray (←→, Space/x remove, Esc back)"),
+      KeyBinding([.char("+"), .char("=")], .bigger, help: "bigger thumbnails"),
+      KeyBinding([.char("-")], .smaller, help: "smaller thumbnails"),
+      KeyBinding([.char("s")], .cycleSort, help: "sort by name / date"),
+      KeyBinding([.char("?")], .help, help: "this help", hint: "help"),
+      KeyBinding([.escape, .char("q"), .ctrl("c")], .cancel, help: "cancel: print nothing"),
+    ])
+
+  /// The hint line: "Enter pick · Space select · Tab source · / search · ? help".
+  public var hintLine: String {
+    bindings.compactMap { binding in
+      binding.hint.map { "\(binding.keys[0].label) \($0)" }
+    }.joined(separator: " · ")
+  }
+
+  /// The help screen's rows, with the digit bindings folded into one.
+  public var helpRows: [(keys: String, help: String)] {
+    var rows: [(String, String)] = []
+    for binding in bindings {
+      if case .source(let n) = binding.action {
+        if n == 0 { rows.append(("1-9", "n-th source")) }
+        continue
+      }
+      rows.append((binding.keyLabels, binding.help))
+    }
+    return rows
+  }
+}

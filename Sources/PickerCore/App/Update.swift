@@ -1,0 +1,109 @@
+extension AppState {
+  /// Applies one event and returns the work it asks for. Pure: no I/O, no
+  /// clock; the event loop runs the effects and feeds their results back.
+  public mutating func update(_ event: AppEvent) -> [Effect] {
+    var effects: [Effect]
+    switch event {
+    case .start:
+      effects = start()
+    case .key(let key):
+      notice = nil
+      effects = handle(key)
+    case .mouse(let mouse):
+      effects = handle(mouse)
+    case .resize(let newSize):
+      size = newSize
+      effects = []
+    case .pageLoaded(let load, let page):
+      effects = receive(page, for: load)
+    case .pageFailed(let load, let message):
+      effects = receiveFailure(message, for: load)
+    }
+    effects += keepFocusVisibleAndPrefetch()
+    return effects
+  }
+
+  /// Opens the root of every source, so the bar can tell which are empty.
+  private mutating func start() -> [Effect] {
+    guard !sources.isEmpty else { return [.finish(.nothingToPick)] }
+    var effects: [Effect] = []
+    for index in sources.indices where stacks[index].isEmpty {
+      let root = Scope(kind: .root, label: sources[index].rootLabel, generation: takeGeneration())
+      stacks[index] = [root]
+      effects += loadNextPage(sourceIndex: index)
+    }
+    return effects
+  }
+
+  private mutating func handle(_ key: Key) -> [Effect] {
+    switch mode {
+    case .help:
+      mode = .grid
+      return key == .ctrl("c") ? [.finish(.cancelled)] : []
+    case .search(let query):
+      return handleSearchPrompt(key, query: query)
+    case .tray(let focus):
+      return handleTray(key, focus: focus)
+    case .grid:
+      guard let action = options.keyMap.action(for: key) else { return [] }
+      return perform(action)
+    }
+  }
+
+  /// Runs a grid action.
+  mutating func perform(_ action: Action) -> [Effect] {
+    switch action {
+    case .moveUp: moveFocus(by: -layout.columns, clampToEnds: false)
+    case .moveDown: moveDown()
+    case .moveLeft: moveFocus(by: -1, clampToEnds: true)
+    case .moveRight: moveFocus(by: 1, clampToEnds: true)
+    case .pageUp: moveFocus(by: -layout.visibleCells, clampToEnds: true)
+    case .pageDown: moveFocus(by: layout.visibleCells, clampToEnds: true)
+    case .first: scope?.focus = 0
+    case .last: focusLastItem()
+    case .toggle: toggleFocused()
+    case .activate: return activateFocused()
+    case .parent: goToParent()
+    case .nextSource: switchSource(to: (activeSource + 1) % max(1, sources.count))
+    case .previousSource: switchSource(to: (activeSource + sources.count - 1) % max(1, sources.count))
+    case .source(let index):
+      if sources.indices.contains(index) { switchSource(to: index) }
+    case .search: openSearchPrompt()
+    case .focusTray:
+      if selection.isEmpty {
+        notice = Notice("Nothing picked yet: Space picks the focused photo")
+      } else {
+        mode = .tray(focus: selection.count - 1)
+      }
+    case .bigger: sizeLevel = min(sizeLevel + 1, GridLayout.thumbnailSizes.count - 1)
+    case .smaller: sizeLevel = max(sizeLevel - 1, 0)
+    case .cycleSort: return cycleSort()
+    case .help: mode = .help
+    case .cancel: return [.finish(.cancelled)]
+    }
+    return []
+  }
+
+  private mutating func handle(_ mouse: MouseEvent) -> [Effect] {
+    guard mode == .grid, let scope else { return [] }
+    switch mouse.kind {
+    case .wheelUp:
+      moveFocus(by: -layout.columns, clampToEnds: false)
+    case .wheelDown:
+      moveDown()
+    case .click, .doubleClick:
+      if mouse.y == 0, let index = SourceBarView.source(at: mouse.x, in: self) {
+        switchSource(to: index)
+        return []
+      }
+      guard let (row, column) = layout.hit(x: mouse.x, y: mouse.y, scrollRow: scope.scrollRow) else {
+        return []
+      }
+      let index = row * layout.columns + column
+      guard index < scope.cellCount else { return [] }
+      self.scope?.focus = index
+      if mouse.kind == .doubleClick { return activateFocused() }
+    }
+    return []
+  }
+}

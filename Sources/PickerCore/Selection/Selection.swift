@@ -1,0 +1,96 @@
+/// Identifies a photo across sources: the same id in two sources is two
+/// photos.
+public struct SelectionKey: Hashable, Sendable {
+  public var sourceID: String
+  public var itemID: String
+
+  public init(sourceID: String, itemID: String) {
+    self.sourceID = sourceID
+    self.itemID = itemID
+  }
+}
+
+/// A picked photo, with what the tray shows and what stdout gets.
+public struct PickedPhoto: Hashable, Sendable {
+  public var key: SelectionKey
+  public var title: [UInt8]
+  public var outputPath: PathBytes
+}
+
+/// The photos picked so far, in the order they were picked.
+///
+/// Kept across folders, sources, pages and searches: it is keyed by
+/// (source, item id), never by position.
+public struct Selection: Hashable, Sendable {
+  public private(set) var photos: [PickedPhoto] = []
+  private var positions: [SelectionKey: Int] = [:]
+
+  public init() {}
+
+  public var count: Int { photos.count }
+  public var isEmpty: Bool { photos.isEmpty }
+
+  public func contains(_ key: SelectionKey) -> Bool { positions[key] != nil }
+
+  /// Adds `photo` at the end; false when it is already there.
+  @discardableResult
+  public mutating func insert(_ photo: PickedPhoto) -> Bool {
+    guard positions[photo.key] == nil else { return false }
+    positions[photo.key] = photos.count
+    photos.append(photo)
+    checkInvariants()
+    return true
+  }
+
+  /// Removes the photo with `key`; false when it was not there.
+  @discardableResult
+  public mutating func remove(_ key: SelectionKey) -> Bool {
+    guard let index = positions.removeValue(forKey: key) else { return false }
+    photos.remove(at: index)
+    for later in index..<photos.count { positions[photos[later].key] = later }
+    checkInvariants()
+    return true
+  }
+
+  /// The paths to print, in pick order; a path picked twice (from two
+  /// sources) is printed once.
+  public var outputPaths: [PathBytes] {
+    var seen = Set<PathBytes>()
+    return photos.map(\.outputPath).filter { seen.insert($0).inserted }
+  }
+
+  private func checkInvariants() {
+    assert(positions.count == photos.count, "selection index out of step")
+    assert(photos.indices.allSatisfy { positions[photos[$0].key] == $0 }, "selection index wrong")
+  }
+}
+
+/// The --max and --min rules, with the messages shown when they refuse.
+public struct SelectionLimits: Hashable, Sendable {
+  public var maximum: Int?
+  public var minimum: Int?
+
+  public init(maximum: Int? = nil, minimum: Int? = nil) {
+    self.maximum = maximum
+    self.minimum = minimum
+  }
+
+  /// Why one more photo cannot be added to `count` picked ones, or nil.
+  public func refusalToAdd(count: Int) -> String? {
+    guard let maximum, count >= maximum else { return nil }
+    return "At most \(maximum) \(photos(maximum)) can be picked (--max \(maximum))"
+  }
+
+  /// Why `count` photos cannot be confirmed, or nil.
+  public func refusalToConfirm(count: Int) -> String? {
+    if let minimum, count < minimum {
+      return "Pick at least \(minimum) \(photos(minimum)) (--min \(minimum)); \(count) picked"
+    }
+    if let maximum, count > maximum {
+      return "At most \(maximum) \(photos(maximum)) can be picked (--max \(maximum))"
+    }
+    return nil
+  }
+
+  private func photos(_ n: Int) -> String { n == 1 ? "photo" : "photos" }
+}

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One entry of a directory: its name and whether it is a folder.
+struct DirectoryEntry: Sendable {
+  var name: [UInt8]
+  var isFolder: Bool
+}
+
+/// Reads directories with readdir, trusting d_type so that a folder of
+/// 100,000 photos is listed without a stat per file. Only links and entries
+/// of unknown type are stat'ed (following the link).
+enum DirectoryReader {
+  /// The visible photos and folders in `path`; hidden entries and other files
+  /// are skipped.
+  static func read(_ path: PathBytes) throws -> [DirectoryEntry] {
+    let cPath = path.bytes + [0]
+    guard let dir = cPath.withUnsafeBufferPointer({ opendir($0.baseAddress!.withMemoryRebound(to: CChar.self, capacity: $0.count) { $0 }) })
+    else {
+      throw SourceError("cannot open \(Sanitizer.sanitize(path.bytes)): \(String(cString: strerror(errno)))")
+    }
+    defer { closedir(dir) }
+    var entries: [DirectoryEntry] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+        pointer.withMemoryRebound(to: UInt8.self, capacity: 256) { bytes in
+          Array(UnsafeBufferPointer(start: bytes, count: strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))))
+        }
+      }
+      if PhotoFileTypes.isHidden(name: name) { continue }  // also skips . and ..
+      var isFolder: Bool
+      switch Int32(entry.pointee.d_type) {
+      case Int32(DT_DIR): isFolder = true
+      case Int32(DT_REG): isFolder = false
+      default:
+        guard let kind = fileKind(path.appending(name)) else { continue }
+        isFolder = kind == .folder
+      }
+      if isFolder || PhotoFileTypes.isPhoto(name: name) {
+        entries.append(DirectoryEntry(name: name, isFolder: isFolder))
+      }
+    }
+    return entries
+  }
+
+  enum FileKind { case folder, file }
+
+  /// What `path` is after following links; nil when it does not exist.
+  static func fileKind(_ path: PathBytes) -> FileKind? {
+    guard let info = status(path) else { return nil }
+    return (info.st_mode & S_IFMT) == S_IFDIR ? .folder : .file
+  }
+
+  /// The modification time in seconds, or 0 when it cannot be read.
+  static func modificationTime(_ path: PathBytes) -> Int {
+    guard let info = status(path) else { return 0 }
+    #if canImport(Darwin)
+      return Int(info.st_mtimespec.tv_sec)
+    #else
+      return Int(info.st_mtim.tv_sec)
+    #endif
+  }
+
+  static func status(_ path: PathBytes) -> stat? {
+    var info = stat()
+    let result = (path.bytes + [0]).withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) }
+    }
+    return result == 0 ? info : nil
+  }
+}

@@ -1,0 +1,86 @@
+/// A local folder and its sub-folders (shown as albums).
+///
+/// Listings are read once per folder and kept, so paging is slicing. Names
+/// sort naturally, folders first; sorting by date stats each entry once, when
+/// the user asks for it.
+public actor FolderSource: PhotoSource {
+  public nonisolated let id: String
+  public nonisolated let title: String
+  /// The root exactly as given; printed paths start with it.
+  public nonisolated let root: PathBytes
+  public nonisolated var icon: String { "▤" }
+  public nonisolated var capabilities: SourceCapabilities { [.albums, .paging, .sorting, .search] }
+  public nonisolated var rootLabel: String { Sanitizer.sanitize(root.bytes) }
+
+  private struct ListingKey: Hashable {
+    var folder: FolderID?
+    var sort: SortOrder
+  }
+  private var listings: [ListingKey: [DirectoryEntry]] = [:]
+
+  public init(root: PathBytes, title: String = "Files", id: String? = nil) {
+    self.root = root
+    self.title = title
+    self.id = id ?? "folder:" + IdentifierCoding.encode(root.bytes)
+  }
+
+  public func items(in folder: FolderID?, page: PageRequest) async throws -> Page {
+    makePage(of: try listing(folder, sort: page.sort), in: folder, request: page)
+  }
+
+  /// Names in `folder` (not below it) that contain `query`, ignoring case.
+  public func search(_ query: String, in folder: FolderID?, page: PageRequest) async throws -> Page {
+    let needle = query.lowercased()
+    let matches = try listing(folder, sort: page.sort).filter {
+      String(decoding: $0.name, as: UTF8.self).lowercased().contains(needle)
+    }
+    return makePage(of: matches, in: folder, request: page)
+  }
+
+  /// Items are made only for the requested slice.
+  private func makePage(of entries: [DirectoryEntry], in folder: FolderID?, request: PageRequest) -> Page {
+    let slice = entries.page(request)
+    let prefix = folder.map(IdentifierCoding.decode)
+    let items = slice.items.map { entry in
+      item(for: entry, relativePath: prefix.map { PathBytes($0).appending(entry.name).bytes } ?? entry.name)
+    }
+    return Page(items: items, hasMore: slice.hasMore, total: entries.count)
+  }
+
+  /// The entries of `folder`, read and sorted on first use.
+  private func listing(_ folder: FolderID?, sort: SortOrder) throws -> [DirectoryEntry] {
+    let key = ListingKey(folder: folder, sort: sort)
+    if let cached = listings[key] { return cached }
+    let directory = folder.map { root.appending(IdentifierCoding.decode($0)) } ?? root
+    var entries = try listings[ListingKey(folder: folder, sort: .name)] ?? DirectoryReader.read(directory)
+    switch sort {
+    case .name:
+      entries.sort { lhs, rhs in
+        if lhs.isFolder != rhs.isFolder { return lhs.isFolder }
+        return NaturalOrder.precedes(lhs.name, rhs.name)
+      }
+    case .date:
+      // Newest first, as photo apps do; one stat per entry, once.
+      let times = entries.map { DirectoryReader.modificationTime(directory.appending($0.name)) }
+      let order = entries.indices.sorted { a, b in
+        if entries[a].isFolder != entries[b].isFolder { return entries[a].isFolder }
+        if times[a] != times[b] { return times[a] > times[b] }
+        return NaturalOrder.precedes(entries[a].name, entries[b].name)
+      }
+      entries = order.map { entries[$0] }
+    }
+    listings[key] = entries
+    return entries
+  }
+
+  private func item(for entry: DirectoryEntry, relativePath: [UInt8]) -> PhotoItem {
+    let id = IdentifierCoding.encode(relativePath)
+    if entry.isFolder {
+      return PhotoItem(id: id, kind: .folder(count: nil), title: entry.name)
+    }
+    let path = root.appending(relativePath)
+    return PhotoItem(
+      id: id, kind: .photo, title: entry.name, thumbnail: .file(path), original: .file(path),
+      outputPath: path)
+  }
+}

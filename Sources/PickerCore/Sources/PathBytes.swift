@@ -1,0 +1,36 @@
+/// A file path as the raw bytes the file system uses.
+///
+/// Names on disk need not be valid UTF-8; a picked path must reach stdout
+/// byte for byte, so paths are kept as bytes and only turned into text
+/// (sanitised) for the screen.
+public struct PathBytes: Hashable, Sendable, Comparable {
+  public var bytes: [UInt8]
+
+  public init(_ bytes: [UInt8]) { self.bytes = bytes }
+  public init(_ string: String) { self.bytes = Array(string.utf8) }
+
+  /// The path as text, with invalid UTF-8 replaced; for labels and ids only.
+  public var lossyString: String { String(decoding: bytes, as: UTF8.self) }
+
+  /// The path joined with one more component, with exactly one slash between.
+  public func appending(_ component: [UInt8]) -> PathBytes {
+    if bytes.isEmpty { return PathBytes(component) }
+    if bytes.last == UInt8(ascii: "/") { return PathBytes(bytes + component) }
+    return PathBytes(bytes + [UInt8(ascii: "/")] + component)
+  }
+
+  /// The last component (the file name), ignoring trailing slashes.
+  public var lastComponent: [UInt8] {
+    var end = bytes.endIndex
+    while end > bytes.startIndex + 1, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+    let slice = bytes[..<end]
+    if let slash = slice.lastIndex(of: UInt8(ascii: "/")), slash + 1 < end {
+      return Array(slice[(slash + 1)...])
+    }
+    return Array(slice)
+  }
+
+  public static func < (lhs: PathBytes, rhs: PathBytes) -> Bool {
+    lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+  }
+}

@@ -1,0 +1,49 @@
+/// Where an image's bytes can be fetched from.
+///
+/// Loaders in the imaging pipeline each say which references they handle.
+public enum ImageReference: Hashable, Sendable {
+  case file(PathBytes)
+  case url(String)
+}
+
+/// One entry a source lists: a photo, or a folder (album) to open.
+public struct PhotoItem: Hashable, Sendable, Identifiable {
+  public enum Kind: Hashable, Sendable {
+    case photo
+    /// An album or sub-folder; `count` is the number of entries when known.
+    case folder(count: Int?)
+  }
+
+  /// Unique within its source; with the source's id it keys the selection.
+  public var id: String
+  public var kind: Kind
+  /// The name shown in the caption (raw; sanitised when drawn).
+  public var title: [UInt8]
+  public var thumbnail: ImageReference?
+  public var original: ImageReference?
+  /// What is printed on stdout when the photo is picked (raw bytes).
+  public var outputPath: PathBytes?
+  /// A listed file that no longer exists: shown, but it cannot be picked.
+  public var isMissing: Bool
+
+  public init(
+    id: String, kind: Kind, title: [UInt8], thumbnail: ImageReference? = nil,
+    original: ImageReference? = nil, outputPath: PathBytes? = nil, isMissing: Bool = false
+  ) {
+    self.id = id
+    self.kind = kind
+    self.title = title
+    self.thumbnail = thumbnail
+    self.original = original
+    self.outputPath = outputPath
+    self.isMissing = isMissing
+  }
+
+  public var isFolder: Bool {
+    if case .folder = kind { return true }
+    return false
+  }
+
+  /// Whether the user may put this item in the selection.
+  public var isPickable: Bool { !isFolder && !isMissing && outputPath != nil }
+}

@@ -1,0 +1,148 @@
+/// What a source can do beyond listing; the UI offers only what is here.
+public struct SourceCapabilities: OptionSet, Hashable, Sendable {
+  public let rawValue: Int
+  public init(rawValue: Int) { self.rawValue = rawValue }
+
+  /// Listings come in pages and `Page.hasMore` may be true.
+  public static let paging = SourceCapabilities(rawValue: 1 << 0)
+  /// `search(_:in:page:)` is implemented.
+  public static let search = SourceCapabilities(rawValue: 1 << 1)
+  /// Items may be folders (albums) to open.
+  public static let albums = SourceCapabilities(rawValue: 1 << 2)
+  /// The source needs a sign-in (`authPrompt`, `authenticate`).
+  public static let auth = SourceCapabilities(rawValue: 1 << 3)
+  /// `PageRequest.sort` is honoured.
+  public static let sorting = SourceCapabilities(rawValue: 1 << 4)
+}
+
+/// Whether the user is signed in to a source.
+public enum AuthStatus: Hashable, Sendable {
+  case signedIn
+  case signedOut
+}
+
+/// One field of a sign-in form.
+public struct AuthField: Hashable, Sendable {
+  public var name: String
+  public var label: String
+  /// Masked on screen and never logged.
+  public var isSecret: Bool
+
+  public init(name: String, label: String, isSecret: Bool = false) {
+    self.name = name
+    self.label = label
+    self.isSecret = isSecret
+  }
+}
+
+/// The form a source asks the user to fill in to sign in.
+public struct AuthPrompt: Hashable, Sendable {
+  public var title: String
+  public var fields: [AuthField]
+
+  public init(title: String, fields: [AuthField]) {
+    self.title = title
+    self.fields = fields
+  }
+}
+
+/// The order a listing is asked for in.
+public enum SortOrder: String, CaseIterable, Hashable, Sendable {
+  case name
+  case date
+
+  /// The next order in the cycle the `s` key walks through.
+  public var next: SortOrder {
+    let all = SortOrder.allCases
+    return all[(all.firstIndex(of: self)! + 1) % all.count]
+  }
+}
+
+/// Which slice of a listing to return.
+public struct PageRequest: Hashable, Sendable {
+  public var offset: Int
+  public var limit: Int
+  public var sort: SortOrder
+
+  public init(offset: Int, limit: Int, sort: SortOrder = .name) {
+    self.offset = offset
+    self.limit = limit
+    self.sort = sort
+  }
+}
+
+/// One page of a listing.
+public struct Page: Hashable, Sendable {
+  public var items: [PhotoItem]
+  /// More items follow this page.
+  public var hasMore: Bool
+  /// The size of the whole listing, when the source knows it.
+  public var total: Int?
+
+  public init(items: [PhotoItem], hasMore: Bool, total: Int? = nil) {
+    self.items = items
+    self.hasMore = hasMore
+    self.total = total
+  }
+}
+
+/// Identifies a folder (album) inside a source; nil stands for the root.
+public typealias FolderID = String
+
+/// Errors a source reports; the UI shows the message and keeps running.
+public struct SourceError: Error, Hashable, Sendable, CustomStringConvertible {
+  public var message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
+
+  public static let searchUnsupported = SourceError("this source cannot search")
+}
+
+/// A place photos come from: a local folder, a list of paths, a web service,
+/// or an external program.
+///
+/// Sources only list items. The core adds Back and Load-more cells, pages,
+/// caches images and keeps the selection, the same way for every source, so a
+/// simple source implements `items(in:page:)` and takes the defaults for the
+/// rest.
+public protocol PhotoSource: AnyObject, Sendable {
+  /// Stable for the session; part of every selection key.
+  var id: String { get }
+  /// The name in the source bar.
+  var title: String { get }
+  /// A one-column glyph shown before the title.
+  var icon: String { get }
+  var capabilities: SourceCapabilities { get }
+  /// The form to show when `authStatus()` says signed out.
+  var authPrompt: AuthPrompt? { get }
+  /// A label for the root scope in the breadcrumb.
+  var rootLabel: String { get }
+
+  func authStatus() async -> AuthStatus
+  func authenticate(_ answers: [String: String]) async throws
+  /// Lists `folder` (nil: the root), one page at a time.
+  func items(in folder: FolderID?, page: PageRequest) async throws -> Page
+  /// Finds items matching `query` below `folder` (nil: the root).
+  func search(_ query: String, in folder: FolderID?, page: PageRequest) async throws -> Page
+}
+
+extension PhotoSource {
+  public var icon: String { "▣" }
+  public var capabilities: SourceCapabilities { [] }
+  public var authPrompt: AuthPrompt? { nil }
+  public var rootLabel: String { title }
+  public func authStatus() async -> AuthStatus { .signedIn }
+  public func authenticate(_ answers: [String: String]) async throws {}
+  public func search(_ query: String, in folder: FolderID?, page: PageRequest) async throws -> Page {
+    throw SourceError.searchUnsupported
+  }
+}
+
+extension Array {
+  /// The slice a page request asks for, clamped to the array.
+  func page(_ request: PageRequest) -> (items: ArraySlice<Element>, hasMore: Bool) {
+    let start = Swift.min(Swift.max(request.offset, 0), count)
+    let end = Swift.min(start + Swift.max(request.limit, 0), count)
+    return (self[start..<end], end < count)
+  }
+}

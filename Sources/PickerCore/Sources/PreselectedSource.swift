@@ -1,0 +1,33 @@
+/// The photos named on the command line or read from stdin, in the order
+/// given (never re-sorted; a repeated path is listed once). A path that does
+/// not exist stays listed, marked missing, and cannot be picked.
+public final class PreselectedSource: PhotoSource {
+  public let id = "preselected"
+  public let title: String
+  public var icon: String { "✓" }
+  public var capabilities: SourceCapabilities { [.paging] }
+  public var rootLabel: String { "Given paths" }
+  private let stream: PathStream
+
+  public init(stream: PathStream, title: String = "Picked") {
+    self.stream = stream
+    self.title = title
+  }
+
+  public convenience init(paths: [PathBytes], title: String = "Picked") {
+    self.init(stream: PathStream(paths: paths, finished: true), title: title)
+  }
+
+  public func items(in folder: FolderID?, page: PageRequest) async throws -> Page {
+    let slice = await stream.slice(offset: page.offset, limit: page.limit)
+    // Existence is checked per page, so a long list costs nothing up front.
+    let items = slice.paths.map { path in
+      let exists = DirectoryReader.fileKind(path) == .file
+      return PhotoItem(
+        id: IdentifierCoding.encode(path.bytes), kind: .photo, title: path.lastComponent,
+        thumbnail: exists ? .file(path) : nil, original: .file(path), outputPath: path,
+        isMissing: !exists)
+    }
+    return Page(items: items, hasMore: slice.hasMore, total: slice.total)
+  }
+}

@@ -1,0 +1,52 @@
+/// Draws the whole UI for a state. Pure: the same state gives the same
+/// screen, so every frame can be checked in a test without a terminal.
+public enum AppView {
+  /// The smallest terminal the grid is drawn in.
+  public static let minimumSize = TerminalSize(width: 24, height: 9)
+
+  public static func render(_ state: AppState, theme: Theme) -> Screen {
+    var screen = Screen(width: state.size.width, height: state.size.height)
+    guard state.size.width >= minimumSize.width, state.size.height >= minimumSize.height else {
+      screen.put("Terminal too small", x: 0, y: 0, style: theme.error)
+      return screen
+    }
+    SourceBarView.draw(state, theme: theme, into: &screen)
+    drawBreadcrumb(state, theme: theme, into: &screen)
+    GridView.draw(state, theme: theme, into: &screen)
+    FooterView.draw(state, theme: theme, into: &screen)
+    if state.mode == .help { HelpView.draw(state, theme: theme, into: &screen) }
+    return screen
+  }
+
+  /// "~/Pictures/Trip / Sea        12 of 40 · name"
+  static func drawBreadcrumb(_ state: AppState, theme: Theme, into screen: inout Screen) {
+    guard let scope = state.scope else { return }
+    let stack = state.stacks[state.activeSource]
+    let path = stack.map(\.label).joined(separator: " / ")
+    var status: String
+    if !scope.hasLoadedOnce {
+      status = "loading…"
+    } else if scope.error != nil && scope.items.isEmpty {
+      status = "load failed"
+    } else {
+      let total = scope.total.map(String.init) ?? (scope.hasMore ? "\(scope.items.count)+" : "\(scope.items.count)")
+      status = "\(scope.items.count) of \(total)"
+      if state.sources[state.activeSource].capabilities.contains(.sorting) {
+        status += " · \(scope.sort.rawValue)"
+      }
+      if scope.isLoading { status += " · loading…" }
+    }
+    let statusWidth = DisplayWidth.of(status)
+    let pathWidth = max(0, screen.width - statusWidth - 2)
+    screen.put(DisplayWidth.truncateLeading(path, to: pathWidth), x: 0, y: 1, style: theme.text.bolded)
+    screen.put(status, x: screen.width - statusWidth, y: 1, style: theme.muted)
+  }
+}
+
+extension Style {
+  var bolded: Style {
+    var style = self
+    style.attributes.insert(.bold)
+    return style
+  }
+}

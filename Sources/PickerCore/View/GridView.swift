@@ -1,0 +1,55 @@
+/// The grid of tiles for the scope on screen.
+enum GridView {
+  static func draw(_ state: AppState, theme: Theme, into screen: inout Screen) {
+    guard let scope = state.scope else { return }
+    let layout = state.layout
+    let sourceID = state.sources[state.activeSource].id
+    var lastRowDrawn = -1
+    for row in scope.scrollRow..<(scope.scrollRow + layout.visibleRows) {
+      for column in 0..<layout.columns {
+        let index = row * layout.columns + column
+        guard let cell = scope.cell(at: index) else { continue }
+        let origin = layout.origin(row: row, column: column, scrollRow: scope.scrollRow)
+        let content: TileView.Content
+        var selected = false
+        switch cell {
+        case .back:
+          content = .back
+        case .loadMore:
+          let pageSize = layout.pageSize(requested: state.options.pageSize)
+          content = .loadMore(count: pageSize, loading: scope.isLoading, failed: scope.error != nil)
+        case .item(let itemIndex):
+          let item = scope.items[itemIndex]
+          content = .item(item)
+          selected = state.selection.contains(SelectionKey(sourceID: sourceID, itemID: item.id))
+        }
+        let focused = index == scope.focus && state.mode == .grid
+        TileView.draw(
+          content, at: origin, layout: layout, focused: focused, selected: selected, theme: theme,
+          into: &screen)
+        lastRowDrawn = row
+      }
+    }
+    drawEmptyOrError(scope, layout: layout, rowsDrawn: lastRowDrawn - scope.scrollRow + 1, theme: theme, into: &screen)
+  }
+
+  /// A line below the tiles saying why there is nothing (more) to show.
+  private static func drawEmptyOrError(
+    _ scope: Scope, layout: GridLayout, rowsDrawn: Int, theme: Theme, into screen: inout Screen
+  ) {
+    var text: String?
+    var style = theme.muted
+    if let error = scope.error, scope.items.isEmpty {
+      text = "⚠ " + error
+      style = theme.error
+    } else if scope.hasLoadedOnce && scope.items.isEmpty && !scope.hasMore {
+      if case .search = scope.kind { text = "No matches" } else { text = "No photos or folders here" }
+    } else if !scope.hasLoadedOnce {
+      text = "Loading…"
+    }
+    guard let text else { return }
+    let y = layout.gridTop + max(0, rowsDrawn) * layout.tileHeight
+    guard y < layout.gridTop + layout.gridHeight else { return }
+    screen.put(DisplayWidth.truncate(text, to: screen.width - 2), x: 1, y: y, style: style)
+  }
+}

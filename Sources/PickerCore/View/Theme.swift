@@ -1,0 +1,55 @@
+/// The styles of the picker's chrome, by role.
+///
+/// Colours come from the 16 ANSI ones so they survive every depth; a
+/// monochrome theme keeps things readable with attributes alone (NO_COLOR).
+public struct Theme: Hashable, Sendable {
+  public var text: Style
+  public var muted: Style
+  public var activeSource: Style
+  public var inactiveSource: Style
+  public var border: Style
+  public var focusBorder: Style
+  public var selectedBorder: Style
+  public var focusCaption: Style
+  public var selectedMark: Style
+  public var placeholder: Style
+  public var folder: Style
+  public var error: Style
+  public var notice: Style
+  public var trayFocus: Style
+  public var keyLabel: Style
+
+  public static let colored = Theme(
+    text: Style(),
+    muted: Style(foreground: .palette(8)),
+    activeSource: Style(foreground: .palette(0), background: .palette(6), attributes: .bold),
+    inactiveSource: Style(foreground: .palette(7)),
+    border: Style(foreground: .palette(8)),
+    focusBorder: Style(foreground: .palette(11), attributes: .bold),
+    selectedBorder: Style(foreground: .palette(10)),
+    focusCaption: Style(attributes: [.reverse, .bold]),
+    selectedMark: Style(foreground: .palette(10), attributes: .bold),
+    placeholder: Style(foreground: .palette(8)),
+    folder: Style(foreground: .palette(12), attributes: .bold),
+    error: Style(foreground: .palette(9), attributes: .bold),
+    notice: Style(foreground: .palette(11)),
+    trayFocus: Style(attributes: .reverse),
+    keyLabel: Style(foreground: .palette(6), attributes: .bold))
+
+  public static let monochrome = Theme(
+    text: Style(),
+    muted: Style(),
+    activeSource: Style(attributes: [.reverse, .bold]),
+    inactiveSource: Style(),
+    border: Style(),
+    focusBorder: Style(attributes: .bold),
+    selectedBorder: Style(),
+    focusCaption: Style(attributes: [.reverse, .bold]),
+    selectedMark: Style(attributes: .bold),
+    placeholder: Style(),
+    folder: Style(attributes: .bold),
+    error: Style(attributes: .bold),
+    notice: Style(attributes: .underline),
+    trayFocus: Style(attributes: .reverse),
+    keyLabel: Style(attributes: .bold))
+}

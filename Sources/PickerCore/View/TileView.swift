@@ -1,0 +1,103 @@
+/// One bordered tile: the thumbnail area and a caption.
+enum TileView {
+  enum Content {
+    case back
+    case loadMore(count: Int, loading: Bool, failed: Bool)
+    case item(PhotoItem)
+  }
+
+  private struct Border {
+    let topLeft, top, topRight, side, bottomLeft, bottomRight: String
+    static let light = Border(topLeft: "┌", top: "─", topRight: "┐", side: "│", bottomLeft: "└", bottomRight: "┘")
+    static let heavy = Border(topLeft: "┏", top: "━", topRight: "┓", side: "┃", bottomLeft: "┗", bottomRight: "┛")
+  }
+
+  static func draw(
+    _ content: Content, at origin: (x: Int, y: Int), layout: GridLayout, focused: Bool, selected: Bool,
+    theme: Theme, into screen: inout Screen
+  ) {
+    let (x, y) = origin
+    let innerWidth = layout.thumbnailWidth
+    let thumbHeight = layout.thumbnailHeight
+    let border = focused ? Border.heavy : Border.light
+    let borderStyle = focused ? theme.focusBorder : selected ? theme.selectedBorder : theme.border
+    let horizontal = String(repeating: border.top, count: innerWidth)
+    screen.put(border.topLeft + horizontal + border.topRight, x: x, y: y, style: borderStyle)
+    for row in 1...(thumbHeight + 1) {
+      screen.put(border.side, x: x, y: y + row, style: borderStyle)
+      screen.put(border.side, x: x + innerWidth + 1, y: y + row, style: borderStyle)
+    }
+    screen.put(border.bottomLeft + horizontal + border.bottomRight, x: x, y: y + thumbHeight + 2, style: borderStyle)
+    if selected {
+      screen.put("✓", x: x + innerWidth, y: y, style: theme.selectedMark)
+    }
+    let area = (x: x + 1, y: y + 1, width: innerWidth, height: thumbHeight)
+    var caption: String
+    var captionStyle = theme.text
+    switch content {
+    case .back:
+      centered(["..", "Back"], in: area, style: theme.folder, into: &screen)
+      caption = ".. Back"
+    case .loadMore(let count, let loading, let failed):
+      let text = failed ? "Retry" : loading ? "Loading…" : "Load \(count) more…"
+      centered(wrap(text, width: innerWidth), in: area, style: failed ? theme.error : theme.notice, into: &screen)
+      caption = failed ? "Retry loading" : "Load more"
+    case .item(let item):
+      caption = Sanitizer.sanitize(item.title)
+      switch item.kind {
+      case .folder(let count):
+        drawFolderGlyph(in: area, count: count, theme: theme, into: &screen)
+        caption += "/"
+        captionStyle = theme.folder
+      case .photo where item.isMissing:
+        centered(["missing"], in: area, style: theme.error, into: &screen)
+        captionStyle = theme.muted
+      case .photo:
+        screen.fill(x: area.x, y: area.y, width: area.width, height: area.height, with: "░", style: theme.placeholder)
+      }
+    }
+    if selected { caption = "✓ " + caption }
+    if focused { captionStyle = theme.focusCaption }
+    let captionY = y + thumbHeight + 1
+    if focused { screen.fill(x: x + 1, y: captionY, width: innerWidth, height: 1, style: captionStyle) }
+    screen.put(DisplayWidth.truncate(caption, to: innerWidth), x: x + 1, y: captionY, style: captionStyle)
+  }
+
+  private static func centered(
+    _ lines: [String], in area: (x: Int, y: Int, width: Int, height: Int), style: Style,
+    into screen: inout Screen
+  ) {
+    let shown = Array(lines.prefix(area.height))
+    let top = area.y + (area.height - shown.count) / 2
+    for (offset, line) in shown.enumerated() {
+      let text = DisplayWidth.truncate(line, to: area.width)
+      let left = area.x + (area.width - DisplayWidth.of(text)) / 2
+      screen.put(text, x: left, y: top + offset, style: style)
+    }
+  }
+
+  private static func wrap(_ text: String, width: Int) -> [String] {
+    if DisplayWidth.of(text) <= width { return [text] }
+    var lines: [String] = []
+    var current = ""
+    for word in text.split(separator: " ") {
+      let candidate = current.isEmpty ? String(word) : current + " " + word
+      if DisplayWidth.of(candidate) > width && !current.isEmpty {
+        lines.append(current)
+        current = String(word)
+      } else {
+        current = candidate
+      }
+    }
+    if !current.isEmpty { lines.append(current) }
+    return lines
+  }
+
+  private static func drawFolderGlyph(
+    in area: (x: Int, y: Int, width: Int, height: Int), count: Int?, theme: Theme, into screen: inout Screen
+  ) {
+    var lines = area.width >= 8 && area.height >= 4 ? ["╭──╮    ", "│  ╰───╮", "│      │", "╰──────╯"] : ["[dir]"]
+    if let count { lines.append("\(count) items") }
+    centered(lines, in: area, style: theme.folder, into: &screen)
+  }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import PickerCore
+
+/// `picker-tui bench ...`: measurements of the real code paths, headless.
+struct Bench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Benchmarks (figures come from here, not from timed tests).",
+    subcommands: [FirstPaintBench.self])
+}
+
+/// Time from start to the first frame that shows a folder's first page,
+/// through the same sources, event loop and view as the picker, drawn into a
+/// headless terminal.
+struct FirstPaintBench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "first-paint", abstract: "Time to the first grid of a folder.")
+
+  @Argument(help: "The folder to open.")
+  var folder: String
+
+  @Option(help: "Runs in this process (each with a fresh source).")
+  var runs = 5
+
+  @Option(help: "Terminal width in cells.")
+  var width = 120
+
+  @Option(help: "Terminal height in cells.")
+  var height = 40
+
+  @Flag(help: "Print one JSON object.")
+  var json = false
+
+  func run() throws {
+    var times: [Double] = []
+    var entries = 0
+    for _ in 0..<max(1, runs) {
+      let started = DispatchTime.now().uptimeNanoseconds
+      let source = FolderSource(root: PathArguments.rawBytes(of: folder))
+      let terminal = HeadlessTerminal(size: TerminalSize(width: width, height: height))
+      let state = AppState(
+        sources: [SourceSummary(source)], options: AppOptions(), size: terminal.size)
+      let loop = EventLoop(state: state, terminal: terminal, sources: [source], theme: .colored)
+      var painted = false
+      loop.onFrame = { state in
+        guard let scope = state.scope, scope.hasLoadedOnce else { return false }
+        painted = true
+        entries = scope.total ?? scope.items.count
+        return true
+      }
+      _ = loop.run()
+      guard painted else { throw PickerExit(code: 2, message: "the folder showed nothing") }
+      times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
+    }
+    let sorted = times.sorted()
+    let median = sorted[sorted.count / 2]
+    let peakMB = Double(Self.peakResidentKilobytes()) / 1024
+    if json {
+      let runsList = times.map { String(format: "%.2f", $0) }.joined(separator: ",")
+      print(
+        "{\"entries\":\(entries),\"runs_ms\":[\(runsList)],\"median_ms\":\(String(format: "%.2f", median)),"
+          + "\"min_ms\":\(String(format: "%.2f", sorted[0])),\"peak_rss_mb\":\(String(format: "%.1f", peakMB))}")
+    } else {
+      print("entries:        \(entries)")
+      print("first paint:    median \(String(format: "%.1f", median)) ms, min \(String(format: "%.1f", sorted[0])) ms, max \(String(format: "%.1f", sorted.last!)) ms over \(times.count) runs")
+      print("peak RSS:       \(String(format: "%.1f", peakMB)) MB")
+    }
+  }
+
+  static func peakResidentKilobytes() -> Int {
+    var usage = rusage()
+    #if canImport(Darwin)
+      getrusage(RUSAGE_SELF, &usage)
+    #else
+      getrusage(RUSAGE_SELF.rawValue, &usage)
+    #endif
+    #if canImport(Darwin)
+      return usage.ru_maxrss / 1024
+    #else
+      return usage.ru_maxrss
+    #endif
+  }
+}

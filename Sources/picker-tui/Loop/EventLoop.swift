@@ -1,0 +1,76 @@
+import Foundation
+import PickerCore
+
+/// How the loop ended: with an outcome of the UI, or by a signal.
+enum LoopEnd: Equatable {
+  case outcome(Outcome)
+  case signal(Int32)
+}
+
+/// The one event loop. It alone calls `update` and draws, on the main thread:
+///
+///     terminal keys ─┐
+///                    ├─▶ update(state, event) ─▶ effects ─▶ EffectRunner ─┐
+///     inbox events ──┘          │                                         │
+///            ▲                  ▼                                         │
+///            │            render(state) ─▶ terminal                       │
+///            └──────────── results of background work ◀───────────────────┘
+final class EventLoop {
+  private(set) var state: AppState
+  private let terminal: TerminalBackend
+  private let runner: EffectRunner
+  private let inbox: Inbox
+  private let theme: Theme
+  /// Called after each frame is drawn (benchmarks stop on the first full one).
+  var onFrame: ((AppState) -> Bool)?
+
+  init(state: AppState, terminal: TerminalBackend, sources: [any PhotoSource], theme: Theme) {
+    self.state = state
+    self.terminal = terminal
+    self.inbox = Inbox()
+    self.runner = EffectRunner(sources: sources, inbox: inbox)
+    self.theme = theme
+  }
+
+  /// Runs until the user confirms or cancels, or a signal arrives.
+  func run(takeSignal: () -> Int32 = { 0 }) -> LoopEnd {
+    var pending: [AppEvent] = [.resize(terminal.size), .start]
+    while true {
+      for event in pending {
+        for effect in state.update(event) {
+          switch effect {
+          case .load(let load): runner.load(load)
+          case .finish(let outcome): return .outcome(outcome)
+          }
+        }
+      }
+      if !pending.isEmpty {
+        terminal.draw(AppView.render(state, theme: theme))
+        if let onFrame, onFrame(state) { return .outcome(.cancelled) }
+      }
+      pending = waitForEvents()
+      let signal = takeSignal()
+      if signal != 0 { return .signal(signal) }
+    }
+  }
+
+  /// Blocks until the terminal or the inbox has something, then returns it.
+  private func waitForEvents() -> [AppEvent] {
+    var descriptors = [pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+    if terminal.inputDescriptor >= 0 {
+      descriptors.append(pollfd(fd: terminal.inputDescriptor, events: Int16(POLLIN), revents: 0))
+    }
+    // EINTR (a signal, or SIGWINCH) returns early; both paths below handle it.
+    _ = poll(&descriptors, nfds_t(descriptors.count), -1)
+    var events: [AppEvent] = []
+    for input in terminal.readInput() {
+      switch input {
+      case .key(let key): events.append(.key(key))
+      case .mouse(let mouse): events.append(.mouse(mouse))
+      case .resize(let size): events.append(.resize(size))
+      }
+    }
+    events += inbox.drain()
+    return events
+  }
+}

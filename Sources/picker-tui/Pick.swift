@@ -1,0 +1,153 @@
+import ArgumentParser
+import Foundation
+import PickerCore
+
+/// The picker: browse, pick, print.
+struct Pick: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "pick", abstract: "Open the picker (the default command).")
+
+  @Argument(help: "Folders to browse and photo files to offer (default: ~/Pictures, else .).")
+  var paths: [String] = []
+
+  @Flag(name: [.customShort("0"), .long], help: "Separate printed paths with NUL instead of newline.")
+  var print0 = false
+
+  @Flag(help: "Paths on stdin are NUL-separated.")
+  var read0 = false
+
+  @Option(help: "Pick at most N photos.")
+  var max: Int?
+
+  @Option(help: "Refuse to confirm fewer than N photos.")
+  var min: Int?
+
+  @Option(help: "The source to show first, by name or number.")
+  var source: String?
+
+  @Option(help: "Colours: auto, none, 8, 16, 256 or truecolor (NO_COLOR is honoured).")
+  var colors: ColorChoice = .auto
+
+  @Option(help: "Items per page (rounded up to whole grid rows).")
+  var pageSize: Int?
+
+  func validate() throws {
+    if let max, max < 1 { throw ValidationError("--max must be at least 1") }
+    if let min, min < 1 { throw ValidationError("--min must be at least 1") }
+    if let max, let min, min > max { throw ValidationError("--min \(min) is more than --max \(max)") }
+    if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1") }
+  }
+
+  func run() throws {
+    let environment = ProcessInfo.processInfo.environment
+    let sources = makeSources(environment: environment)
+    let active = try initialSource(among: sources)
+    let options = AppOptions(
+      limits: SelectionLimits(maximum: max, minimum: min), pageSize: pageSize, print0: print0)
+
+    let terminal: NcursesTerminal
+    do {
+      terminal = try NcursesTerminal(requested: colors.depth, environment: environment)
+    } catch {
+      throw PickerExit(code: 2, message: String(describing: error))
+    }
+    let theme = terminal.depth == .none ? Theme.monochrome : Theme.colored
+    let state = AppState(
+      sources: sources.map(SourceSummary.init), activeSource: active, options: options, size: terminal.size)
+    let loop = EventLoop(state: state, terminal: terminal, sources: sources, theme: theme)
+    let end = loop.run(takeSignal: { terminal.takeSignal() })
+    // Output only once the UI is gone.
+    terminal.close()
+    switch end {
+    case .outcome(.picked(let picked)):
+      try OutputWriter.write(picked, separator: print0 ? 0 : UInt8(ascii: "\n"))
+    case .outcome(.cancelled):
+      throw PickerExit(code: 130, message: nil)
+    case .outcome(.nothingToPick):
+      throw PickerExit(code: 1, message: "nothing to pick from")
+    case .signal(let signal):
+      throw PickerExit(code: 128 + signal, message: nil)
+    }
+  }
+
+  /// Folder sources in argument order, then the Picked source when there are
+  /// file arguments or a stdin that is not a terminal.
+  private func makeSources(environment: [String: String]) -> [any PhotoSource] {
+    let arguments = PathArguments(paths)
+    var sources: [any PhotoSource] = []
+    let titles = arguments.folderTitles()
+    for (folder, title) in zip(arguments.folders, titles) {
+      sources.append(FolderSource(root: folder, title: title))
+    }
+    let readsStdin = isatty(0) == 0
+    if !arguments.files.isEmpty || readsStdin {
+      let stream = PathStream(paths: arguments.files)
+      if readsStdin {
+        PathReader.start(descriptor: 0, separator: read0 ? 0 : UInt8(ascii: "\n"), into: stream)
+      } else {
+        stream.finish()
+      }
+      sources.append(PreselectedSource(stream: stream))
+    }
+    if sources.isEmpty {
+      sources.append(FolderSource(root: Self.defaultFolder(environment: environment)))
+    }
+    return sources
+  }
+
+  /// The XDG pictures folder, else ~/Pictures, else the current folder.
+  static func defaultFolder(environment: [String: String]) -> PathBytes {
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    var candidates: [String] = []
+    if let xdg = environment["XDG_PICTURES_DIR"], !xdg.isEmpty { candidates.append(xdg) }
+    candidates.append(home + "/Pictures")
+    for candidate in candidates {
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
+        return PathBytes(candidate)
+      }
+    }
+    return PathBytes(".")
+  }
+
+  /// --source by number or name; otherwise Picked when present, else the first.
+  private func initialSource(among sources: [any PhotoSource]) throws -> Int {
+    if let source {
+      if let number = Int(source), sources.indices.contains(number - 1) { return number - 1 }
+      if let index = sources.firstIndex(where: { $0.title.lowercased() == source.lowercased() }) {
+        return index
+      }
+      let names = sources.map(\.title).joined(separator: ", ")
+      throw PickerExit(code: 2, message: "no source named '\(source)' (sources: \(names))")
+    }
+    return sources.firstIndex { $0 is PreselectedSource } ?? 0
+  }
+}
+
+/// Ends the process with a code and, for errors, a message on stderr.
+struct PickerExit: Error {
+  var code: Int32
+  var message: String?
+}
+
+/// Writes picked paths to stdout, raw, each followed by the separator.
+enum OutputWriter {
+  static func write(_ paths: [PathBytes], separator: UInt8) throws {
+    var bytes: [UInt8] = []
+    for path in paths {
+      bytes += path.bytes
+      bytes.append(separator)
+    }
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes { Foundation.write(1, $0.baseAddress, $0.count) }
+      if written < 0 {
+        if errno == EINTR { continue }
+        // A reader that went away (| head -1) is not an error of ours.
+        if errno == EPIPE { return }
+        throw PickerExit(code: 2, message: "cannot write to stdout: \(String(cString: strerror(errno)))")
+      }
+      offset += written
+    }
+  }
+}

@@ -1,0 +1,238 @@
+import CNcurses
+import PickerCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Why the terminal could not be opened.
+enum TerminalError: Error, CustomStringConvertible {
+  case noTerminal
+  case unknownTerminal(String)
+
+  var description: String {
+    switch self {
+    case .noTerminal:
+      return "no terminal to draw on: /dev/tty cannot be opened (run picker-tui from a terminal)"
+    case .unknownTerminal(let name):
+      return "unknown terminal type '\(name)' (TERM); try TERM=xterm-256color"
+    }
+  }
+}
+
+/// The ncurses terminal on /dev/tty. The only file that imports CNcurses; it
+/// must be used from the main thread only.
+final class NcursesTerminal: TerminalBackend {
+  let depth: ColorDepth
+  private var screenHandle: OpaquePointer?
+  private var previous: Screen?
+  private var pairs: [PairKey: Int32] = [:]
+  private(set) var size: TerminalSize
+
+  private struct PairKey: Hashable {
+    var foreground: Int32
+    var background: Int32
+  }
+
+  /// Opens the terminal. `requested` nil means: as many colours as the
+  /// terminal has, none under NO_COLOR.
+  init(requested: ColorDepth?, environment: [String: String]) throws {
+    Self.selectUTF8Locale()
+    pk_install_signal_handlers()
+    let term = environment["TERM"].flatMap { $0.isEmpty ? nil : $0 } ?? "dumb"
+    let wantsTruecolor =
+      requested == .truecolor
+      || (requested == nil && ["truecolor", "24bit"].contains(environment["COLORTERM"] ?? ""))
+    var status = PK_OPEN_OK
+    var handle: OpaquePointer?
+    // A *-direct terminfo entry is what lets ncurses send 24-bit colours.
+    if wantsTruecolor, let direct = Self.directVariant(of: term) {
+      handle = pk_open_terminal(direct, &status)
+      if status == PK_OPEN_NO_TTY { throw TerminalError.noTerminal }
+    }
+    if handle == nil { handle = pk_open_terminal(term, &status) }
+    guard let handle else {
+      throw status == PK_OPEN_NO_TTY ? TerminalError.noTerminal : TerminalError.unknownTerminal(term)
+    }
+    screenHandle = handle
+    let available = ColorDepth.forTerminal(colors: has_colors() ? Int(pk_colors()) : 0)
+    var chosen = requested ?? (environment["NO_COLOR"].map { $0.isEmpty } == false ? .none : available)
+    if chosen != .none && available == .none { chosen = .none }
+    if Self.rank(chosen) > Self.rank(available) { chosen = available }
+    depth = chosen
+    pk_configure_screen(chosen == .none ? 0 : 1)
+    _ = pk_enable_mouse()
+    pk_install_crash_handler()
+    size = TerminalSize(width: Int(getmaxx(pk_stdscr())), height: Int(getmaxy(pk_stdscr())))
+  }
+
+  var inputDescriptor: Int32 { pk_tty_fd() }
+
+  func readInput() -> [TerminalInput] {
+    var inputs: [TerminalInput] = []
+    var character: wint_t = 0
+    while true {
+      let result = wget_wch(pk_stdscr(), &character)
+      if result == ERR { break }
+      if result == pk_key_code_yes() {
+        if let input = specialKey(Int32(character)) { inputs.append(input) }
+      } else if let key = Self.key(forCharacter: UInt32(character)) {
+        inputs.append(.key(key))
+      }
+    }
+    return inputs
+  }
+
+  private func specialKey(_ code: Int32) -> TerminalInput? {
+    switch code {
+    case KEY_RESIZE:
+      size = TerminalSize(width: Int(getmaxx(pk_stdscr())), height: Int(getmaxy(pk_stdscr())))
+      previous = nil
+      return .resize(size)
+    case KEY_MOUSE:
+      var x: Int32 = 0
+      var y: Int32 = 0
+      var button: Int32 = 0
+      var clicks: Int32 = 0
+      guard pk_get_mouse(&x, &y, &button, &clicks) == 1 else { return nil }
+      let kind: MouseEvent.Kind
+      switch button {
+      case 1: kind = clicks == 2 ? .doubleClick : .click
+      case 4: kind = .wheelUp
+      case 5: kind = .wheelDown
+      default: return nil
+      }
+      return .mouse(MouseEvent(kind: kind, x: Int(x), y: Int(y)))
+    case KEY_UP: return .key(.up)
+    case KEY_DOWN: return .key(.down)
+    case KEY_LEFT: return .key(.left)
+    case KEY_RIGHT: return .key(.right)
+    case KEY_PPAGE: return .key(.pageUp)
+    case KEY_NPAGE: return .key(.pageDown)
+    case KEY_HOME: return .key(.home)
+    case KEY_END: return .key(.end)
+    case KEY_BACKSPACE: return .key(.backspace)
+    case KEY_DC: return .key(.delete)
+    case KEY_BTAB: return .key(.backTab)
+    case KEY_ENTER: return .key(.enter)
+    case (KEY_F0 + 1)...(KEY_F0 + 12): return .key(.function(Int(code - KEY_F0)))
+    default: return nil
+    }
+  }
+
+  static func key(forCharacter value: UInt32) -> Key? {
+    switch value {
+    case 0x0D, 0x0A: return .enter
+    case 0x09: return .tab
+    case 0x1B: return .escape
+    case 0x7F, 0x08: return .backspace
+    case 0x01...0x1A: return .ctrl(Character(Unicode.Scalar(value + 0x60)!))
+    default:
+      guard let scalar = Unicode.Scalar(value), value >= 0x20 else { return nil }
+      return .char(Character(scalar))
+    }
+  }
+
+  func draw(_ screen: Screen) {
+    guard let window = pk_stdscr() else { return }
+    let full = previous == nil || previous!.width != screen.width || previous!.height != screen.height
+    if full { werase(window) }
+    var wide: [wchar_t] = [0, 0, 0, 0, 0, 0]
+    for y in 0..<screen.height {
+      for x in 0..<screen.width {
+        let cell = screen[x, y]
+        if !full, previous![x, y] == cell { continue }
+        if cell.text.isEmpty { continue }  // the right half of a wide character
+        // The bottom-right corner scrolls some terminals; ncurses handles it,
+        // but a failed write there is harmless.
+        var count = 0
+        for scalar in cell.text.unicodeScalars.prefix(5) {
+          wide[count] = wchar_t(bitPattern: scalar.value)
+          count += 1
+        }
+        wide[count] = 0
+        let (attributes, pair) = appearance(of: cell.style)
+        _ = pk_put_cell(window, Int32(y), Int32(x), &wide, attributes, pair)
+      }
+    }
+    previous = screen
+    wnoutrefresh(window)
+    doupdate()
+  }
+
+  private func appearance(of style: Style) -> (attr_t, Int32) {
+    var attributes = pk_attr_normal
+    if style.attributes.contains(.bold) { attributes |= pk_attr_bold }
+    if style.attributes.contains(.dim) { attributes |= pk_attr_dim }
+    if style.attributes.contains(.reverse) { attributes |= pk_attr_reverse }
+    if style.attributes.contains(.underline) { attributes |= pk_attr_underline }
+    guard depth != .none else { return (attributes, 0) }
+    let key = PairKey(foreground: colorNumber(style.foreground), background: colorNumber(style.background))
+    if key.foreground == -1 && key.background == -1 { return (attributes, 0) }
+    if let pair = pairs[key] { return (attributes, pair) }
+    var pair = alloc_pair(key.foreground, key.background)
+    if pair < 0 || pairs.count >= Int(pk_color_pairs()) - 2 {
+      // alloc_pair recycles silently when full, repainting cells already on
+      // screen; start over with a clean table and a full redraw instead.
+      reset_color_pairs()
+      pairs.removeAll()
+      previous = nil
+      pair = alloc_pair(key.foreground, key.background)
+    }
+    pairs[key] = pair
+    return (attributes, max(0, pair))
+  }
+
+  /// The ncurses colour number for a colour at this terminal's depth.
+  private func colorNumber(_ color: TermColor) -> Int32 {
+    switch color.reduced(to: depth) {
+    case nil, .default?: return -1
+    case .palette(let index)?:
+      // Direct-colour terminfo reads 0-7 as the palette but 8 and up as RGB.
+      if depth == .truecolor && index >= 8 { return Self.directRGB(.rgb(TermColor.paletteRGB(index))) }
+      return Int32(index)
+    case .rgb(let value)?:
+      return Self.directRGB(.rgb(value))
+    }
+  }
+
+  /// RGB values 0-7 would be taken as palette colours; nudge them.
+  private static func directRGB(_ color: TermColor) -> Int32 {
+    guard case .rgb(let value) = color else { return -1 }
+    return Int32(value < 8 ? 8 : value)
+  }
+
+  func close() {
+    guard screenHandle != nil else { return }
+    pk_close_terminal(screenHandle)
+    screenHandle = nil
+  }
+
+  private static func directVariant(of term: String) -> String? {
+    if term.hasSuffix("-direct") { return term }
+    if term.hasPrefix("tmux") { return "tmux-direct" }
+    if term.hasPrefix("xterm") { return "xterm-direct" }
+    return nil
+  }
+
+  private static func rank(_ depth: ColorDepth) -> Int {
+    ColorDepth.allCases.firstIndex(of: depth)!
+  }
+
+  /// ncurses draws nothing but ASCII unless the locale is UTF-8.
+  private static func selectUTF8Locale() {
+    setlocale(LC_ALL, "")
+    let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
+    if codeset.uppercased().filter({ $0 != "-" }) != "UTF8" {
+      if setlocale(LC_CTYPE, "C.UTF-8") == nil { setlocale(LC_CTYPE, "en_US.UTF-8") }
+    }
+  }
+}
+
+extension NcursesTerminal {
+  /// The signal recorded since the last call (SIGINT, SIGTERM, SIGHUP,
+  /// SIGQUIT), or 0.
+  func takeSignal() -> Int32 { pk_take_signal() }
+}

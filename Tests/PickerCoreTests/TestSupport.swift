@@ -1,0 +1,74 @@
+@testable import PickerCore
+
+/// Builders shared by the app tests.
+enum Fixture {
+  static func photo(_ name: String, folder: String = "/p") -> PhotoItem {
+    let path = PathBytes(folder + "/" + name)
+    return PhotoItem(
+      id: name, kind: .photo, title: Array(name.utf8), thumbnail: .file(path), original: .file(path),
+      outputPath: path)
+  }
+
+  static func folder(_ name: String, count: Int? = nil) -> PhotoItem {
+    PhotoItem(id: name, kind: .folder(count: count), title: Array(name.utf8))
+  }
+
+  static func photos(_ range: ClosedRange<Int>, prefix: String = "IMG_") -> [PhotoItem] {
+    range.map { photo("\(prefix)\($0).jpg") }
+  }
+
+  static func source(
+    _ title: String = "Files", id: String? = nil, capabilities: SourceCapabilities = [.albums, .paging, .search]
+  ) -> SourceSummary {
+    SourceSummary(
+      id: id ?? title.lowercased(), title: title, icon: "▤", capabilities: capabilities, rootLabel: "/p")
+  }
+
+  /// A state started at 120x40 (6 columns, 3 rows of tiles) with its loads.
+  static func started(
+    sources: [SourceSummary] = [source()], options: AppOptions = AppOptions(),
+    size: TerminalSize = TerminalSize(width: 120, height: 40)
+  ) -> (AppState, [Effect]) {
+    var state = AppState(sources: sources, options: options, size: size)
+    let effects = state.update(.start)
+    return (state, effects)
+  }
+}
+
+extension AppState {
+  /// Answers the page load for the source on screen with `items`.
+  mutating func answerLoad(from effects: [Effect], with items: [PhotoItem], total: Int? = nil, hasMore: Bool = false)
+    -> [Effect]
+  {
+    guard let load = effects.loads.last(where: { $0.sourceIndex == activeSource }) else {
+      Issue.record("no load for the active source in \(effects)")
+      return []
+    }
+    return update(.pageLoaded(load, Page(items: items, hasMore: hasMore, total: total)))
+  }
+
+  /// Presses keys in order; returns the effects of the last one.
+  @discardableResult
+  mutating func press(_ keys: Key...) -> [Effect] {
+    var effects: [Effect] = []
+    for key in keys { effects = update(.key(key)) }
+    return effects
+  }
+
+  var focusedTitle: String? {
+    focusedItem.map { String(decoding: $0.title, as: UTF8.self) }
+  }
+}
+
+extension Array where Element == Effect {
+  var loads: [PageLoad] {
+    compactMap { if case .load(let load) = $0 { return load } else { return nil } }
+  }
+
+  var outcome: Outcome? {
+    for effect in self { if case .finish(let outcome) = effect { return outcome } }
+    return nil
+  }
+}
+
+import Testing

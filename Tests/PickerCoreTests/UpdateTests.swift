@@ -1,0 +1,302 @@
+import Testing
+
+@testable import PickerCore
+
+@Suite struct UpdateBrowsingTests {
+  @Test func startLoadsAWholeNumberOfRows() {
+    let (_, effects) = Fixture.started()
+    #expect(effects.loads.count == 1)
+    #expect(effects.loads[0].request == PageRequest(offset: 0, limit: 48))
+  }
+
+  @Test func pageSizeOptionIsRoundedUpToRows() {
+    let (_, effects) = Fixture.started(options: AppOptions(pageSize: 10))
+    #expect(effects.loads[0].request.limit == 12)
+  }
+
+  @Test func arrowsMoveInTheGrid() {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...20), total: 20)
+    state.press(.right, .right, .down)
+    #expect(state.focusedTitle == "IMG_9.jpg")
+    state.press(.char("k"), .char("h"))
+    #expect(state.focusedTitle == "IMG_2.jpg")
+    state.press(.up, .left, .left)
+    #expect(state.focusedTitle == "IMG_1.jpg")
+    state.press(.char("G"))
+    #expect(state.focusedTitle == "IMG_20.jpg")
+    state.press(.char("g"))
+    #expect(state.focusedTitle == "IMG_1.jpg")
+    state.press(.pageDown)
+    #expect(state.focusedTitle == "IMG_19.jpg")
+  }
+
+  @Test func downFromAboveAShortLastRowLandsOnTheLastCell() {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...8))
+    state.press(.right, .right, .right, .down)
+    #expect(state.focusedTitle == "IMG_8.jpg")
+    state.press(.down)
+    #expect(state.focusedTitle == "IMG_8.jpg")
+  }
+
+  @Test func scrollingKeepsTheFocusOnScreen() {
+    var (state, effects) = Fixture.started(options: AppOptions(pageSize: 60))
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...60), total: 60)
+    state.press(.down, .down, .down)
+    #expect(state.scope!.scrollRow == 1)
+    state.press(.char("G"))
+    #expect(state.scope!.scrollRow == 7)
+    state.press(.char("g"))
+    #expect(state.scope!.scrollRow == 0)
+  }
+
+  @Test func openingAFolderPushesAScopeWithBackAndComesBack() {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: [Fixture.folder("Album")] + Fixture.photos(1...3))
+    let open = state.press(.enter)
+    #expect(open.loads.first?.scope == .folder("Album"))
+    // The Back cell takes a slot of the first page.
+    #expect(open.loads.first?.request.limit == 47)
+    _ = state.answerLoad(from: open, with: Fixture.photos(7...9))
+    #expect(state.scope!.cells.first == .back)
+    state.press(.right)
+    #expect(state.focusedTitle == "IMG_7.jpg")
+    state.press(.left, .enter)
+    #expect(state.stacks[0].count == 1 && state.focusedTitle == "Album")
+    _ = state.press(.enter)
+    state.press(.backspace)
+    #expect(state.stacks[0].count == 1)
+  }
+
+  @Test func prefetchesBeforeTheEndAndLoadMoreLoads() {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...48), total: 100, hasMore: true)
+    #expect(state.scope!.cells.last == .loadMore)
+    // Moving within the first screen asks for nothing.
+    let result1 = state.press(.down)
+    #expect(result1.loads.isEmpty)
+    let near = state.press(.char("G"))
+    #expect(near.loads.first?.request == PageRequest(offset: 48, limit: 48))
+    _ = state.answerLoad(from: near, with: Fixture.photos(49...96), total: 100, hasMore: true)
+    #expect(state.scope!.items.count == 96)
+    // Load-more while a load is in flight does not ask twice.
+    state.press(.char("G"))
+    let second = state.scope!.loadingOffset
+    #expect(second == 96)
+    state.press(.right)
+    #expect(state.scope!.cell(at: state.scope!.focus) == .loadMore)
+    let result2 = state.press(.enter)
+    #expect(result2.loads.isEmpty)
+  }
+
+  @Test func stalePagesAreDropped() {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: [Fixture.folder("A"), Fixture.folder("B")])
+    let openA = state.press(.enter)
+    state.press(.backspace, .right)
+    let openB = state.press(.enter)
+    // A's page arrives after the user left A for B.
+    _ = state.answerLoad(from: openA, with: Fixture.photos(1...2))
+    #expect(state.scope!.items.isEmpty && state.scope!.kind == .folder("B"))
+    _ = state.answerLoad(from: openB, with: Fixture.photos(5...5))
+    #expect(state.scope!.items.map(\.id) == ["IMG_5.jpg"])
+  }
+
+  @Test func aFailedPageShowsTheErrorAndRetries() {
+    var (state, effects) = Fixture.started()
+    _ = state.update(.pageFailed(effects.loads[0], "cannot open /p: Permission denied"))
+    #expect(state.notice == Notice("cannot open /p: Permission denied", isError: true))
+    #expect(state.scope!.cells == [.loadMore])
+    let retry = state.press(.enter)
+    #expect(retry.loads.first?.request.offset == 0)
+  }
+
+  @Test func nothingToPickFinishesWithOne() {
+    var (state, effects) = Fixture.started()
+    let end = state.answerLoad(from: effects, with: [])
+    #expect(end.outcome == .nothingToPick)
+  }
+
+  @Test func anEmptySourceBesideAFullOneKeepsRunning() {
+    var (state, effects) = Fixture.started(sources: [Fixture.source("Files"), Fixture.source("Picked")])
+    #expect(effects.loads.count == 2)
+    let first = state.update(.pageLoaded(effects.loads[0], Page(items: [], hasMore: false)))
+    let second = state.update(.pageLoaded(effects.loads[1], Page(items: Fixture.photos(1...1), hasMore: false)))
+    #expect(first.outcome == nil && second.outcome == nil)
+  }
+
+  @Test func sortCycleReloadsWithTheNewOrder() {
+    var (state, effects) = Fixture.started(sources: [Fixture.source(capabilities: [.sorting])])
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))
+    let reload = state.press(.char("s"))
+    #expect(reload.loads.first?.request.sort == .date)
+    #expect(state.scope!.items.isEmpty)
+    // The old order's late page must not land in the new scope.
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))
+    #expect(state.scope!.items.isEmpty)
+  }
+
+  @Test func sourcesSwitchAndKeepTheirPlace() {
+    var (state, effects) = Fixture.started(sources: [Fixture.source("Files"), Fixture.source("Picked")])
+    _ = state.update(.pageLoaded(effects.loads[0], Page(items: Fixture.photos(1...5), hasMore: false)))
+    _ = state.update(.pageLoaded(effects.loads[1], Page(items: Fixture.photos(6...9), hasMore: false)))
+    state.press(.right, .right)
+    state.press(.tab)
+    #expect(state.activeSource == 1 && state.focusedTitle == "IMG_6.jpg")
+    state.press(.char("1"))
+    #expect(state.activeSource == 0 && state.focusedTitle == "IMG_3.jpg")
+    state.press(.backTab)
+    #expect(state.activeSource == 1)
+  }
+
+  @Test func searchPushesAResultsScope() {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))
+    state.press(.char("/"), .char("b"), .char("e"), .backspace, .char("x"))
+    #expect(state.mode == .search(query: "bx"))
+    let search = state.press(.enter)
+    #expect(search.loads.first?.scope == .search(query: "bx", folder: nil))
+    #expect(state.scope!.label == "search: bx" && state.mode == .grid)
+    state.press(.backspace)
+    #expect(state.scope!.kind == .root)
+  }
+
+  @Test func searchIsRefusedWhereTheSourceCannot() {
+    var (state, _) = Fixture.started(sources: [Fixture.source(capabilities: [])])
+    state.press(.char("/"))
+    #expect(state.mode == .grid && state.notice?.text == "Files cannot search")
+  }
+
+  @Test func mouseClickFocusesAndDoubleClickOpens() {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: [Fixture.folder("A")] + Fixture.photos(1...10))
+    _ = state.update(.mouse(MouseEvent(kind: .click, x: 40, y: 14)))
+    #expect(state.focusedTitle == "IMG_8.jpg")
+    let open = state.update(.mouse(MouseEvent(kind: .doubleClick, x: 3, y: 3)))
+    #expect(open.loads.first?.scope == .folder("A"))
+    _ = state.update(.mouse(MouseEvent(kind: .click, x: 12, y: 0)))
+    #expect(state.activeSource == 0)
+  }
+}
+
+@Suite struct UpdateSelectionTests {
+  @Test func spaceTogglesAndEnterConfirmsInPickOrder() {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...5))
+    state.press(.right, .right, .char(" "), .left, .left, .char(" "), .right, .char(" "), .char(" "))
+    #expect(state.selection.photos.map(\.key.itemID) == ["IMG_3.jpg", "IMG_1.jpg"])
+    let end = state.press(.enter)
+    #expect(end.outcome == .picked([PathBytes("/p/IMG_3.jpg"), PathBytes("/p/IMG_1.jpg")]))
+  }
+
+  @Test func enterWithNothingSelectedPicksTheFocusedPhoto() {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...5))
+    let result3 = state.press(.right, .enter)
+    #expect(result3.outcome == .picked([PathBytes("/p/IMG_2.jpg")]))
+  }
+
+  @Test func selectionSurvivesFoldersAndSources() {
+    var (state, effects) = Fixture.started(sources: [Fixture.source("Files"), Fixture.source("Picked")])
+    _ = state.update(.pageLoaded(effects.loads[0], Page(items: [Fixture.folder("A")] + Fixture.photos(1...2), hasMore: false)))
+    _ = state.update(.pageLoaded(effects.loads[1], Page(items: [Fixture.photo("z.jpg", folder: "/q")], hasMore: false)))
+    state.press(.right, .char(" "))
+    state.press(.left)
+    let open = state.press(.enter)
+    _ = state.answerLoad(from: open, with: [Fixture.photo("deep.jpg", folder: "/p/A")])
+    state.press(.right, .char(" "), .backspace, .tab, .char(" "))
+    #expect(state.selection.count == 3)
+    let result4 = state.press(.enter)
+    #expect(result4.outcome == .picked(["/p/IMG_1.jpg", "/p/A/deep.jpg", "/q/z.jpg"].map(PathBytes.init)))
+  }
+
+  @Test func maxRefusesTheNextPick() {
+    var (state, effects) = Fixture.started(options: AppOptions(limits: SelectionLimits(maximum: 2)))
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...5))
+    state.press(.char(" "), .right, .char(" "), .right, .char(" "))
+    #expect(state.selection.count == 2)
+    #expect(state.notice == Notice("At most 2 photos can be picked (--max 2)", isError: true))
+  }
+
+  @Test func minRefusesToConfirm() {
+    var (state, effects) = Fixture.started(options: AppOptions(limits: SelectionLimits(minimum: 2)))
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...5))
+    let result5 = state.press(.enter)
+    #expect(result5.outcome == nil)
+    #expect(state.notice?.text == "Pick at least 2 photos (--min 2); 1 picked")
+    state.press(.char(" "), .right, .char(" "))
+    let result6 = state.press(.enter)
+    #expect(result6.outcome == .picked(["/p/IMG_1.jpg", "/p/IMG_2.jpg"].map(PathBytes.init)))
+  }
+
+  @Test func missingAndFolderItemsCannotBePicked() {
+    var (state, effects) = Fixture.started()
+    var missing = Fixture.photo("gone.jpg")
+    missing.isMissing = true
+    _ = state.answerLoad(from: effects, with: [Fixture.folder("A"), missing])
+    state.press(.char(" "))
+    #expect(state.selection.isEmpty && state.notice?.text == "Space picks photos; Enter opens the folder")
+    state.press(.right, .char(" "))
+    #expect(state.selection.isEmpty && state.notice?.text == "gone.jpg is missing and cannot be picked")
+    let result7 = state.press(.enter)
+    #expect(result7.outcome == nil)
+  }
+
+  @Test func newlineInAPathNeedsPrint0() {
+    for print0 in [false, true] {
+      var (state, effects) = Fixture.started(options: AppOptions(print0: print0))
+      _ = state.answerLoad(from: effects, with: [Fixture.photo("a\nb.jpg")])
+      let end = state.press(.enter)
+      if print0 {
+        #expect(end.outcome == .picked([PathBytes("/p/a\nb.jpg")]))
+      } else {
+        #expect(end.outcome == nil)
+        #expect(state.notice?.text.contains("-0 (--print0)") == true)
+      }
+    }
+  }
+
+  @Test func trayMovesAndRemoves() {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...4))
+    state.press(.char(" "), .right, .char(" "), .right, .char(" "))
+    state.press(.char("t"))
+    #expect(state.mode == .tray(focus: 2))
+    state.press(.left, .left, .left, .char("x"))
+    #expect(state.selection.photos.map(\.key.itemID) == ["IMG_2.jpg", "IMG_3.jpg"])
+    #expect(state.mode == .tray(focus: 0))
+    state.press(.right, .char(" "), .escape)
+    #expect(state.mode == .grid && state.selection.count == 1)
+    // Esc in the tray returned to the grid; it did not cancel.
+    let result8 = state.press(.escape)
+    #expect(result8.outcome == .cancelled)
+  }
+
+  @Test func cancelKeys() {
+    for key in [Key.escape, .char("q"), .ctrl("c")] {
+      var (state, effects) = Fixture.started()
+      _ = state.answerLoad(from: effects, with: Fixture.photos(1...2))
+      state.press(.char(" "))
+      let result9 = state.press(key)
+      #expect(result9.outcome == .cancelled)
+    }
+  }
+
+  @Test func helpOpensAndAnyKeyCloses() {
+    var (state, _) = Fixture.started()
+    state.press(.char("?"))
+    #expect(state.mode == .help)
+    let result10 = state.press(.char("j"))
+    #expect(result10.isEmpty && state.mode == .grid)
+  }
+
+  @Test func thumbnailSizeSteps() {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...30))
+    state.press(.char("+"))
+    #expect(state.layout.thumbnailWidth == 24 && state.layout.columns == 4)
+    state.press(.char("-"), .char("-"), .char("-"), .char("-"))
+    #expect(state.sizeLevel == 0 && state.layout.columns == 11)
+  }
+}

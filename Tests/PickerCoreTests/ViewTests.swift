@@ -1,0 +1,78 @@
+import Testing
+
+@testable import PickerCore
+
+/// Golden screens: whole frames as text, for states reached by keys.
+@Suite struct ViewTests {
+  private func smallState(options: AppOptions = AppOptions()) -> (AppState, [Effect]) {
+    var (state, effects) = Fixture.started(
+      sources: [Fixture.source("Files"), Fixture.source("Picked", capabilities: [])], options: options,
+      size: TerminalSize(width: 48, height: 20))
+    state.sizeLevel = 0
+    return (state, effects)
+  }
+
+  private func render(_ state: AppState) -> String {
+    AppView.render(state, theme: .colored).plainText
+  }
+
+  @Test func rootWithFolderSelectionAndLoadMore() {
+    var (state, effects) = smallState()
+    let page = Page(items: [Fixture.folder("Album")] + Fixture.photos(1...6), hasMore: true, total: 30)
+    _ = state.update(.pageLoaded(effects.loads[0], page))
+    state.press(.right, .char(" "), .right, .right)
+    expectGolden(render(state), named: "root-selection-loadmore")
+  }
+
+  @Test func folderWithBackAndFocusedTray() {
+    var (state, effects) = smallState(options: AppOptions(limits: SelectionLimits(maximum: 3)))
+    let page = Page(items: [Fixture.folder("Album")] + Fixture.photos(1...2), hasMore: false)
+    _ = state.update(.pageLoaded(effects.loads[0], page))
+    state.press(.right, .char(" "), .left)
+    let open = state.press(.enter)
+    _ = state.answerLoad(from: open, with: [Fixture.photo("beach.png", folder: "/p/Album")])
+    state.press(.right, .char(" "), .char("t"))
+    expectGolden(render(state), named: "folder-back-tray")
+  }
+
+  @Test func hostileNamesEscapedAndMissingMarked() {
+    var (state, effects) = smallState()
+    var missing = Fixture.photo("gone.jpg")
+    missing.isMissing = true
+    let page = Page(items: [Fixture.photo("\u{1B}]0;X\u{07}.jpg"), missing], hasMore: false)
+    _ = state.update(.pageLoaded(effects.loads[0], page))
+    let screen = render(state)
+    #expect(!screen.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    expectGolden(screen, named: "hostile-missing")
+  }
+
+  @Test func unreadableFolder() {
+    var (state, effects) = smallState()
+    _ = state.update(.pageFailed(effects.loads[0], "cannot open /p: Permission denied"))
+    expectGolden(render(state), named: "unreadable-folder")
+  }
+
+  @Test func helpOverlay() {
+    var (state, _) = Fixture.started(size: TerminalSize(width: 80, height: 36))
+    state.press(.char("?"))
+    expectGolden(render(state), named: "help")
+  }
+
+  @Test func searchPromptAndTooSmall() {
+    var (state, effects) = smallState()
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...2))
+    state.press(.char("/"), .char("s"), .char("e"))
+    #expect(render(state).hasSuffix("Search Files: se█"))
+    state.size = TerminalSize(width: 20, height: 5)
+    #expect(render(state).hasPrefix("Terminal too small"))
+  }
+
+  @Test func monochromeThemeUsesNoColours() {
+    var (state, effects) = smallState()
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...2))
+    state.press(.char(" "))
+    let screen = AppView.render(state, theme: .monochrome)
+    #expect(screen.cells.allSatisfy { $0.style.foreground == .default && $0.style.background == .default })
+    #expect(screen.cells.contains { $0.style.attributes.contains(.reverse) })
+  }
+}
