@@ -17,8 +17,29 @@ import Testing
   }
 
   @Test func leadingZerosOnlyBreakTies() {
-    #expect(sorted(["x02", "x2", "x1", "x003"]) == ["x1", "x2", "x02", "x003"])
-    #expect(NaturalOrder.compare(Array("x007".utf8), Array("x7".utf8)) == 1)
+    #expect(sorted(["x2", "x02", "x1", "x003"]) == ["x1", "x02", "x2", "x003"])
+    #expect(NaturalOrder.compare(Array("x007".utf8), Array("x7".utf8)) == -1)
+  }
+
+  @Test func digitsSortAmongOtherCharactersWhereTheyWould() {
+    #expect(sorted(["a:", "a1", "a/", "a 1"]) == ["a 1", "a/", "a1", "a:"])
+  }
+
+  @Test func packedSortAgreesWithCompare() {
+    var generator = SystemRandomNumberGenerator()
+    let alphabet = Array("aB0129_.-x Z".utf8)
+    let names: [[UInt8]] = (0..<400).map { _ in
+      (0..<Int.random(in: 0...8, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+    }
+    let groups = names.map { _ in UInt8.random(in: 0...1, using: &generator) }
+    let order = NaturalOrder.sortedIndices(of: names, groups: groups)
+    for (a, b) in zip(order, order.dropFirst()) {
+      if groups[a] != groups[b] {
+        #expect(groups[a] < groups[b])
+      } else {
+        #expect(NaturalOrder.compare(names[a], names[b]) <= 0, "\(names[a]) before \(names[b])")
+      }
+    }
   }
 
   @Test func prefixSortsFirst() {

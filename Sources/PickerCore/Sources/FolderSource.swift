@@ -55,10 +55,8 @@ public actor FolderSource: PhotoSource {
     var entries = try listings[ListingKey(folder: folder, sort: .name)] ?? DirectoryReader.read(directory)
     switch sort {
     case .name:
-      entries.sort { lhs, rhs in
-        if lhs.isFolder != rhs.isFolder { return lhs.isFolder }
-        return NaturalOrder.precedes(lhs.name, rhs.name)
-      }
+      let order = NaturalOrder.sortedIndices(of: entries.map(\.name), groups: entries.map { $0.isFolder ? 0 : 1 })
+      entries = order.map { entries[$0] }
     case .date:
       // Newest first, as photo apps do; one stat per entry, once.
       let times = entries.map { DirectoryReader.modificationTime(directory.appending($0.name)) }

@@ -1,7 +1,17 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Orders names the way people count: IMG_2 before IMG_10, case folded.
 ///
-/// Works on raw bytes so it never has to decode names, and so that sorting a
-/// 100,000-entry folder stays far below a frame.
+/// Each name gets a sort key in which plain bytes compare the natural way:
+/// ASCII letters are folded, and a run of digits becomes a marker, its length
+/// without leading zeros, then the digits. Sorting 100,000 names by packed
+/// keys with memcmp is several times faster than comparing names digit run by
+/// digit run in every comparison. Equal keys (IMG_02 and IMG_2, a and A) fall
+/// back to the raw bytes, so the order is total.
 public enum NaturalOrder {
   /// True when `lhs` sorts before `rhs`.
   public static func precedes(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
@@ -10,63 +20,73 @@ public enum NaturalOrder {
 
   /// -1, 0 or 1, like strcmp.
   public static func compare(_ lhs: [UInt8], _ rhs: [UInt8]) -> Int {
-    lhs.withUnsafeBufferPointer { a in
-      rhs.withUnsafeBufferPointer { b in compare(a, b) }
-    }
+    var keyA: [UInt8] = []
+    var keyB: [UInt8] = []
+    appendKey(of: lhs, to: &keyA)
+    appendKey(of: rhs, to: &keyB)
+    let byKey = compareBytes(keyA[...], keyB[...])
+    return byKey != 0 ? byKey : compareBytes(lhs[...], rhs[...])
   }
 
-  static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
-    var i = 0
-    var j = 0
-    // Decides between names that differ only in leading zeros or case.
-    var tieBreak = 0
-    while i < a.count && j < b.count {
-      let x = a[i]
-      let y = b[j]
-      if isDigit(x) && isDigit(y) {
-        var zerosA = 0
-        var zerosB = 0
-        while i < a.count && a[i] == UInt8(ascii: "0") {
-          i += 1
-          zerosA += 1
-        }
-        while j < b.count && b[j] == UInt8(ascii: "0") {
-          j += 1
-          zerosB += 1
-        }
-        var endA = i
-        var endB = j
-        while endA < a.count && isDigit(a[endA]) { endA += 1 }
-        while endB < b.count && isDigit(b[endB]) { endB += 1 }
-        let lengthA = endA - i
-        let lengthB = endB - j
-        if lengthA != lengthB { return lengthA < lengthB ? -1 : 1 }
-        while i < endA {
-          if a[i] != b[j] { return a[i] < b[j] ? -1 : 1 }
-          i += 1
-          j += 1
-        }
-        if tieBreak == 0 && zerosA != zerosB { tieBreak = zerosA < zerosB ? -1 : 1 }
-        continue
+  /// The order of `names` as indices, with `groups` (e.g. folder 0, file 1)
+  /// sorting before the names.
+  public static func sortedIndices(of names: [[UInt8]], groups: [UInt8]) -> [Int] {
+    var keys: [UInt8] = []
+    keys.reserveCapacity(names.reduce(0) { $0 + $1.count + 4 })
+    var bounds: [(start: Int32, end: Int32)] = []
+    bounds.reserveCapacity(names.count)
+    for (index, name) in names.enumerated() {
+      let start = keys.count
+      keys.append(groups[index])
+      appendKey(of: name, to: &keys)
+      bounds.append((Int32(start), Int32(keys.count)))
+    }
+    var order = Array(names.indices)
+    keys.withUnsafeBufferPointer { buffer in
+      let base = buffer.baseAddress!
+      order.sort { a, b in
+        let (startA, endA) = bounds[a]
+        let (startB, endB) = bounds[b]
+        let lengthA = Int(endA - startA)
+        let lengthB = Int(endB - startB)
+        let common = memcmp(base + Int(startA), base + Int(startB), min(lengthA, lengthB))
+        if common != 0 { return common < 0 }
+        if lengthA != lengthB { return lengthA < lengthB }
+        return compareBytes(names[a][...], names[b][...]) < 0
       }
-      let foldedX = fold(x)
-      let foldedY = fold(y)
-      if foldedX != foldedY { return foldedX < foldedY ? -1 : 1 }
-      if tieBreak == 0 && x != y { tieBreak = x < y ? -1 : 1 }
-      i += 1
-      j += 1
     }
-    let restA = a.count - i
-    let restB = b.count - j
-    if restA != restB { return restA < restB ? -1 : 1 }
-    return tieBreak
+    return order
   }
 
-  @inline(__always) private static func isDigit(_ byte: UInt8) -> Bool {
-    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+  /// Digit runs are marked with a byte below every digit but above '/', so
+  /// they still sort among other characters where their first digit would.
+  static let digitRunMarker: UInt8 = 0x30
+
+  static func appendKey(of name: [UInt8], to key: inout [UInt8]) {
+    var index = 0
+    let count = name.count
+    while index < count {
+      let byte = name[index]
+      if byte >= 0x30 && byte <= 0x39 {
+        while index < count && name[index] == 0x30 { index += 1 }
+        var end = index
+        while end < count && name[end] >= 0x30 && name[end] <= 0x39 { end += 1 }
+        let length = end - index
+        key.append(digitRunMarker)
+        // Two bytes of length: runs of up to 65,535 significant digits.
+        key.append(UInt8(truncatingIfNeeded: min(length, 0xFFFF) >> 8))
+        key.append(UInt8(truncatingIfNeeded: min(length, 0xFFFF)))
+        key.append(contentsOf: name[index..<end])
+        index = end
+      } else {
+        key.append(byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte)
+        index += 1
+      }
+    }
   }
 
-  @inline(__always) private static func fold(_ byte: UInt8) -> UInt8 {
-    byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+  private static func compareBytes(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Int {
+    for (x, y) in zip(a, b) where x != y { return x < y ? -1 : 1 }
+    return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
   }
 }

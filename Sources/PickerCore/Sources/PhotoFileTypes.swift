@@ -7,18 +7,23 @@ public enum PhotoFileTypes {
     "jpg", "jpeg", "png", "webp", "gif", "heic", "heif", "avif",
   ]
 
-  /// Whether a file name ends in a photo extension (any case).
+  private static let extensionBytes: [[UInt8]] = extensions.map { Array($0.utf8) }
+
+  /// Whether a file name ends in a photo extension (any case). Runs once per
+  /// directory entry, so it compares bytes and allocates nothing.
   public static func isPhoto(name: [UInt8]) -> Bool {
-    guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex,
-      name.count - dot - 1 <= 4
-    else { return false }
-    var ext = ""
-    for byte in name[(dot + 1)...] {
-      guard byte < 0x80 else { return false }
-      let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
-      ext.unicodeScalars.append(Unicode.Scalar(lower))
+    guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex else { return false }
+    let length = name.count - dot - 1
+    guard length >= 3 && length <= 4 else { return false }
+    return extensionBytes.contains { candidate in
+      guard candidate.count == length else { return false }
+      for offset in 0..<length {
+        let byte = name[dot + 1 + offset]
+        let lower = byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte
+        if lower != candidate[offset] { return false }
+      }
+      return true
     }
-    return extensions.contains(ext)
   }
 
   /// Hidden files and folders start with a dot.
