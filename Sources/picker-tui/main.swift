@@ -17,6 +17,6 @@ do {
     print(PickerCommand.fullMessage(for: error))
     Foundation.exit(0)
   }
-  FileHandle.standardError.write(Data("picker-tui: \(PickerCommand.fullMessage(for: error))\n".utf8))
+  FileHandle.standardError.write(Data((PickerCommand.fullMessage(for: error) + "\n").utf8))
   Foundation.exit(2)
 }

@@ -126,6 +126,19 @@ import Testing
     #expect(first.outcome == nil && second.outcome == nil)
   }
 
+  @Test func anEmptyStartingSourceGivesWayToOneWithPhotos() {
+    var (state, effects) = Fixture.started(sources: [Fixture.source("Files"), Fixture.source("Picked")])
+    state.activeSource = 1
+    _ = state.update(.pageLoaded(effects.loads[1], Page(items: [], hasMore: false)))
+    #expect(state.activeSource == 0)
+    // Once the user has pressed a key, the picker no longer switches alone.
+    var (touched, touchedEffects) = Fixture.started(sources: [Fixture.source("Files"), Fixture.source("Picked")])
+    touched.activeSource = 1
+    touched.press(.char("j"))
+    _ = touched.update(.pageLoaded(touchedEffects.loads[1], Page(items: [], hasMore: false)))
+    #expect(touched.activeSource == 1)
+  }
+
   @Test func sortCycleReloadsWithTheNewOrder() {
     var (state, effects) = Fixture.started(sources: [Fixture.source(capabilities: [.sorting])])
     _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))

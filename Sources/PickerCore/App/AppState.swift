@@ -111,6 +111,8 @@ public struct AppState: Hashable, Sendable {
   public var notice: Notice?
   public var size: TerminalSize
   public var sizeLevel = GridLayout.defaultSizeLevel
+  /// Set by the first key or click; automatic choices stop then.
+  public var hasInteracted = false
   var nextGeneration = 1
 
   public init(sources: [SourceSummary], activeSource: Int = 0, options: AppOptions, size: TerminalSize) {

@@ -110,7 +110,23 @@ extension AppState {
     }
     scope.append(page)
     stacks[load.sourceIndex][depth] = scope
+    leaveEmptyStartingSource()
     return finishIfNothingToPick()
+  }
+
+  /// When the source shown at start turns out empty (say, stdin gave no
+  /// paths), show one that has something instead, unless the user has
+  /// already moved on.
+  private mutating func leaveEmptyStartingSource() {
+    guard !hasInteracted, stacks[activeSource].count == 1, let root = stacks[activeSource].first,
+      root.hasLoadedOnce, root.items.isEmpty, !root.hasMore, root.error == nil
+    else { return }
+    let candidates = stacks.indices.filter { $0 != activeSource }
+    if let next = candidates.first(where: { !(stacks[$0].first?.items.isEmpty ?? true) })
+      ?? candidates.first(where: { !(stacks[$0].first?.hasLoadedOnce ?? true) })
+    {
+      activeSource = next
+    }
   }
 
   mutating func receiveFailure(_ message: String, for load: PageLoad) -> [Effect] {

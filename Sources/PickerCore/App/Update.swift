@@ -8,8 +8,10 @@ extension AppState {
       effects = start()
     case .key(let key):
       notice = nil
+      hasInteracted = true
       effects = handle(key)
     case .mouse(let mouse):
+      hasInteracted = true
       effects = handle(mouse)
     case .resize(let newSize):
       size = newSize
