@@ -17,6 +17,7 @@ do {
     print(PickerCommand.fullMessage(for: error))
     Foundation.exit(0)
   }
-  FileHandle.standardError.write(Data((PickerCommand.fullMessage(for: error) + "\n").utf8))
+  let text = "picker-tui: \(PickerCommand.message(for: error))\nSee 'picker-tui --help'.\n"
+  FileHandle.standardError.write(Data(text.utf8))
   Foundation.exit(2)
 }

@@ -40,29 +40,44 @@ import Testing
   @Test func rootHasNoBackAndLoadMoreOnlyWhileMore() {
     var scope = Scope(kind: .root, label: "/p", generation: 1)
     #expect(scope.cells.isEmpty)
-    scope.append(Page(items: Fixture.photos(1...3), hasMore: true))
+    scope.receive(Page(items: Fixture.photos(1...3), hasMore: true))
     #expect(scope.cells == [.item(0), .item(1), .item(2), .loadMore])
-    scope.append(Page(items: Fixture.photos(4...5), hasMore: false))
-    #expect(scope.cells == [.item(0), .item(1), .item(2), .item(3), .item(4)])
+    // A page fetched ahead waits behind Load-more until it is activated.
+    scope.receive(Page(items: Fixture.photos(4...5), hasMore: false))
+    #expect(scope.cells == [.item(0), .item(1), .item(2), .loadMore])
+    let revealed = scope.revealPrefetched()
+    #expect(revealed && scope.cells == [.item(0), .item(1), .item(2), .item(3), .item(4)])
+    let revealedAgain = scope.revealPrefetched()
+    #expect(!revealedAgain)
+  }
+
+  @Test func aPageTheUserWaitsForIsShownOnArrival() {
+    var scope = Scope(kind: .root, label: "/p", generation: 1)
+    scope.receive(Page(items: Fixture.photos(1...3), hasMore: true))
+    scope.revealOnArrival = true
+    scope.receive(Page(items: Fixture.photos(4...6), hasMore: true))
+    #expect(scope.items.count == 6 && scope.prefetched == nil && !scope.revealOnArrival)
   }
 
   @Test func folderHasBackFirst() {
     var scope = Scope(kind: .folder("A"), label: "A", generation: 1)
-    scope.append(Page(items: Fixture.photos(1...2), hasMore: true))
+    scope.receive(Page(items: Fixture.photos(1...2), hasMore: true))
     #expect(scope.cells == [.back, .item(0), .item(1), .loadMore])
     #expect(scope.cell(at: 0) == .back && scope.cell(at: 3) == .loadMore && scope.cell(at: 4) == nil)
   }
 
-  @Test func repeatedIDsAreSkipped() {
+  @Test func repeatedIDsAreSkippedButCountTowardsTheOffset() {
     var scope = Scope(kind: .root, label: "/p", generation: 1)
-    scope.append(Page(items: Fixture.photos(1...3), hasMore: true))
-    scope.append(Page(items: Fixture.photos(3...4), hasMore: false))
+    scope.receive(Page(items: Fixture.photos(1...3), hasMore: true))
+    scope.revealOnArrival = true
+    scope.receive(Page(items: Fixture.photos(3...4), hasMore: false))
     #expect(scope.items.map(\.id) == ["IMG_1.jpg", "IMG_2.jpg", "IMG_3.jpg", "IMG_4.jpg"])
+    #expect(scope.nextOffset == 5)
   }
 
   @Test func anEmptyPageEndsPaging() {
     var scope = Scope(kind: .root, label: "/p", generation: 1)
-    scope.append(Page(items: [], hasMore: true))
+    scope.receive(Page(items: [], hasMore: true))
     #expect(!scope.hasMore && scope.cells.isEmpty)
   }
 

@@ -69,7 +69,7 @@ import Testing
     #expect(state.stacks[0].count == 1)
   }
 
-  @Test func prefetchesBeforeTheEndAndLoadMoreLoads() {
+  @Test func prefetchesBeforeTheEndAndLoadMoreShowsItAtOnce() {
     var (state, effects) = Fixture.started()
     _ = state.answerLoad(from: effects, with: Fixture.photos(1...48), total: 100, hasMore: true)
     #expect(state.scope!.cells.last == .loadMore)
@@ -79,15 +79,20 @@ import Testing
     let near = state.press(.char("G"))
     #expect(near.loads.first?.request == PageRequest(offset: 48, limit: 48))
     _ = state.answerLoad(from: near, with: Fixture.photos(49...96), total: 100, hasMore: true)
-    #expect(state.scope!.items.count == 96)
-    // Load-more while a load is in flight does not ask twice.
-    state.press(.char("G"))
-    let second = state.scope!.loadingOffset
-    #expect(second == 96)
-    state.press(.right)
-    #expect(state.scope!.cell(at: state.scope!.focus) == .loadMore)
-    let result2 = state.press(.enter)
-    #expect(result2.loads.isEmpty)
+    // Fetched, but not shown until Load-more is activated; no second prefetch.
+    #expect(state.scope!.items.count == 48 && state.scope!.prefetched?.items.count == 48)
+    let result2 = state.press(.right)
+    #expect(result2.loads.isEmpty && state.scope!.cell(at: state.scope!.focus) == .loadMore)
+    state.press(.enter)
+    // The focus stays on the first new photo, a page away from the end.
+    #expect(state.scope!.items.count == 96 && state.focusedTitle == "IMG_49.jpg")
+    let reveal = state.press(.char("G"))
+    #expect(reveal.loads.first?.request == PageRequest(offset: 96, limit: 48))
+    // Activating Load-more while that page is on the way shows it on arrival.
+    state.press(.char("G"), .right, .enter)
+    #expect(state.scope!.revealOnArrival)
+    _ = state.answerLoad(from: reveal, with: Fixture.photos(97...100), total: 100, hasMore: false)
+    #expect(state.scope!.items.count == 100 && state.scope!.cells.last == .item(99))
   }
 
   @Test func stalePagesAreDropped() {

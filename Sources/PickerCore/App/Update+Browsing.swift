@@ -37,11 +37,14 @@ extension AppState {
       goToParent()
       return []
     case .loadMore:
-      if scope.isLoading {
-        notice = Notice("Loading…")
+      var scope = scope
+      if scope.revealPrefetched() {
+        self.scope = scope
         return []
       }
-      return loadNextPage(sourceIndex: activeSource)
+      scope.revealOnArrival = true
+      self.scope = scope
+      return scope.isLoading ? [] : loadNextPage(sourceIndex: activeSource)
     case .item(let index):
       let item = scope.items[index]
       if case .folder = item.kind { return open(folder: item) }
@@ -84,12 +87,12 @@ extension AppState {
 
   /// Asks for the page after what the top scope of `sourceIndex` has loaded.
   mutating func loadNextPage(sourceIndex: Int) -> [Effect] {
-    guard var scope = stacks[sourceIndex].last, !scope.isLoading else { return [] }
+    guard var scope = stacks[sourceIndex].last, !scope.isLoading, scope.prefetched == nil else { return [] }
     let pageSize = layout.pageSize(requested: options.pageSize)
     // Below the root the Back cell takes a slot of the first page, so the
     // first page is one short and its last row still ends flush.
-    let limit = scope.isRoot || !scope.items.isEmpty ? pageSize : max(1, pageSize - 1)
-    let request = PageRequest(offset: scope.items.count, limit: limit, sort: scope.sort)
+    let limit = scope.isRoot || scope.nextOffset > 0 ? pageSize : max(1, pageSize - 1)
+    let request = PageRequest(offset: scope.nextOffset, limit: limit, sort: scope.sort)
     scope.loadingOffset = request.offset
     stacks[sourceIndex][stacks[sourceIndex].count - 1] = scope
     return [.load(PageLoad(sourceIndex: sourceIndex, scope: scope.kind, request: request, generation: scope.generation))]
@@ -105,10 +108,10 @@ extension AppState {
     guard let depth = position(of: load) else { return [] }
     var scope = stacks[load.sourceIndex][depth]
     // A page for an offset we no longer wait for (a retry overtook it) is stale.
-    guard scope.loadingOffset == load.request.offset, scope.items.count == load.request.offset else {
+    guard scope.loadingOffset == load.request.offset, scope.nextOffset == load.request.offset else {
       return []
     }
-    scope.append(page)
+    scope.receive(page)
     stacks[load.sourceIndex][depth] = scope
     leaveEmptyStartingSource()
     return finishIfNothingToPick()
@@ -149,7 +152,7 @@ extension AppState {
   }
 
   /// Keeps the focused row on screen and fetches the next page before the
-  /// user reaches Load-more.
+  /// user reaches Load-more, so activating it shows the page at once.
   mutating func keepFocusVisibleAndPrefetch() -> [Effect] {
     guard var scope else { return [] }
     let layout = self.layout
@@ -163,7 +166,7 @@ extension AppState {
     scope.scrollRow = max(0, min(scope.scrollRow, rows - layout.visibleRows))
     self.scope = scope
     let nearEnd = rows - focusRow <= layout.visibleRows + 1
-    if scope.hasLoadedOnce, scope.hasMore, !scope.isLoading, scope.error == nil, nearEnd {
+    if scope.hasLoadedOnce, scope.hasMore, !scope.isLoading, scope.prefetched == nil, scope.error == nil, nearEnd {
       return loadNextPage(sourceIndex: activeSource)
     }
     return []

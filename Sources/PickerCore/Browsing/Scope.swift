@@ -23,7 +23,15 @@ public struct Scope: Hashable, Sendable {
   public var sort: SortOrder
   public private(set) var items: [PhotoItem] = []
   private var loadedIDs: Set<String> = []
+  /// How many items the source has given so far, repeats included: the
+  /// offset of the next page.
+  public private(set) var nextOffset = 0
+  /// The source has items past `nextOffset`.
   public private(set) var hasMore = true
+  /// A page fetched ahead, shown when the user activates Load-more.
+  public private(set) var prefetched: Page?
+  /// Load-more was activated while its page was still on the way.
+  public var revealOnArrival = false
   public private(set) var total: Int?
   /// The offset of the page in flight, if any.
   public var loadingOffset: Int?
@@ -51,9 +59,12 @@ public struct Scope: Hashable, Sendable {
     (0..<cellCount).map { cell(at: $0)! }
   }
 
+  /// Whether the Load-more cell is shown.
+  public var offersMore: Bool { hasLoadedOnce && (hasMore || prefetched != nil) }
+
   /// Number of cells without building them.
   public var cellCount: Int {
-    (isRoot ? 0 : 1) + items.count + (hasMore && hasLoadedOnce ? 1 : 0)
+    (isRoot ? 0 : 1) + items.count + (offersMore ? 1 : 0)
   }
 
   public func cell(at index: Int) -> GridCell? {
@@ -64,22 +75,41 @@ public struct Scope: Hashable, Sendable {
     return .loadMore
   }
 
-  /// Adds a page; items whose ids were already loaded are skipped, so a
-  /// source that repeats itself cannot duplicate cells.
-  public mutating func append(_ page: Page) {
-    for item in page.items where loadedIDs.insert(item.id).inserted {
-      items.append(item)
-    }
-    hasMore = page.hasMore
-    // A page that adds nothing new but claims more would loop forever.
-    if page.items.isEmpty { hasMore = false }
+  /// Takes a page that arrived: the first page, or one the user is waiting
+  /// for, is shown at once; a prefetched one waits for Load-more.
+  public mutating func receive(_ page: Page) {
+    nextOffset += page.items.count
+    hasMore = page.hasMore && !page.items.isEmpty
     total = page.total
     loadingOffset = nil
     error = nil
+    if items.isEmpty || revealOnArrival {
+      revealOnArrival = false
+      show(page)
+    } else {
+      prefetched = page
+    }
+  }
+
+  /// Shows the prefetched page; false when there is none.
+  public mutating func revealPrefetched() -> Bool {
+    guard let page = prefetched else { return false }
+    prefetched = nil
+    show(page)
+    return true
+  }
+
+  /// Items whose ids were already shown are skipped, so a source that
+  /// repeats itself cannot duplicate cells.
+  private mutating func show(_ page: Page) {
+    for item in page.items where loadedIDs.insert(item.id).inserted {
+      items.append(item)
+    }
   }
 
   public mutating func fail(_ message: String) {
     loadingOffset = nil
+    revealOnArrival = false
     error = message
   }
 

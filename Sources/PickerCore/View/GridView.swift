@@ -16,8 +16,8 @@ enum GridView {
         case .back:
           content = .back
         case .loadMore:
-          let pageSize = layout.pageSize(requested: state.options.pageSize)
-          content = .loadMore(count: pageSize, loading: scope.isLoading, failed: scope.error != nil)
+          let count = scope.prefetched?.items.count ?? layout.pageSize(requested: state.options.pageSize)
+          content = .loadMore(count: count, loading: scope.revealOnArrival, failed: scope.error != nil)
         case .item(let itemIndex):
           let item = scope.items[itemIndex]
           content = .item(item)

@@ -1,0 +1,600 @@
+"""End-to-end harness for picker-tui: drives the real binary inside tmux.
+
+The recipe follows fzf's test suite and ../shared/PLATFORM-NOTES.md:
+
+* one private tmux server per pytest session (``tmux -L <unique socket> -f
+  /dev/null``), one tmux session per test, killed in teardown;
+* the program runs under plain ``sh`` (never an interactive shell, which would
+  repair tty modes and hide bugs) with ``LANG=C.UTF-8``; its stdout and stderr
+  go to files, its exit status to an ``rc`` file, and its pid to a ``pid``
+  file; the pane then stays alive (``exec sleep``) so that terminal
+  restoration can be checked after the program has gone;
+* tests send keys and poll ``tmux capture-pane -p`` until the expected screen
+  appears (10 s timeout); every failure message contains the whole screen.
+
+Environment:
+  PICKER_TUI_BIN  the binary (default <repo>/.build/release/picker-tui)
+  CI=true         a missing tmux fails the run instead of skipping it
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import time
+import unicodedata
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+DEFAULT_BIN = REPO / ".build" / "release" / "picker-tui"
+TIMEOUT = 10.0  # seconds to wait for any expected screen or exit
+POLL = 0.02
+WIDTH, HEIGHT = 120, 40
+HINTS = "Enter pick · Space select · Tab source · / search · ? help"
+
+
+# --------------------------------------------------------------------------
+# Session-wide fixtures: the binary and the private tmux server.
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() == "true"
+
+
+@pytest.fixture(scope="session")
+def picker_bin(tmp_path_factory) -> Path:
+    """A private copy of the binary under test.
+
+    The binary may be rebuilt while the suite runs (and be missing for a
+    moment); copying it once keeps every test on the same build.
+    """
+    source = Path(os.environ.get("PICKER_TUI_BIN") or DEFAULT_BIN)
+    deadline = time.monotonic() + 30
+    last_error: Exception | None = None
+    while time.monotonic() < deadline:
+        if source.is_file() and os.access(source, os.X_OK):
+            copy = tmp_path_factory.mktemp("bin") / "picker-tui"
+            try:
+                shutil.copy2(source, copy)
+                # A half-written binary (a link in progress) fails --version.
+                probe = subprocess.run(
+                    [str(copy), "--version"], capture_output=True, timeout=20, stdin=subprocess.DEVNULL
+                )
+                if probe.returncode == 0:
+                    return copy
+                last_error = RuntimeError(f"--version exited {probe.returncode}: {probe.stderr!r}")
+            except (OSError, subprocess.SubprocessError) as error:
+                last_error = error
+        time.sleep(0.5)
+    pytest.fail(
+        f"picker-tui binary not usable at {source} (set PICKER_TUI_BIN or build it with "
+        f"`swift build -c release`): {last_error or 'file does not exist or is not executable'}",
+        pytrace=False,
+    )
+
+
+@pytest.fixture(scope="session")
+def tmux_server():
+    """The socket name of a private tmux server, killed at the end."""
+    if shutil.which("tmux") is None:
+        message = "tmux is not installed; the end-to-end tests need it"
+        if _in_ci():
+            pytest.fail(message + " (CI=true: failing instead of skipping)", pytrace=False)
+        pytest.skip(message)
+    socket = f"picker-e2e-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    yield socket
+    subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+    # The server is gone (or exited with its last session); its socket file stays.
+    socket_dir = Path(os.environ.get("TMUX_TMPDIR") or "/tmp") / f"tmux-{os.getuid()}"
+    try:
+        (socket_dir / socket).unlink()
+    except OSError:
+        pass
+
+
+# --------------------------------------------------------------------------
+# Screen parsing.
+
+
+def cells(line: str) -> list[str]:
+    """A captured line as terminal cells: a wide character takes two."""
+    out: list[str] = []
+    for ch in line:
+        if unicodedata.combining(ch) and out:
+            out[-1] += ch
+            continue
+        out.append(ch)
+        if unicodedata.east_asian_width(ch) in ("W", "F"):
+            out.append("")
+    return out
+
+
+@dataclass
+class Tile:
+    top: int
+    left: int
+    width: int  # including borders
+    height: int  # including borders
+    focused: bool
+    top_border: str  # between the corners
+    body: list[str]  # rows between the top and bottom borders
+    caption: str  # the last body row, stripped
+
+    @property
+    def selected(self) -> bool:
+        return self.caption.startswith("✓ ") and "✓" in self.top_border
+
+    @property
+    def name(self) -> str:
+        return self.caption[2:] if self.caption.startswith("✓ ") else self.caption
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.body)
+
+
+class Screen:
+    def __init__(self, text: str, height: int):
+        lines = text.split("\n")
+        if lines and lines[-1] == "" and len(lines) > height:
+            lines.pop()
+        lines += [""] * (height - len(lines))
+        self.lines = lines
+        self.text = "\n".join(lines)
+
+    def __contains__(self, needle: str) -> bool:
+        return needle in self.text
+
+    def __str__(self) -> str:
+        width = max(len(line) for line in self.lines) if self.lines else 0
+        rule = "-" * max(width, 20)
+        numbered = "\n".join(f"{i:2d}|{line}" for i, line in enumerate(self.lines))
+        return f"\n{rule}\n{numbered}\n{rule}"
+
+    @property
+    def source_bar(self) -> str:
+        return self.lines[0]
+
+    @property
+    def breadcrumb(self) -> str:
+        return self.lines[1]
+
+    @property
+    def tray(self) -> str:
+        return self.lines[-2]
+
+    @property
+    def status(self) -> str:
+        """The bottom line: hints, or a message."""
+        return self.lines[-1]
+
+    @property
+    def counts(self) -> tuple[int, int] | None:
+        """(loaded, total) from the breadcrumb's "L of T"."""
+        match = re.search(r"(\d+) of (\d+)", self.breadcrumb)
+        return (int(match.group(1)), int(match.group(2))) if match else None
+
+    @property
+    def crumb_path(self) -> str:
+        """The breadcrumb's left part (the root and " / Album" parts)."""
+        return re.split(r"\s{2,}", self.breadcrumb.strip())[0] if self.breadcrumb.strip() else ""
+
+    def tray_names(self) -> list[str]:
+        match = re.match(r"\s*Picked \d+(?:/\d+)?:\s*(.*)$", self.tray)
+        if not match:
+            return []
+        return [name for name in re.split(r"\s{2,}", match.group(1).strip()) if name]
+
+    def tray_header(self) -> str:
+        match = re.match(r"\s*(Picked \d+(?:/\d+)?)", self.tray)
+        return match.group(1) if match else ""
+
+    def tiles(self) -> list[Tile]:
+        grid = [cells(line) for line in self.lines]
+        found: list[Tile] = []
+        for y, row in enumerate(grid):
+            for x, ch in enumerate(row):
+                if ch not in ("┌", "┏"):
+                    continue
+                heavy = ch == "┏"
+                right = next((i for i in range(x + 1, len(row)) if row[i] in ("┐", "┓")), None)
+                if right is None:
+                    continue
+                bottom_chars = ("┗",) if heavy else ("└",)
+                bottom = next(
+                    (j for j in range(y + 1, len(grid)) if x < len(grid[j]) and grid[j][x] in bottom_chars),
+                    None,
+                )
+                if bottom is None or bottom - y < 2:
+                    continue
+                body = ["".join(grid[j][x + 1 : right]) for j in range(y + 1, bottom)]
+                found.append(
+                    Tile(
+                        top=y,
+                        left=x,
+                        width=right - x + 1,
+                        height=bottom - y + 1,
+                        focused=heavy,
+                        top_border="".join(row[x + 1 : right]),
+                        body=body,
+                        caption=body[-1].strip(),
+                    )
+                )
+        return found
+
+    def captions(self) -> list[str]:
+        return [tile.caption for tile in self.tiles()]
+
+    def names(self) -> list[str]:
+        return [tile.name for tile in self.tiles()]
+
+    def focused(self) -> Tile | None:
+        focused = [tile for tile in self.tiles() if tile.focused]
+        return focused[0] if len(focused) == 1 else None
+
+    def focused_caption(self) -> str | None:
+        tile = self.focused()
+        return tile.caption if tile else None
+
+    def tile(self, name: str) -> Tile | None:
+        return next((tile for tile in self.tiles() if tile.name == name), None)
+
+    def columns(self) -> int:
+        """Tiles in the first grid row."""
+        tiles = self.tiles()
+        if not tiles:
+            return 0
+        first = min(tile.top for tile in tiles)
+        return sum(1 for tile in tiles if tile.top == first)
+
+
+# --------------------------------------------------------------------------
+# One running picker in one tmux session.
+
+
+class Picker:
+    def __init__(self, socket: str, session: str, workdir: Path, width: int, height: int):
+        self.socket = socket
+        self.session = session
+        self.workdir = workdir
+        self.width = width
+        self.height = height
+        self.last_screen: Screen | None = None
+
+    # -- tmux plumbing ------------------------------------------------------
+
+    def tmux(self, *args: str, check: bool = True) -> str:
+        result = subprocess.run(
+            ["tmux", "-L", self.socket, "-f", "/dev/null", *args], capture_output=True, text=True
+        )
+        if check and result.returncode != 0:
+            raise AssertionError(f"tmux {' '.join(args)} failed: {result.stderr.strip()}")
+        return result.stdout
+
+    @property
+    def target(self) -> str:
+        return f"={self.session}:"
+
+    def display(self, fmt: str) -> str:
+        return self.tmux("display-message", "-p", "-t", self.target, fmt).strip("\n")
+
+    def screen(self) -> Screen:
+        text = self.tmux("capture-pane", "-p", "-t", self.target)
+        self.last_screen = Screen(text, self.height)
+        return self.last_screen
+
+    def resize(self, width: int, height: int) -> None:
+        self.tmux("resize-window", "-t", self.target, "-x", str(width), "-y", str(height))
+        self.width, self.height = width, height
+
+    def send(self, *keys: str) -> None:
+        """tmux key names: Enter, Escape, Space, BSpace, Tab, BTab, Up, ..., C-c, or plain characters."""
+        for key in keys:
+            if key in (";", "\\;"):
+                self.tmux("send-keys", "-t", self.target, "-l", ";")
+            else:
+                self.tmux("send-keys", "-t", self.target, key)
+
+    def type(self, text: str) -> None:
+        self.tmux("send-keys", "-t", self.target, "-l", text)
+
+    # -- files written by the run script -----------------------------------
+
+    @property
+    def rc_path(self) -> Path:
+        return self.workdir / "rc"
+
+    def stdout(self) -> bytes:
+        return (self.workdir / "out").read_bytes()
+
+    def stderr(self) -> bytes:
+        path = self.workdir / "err"
+        return path.read_bytes() if path.exists() else b""
+
+    def exited(self) -> bool:
+        return self.rc_path.exists()
+
+    def pid(self) -> int:
+        path = self.workdir / "pid"
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            if path.exists():
+                text = path.read_text().strip()
+                if text:
+                    return int(text)
+            time.sleep(POLL)
+        raise AssertionError(f"the picker never wrote its pid{self.describe()}")
+
+    # -- waiting ------------------------------------------------------------
+
+    def describe(self, screen: Screen | None = None) -> str:
+        screen = screen or self.safe_screen()
+        parts = [f"\nscreen ({self.width}x{self.height}):{screen}" if screen else "\n(no screen)"]
+        if self.exited():
+            parts.append(f"exit code file: {self.rc_path.read_text().strip()!r}")
+        out = self.workdir / "out"
+        if out.exists():
+            parts.append(f"stdout so far: {out.read_bytes()!r}")
+        err = self.stderr()
+        if err:
+            parts.append(f"stderr so far: {err!r}")
+        return "\n".join(parts)
+
+    def safe_screen(self) -> Screen | None:
+        try:
+            return self.screen()
+        except AssertionError:
+            return self.last_screen
+
+    def wait(
+        self,
+        condition: Callable[[Screen], object],
+        what: str,
+        timeout: float = TIMEOUT,
+    ) -> Screen:
+        """Polls the screen until condition(screen) is truthy."""
+        deadline = time.monotonic() + timeout
+        error: Exception | None = None
+        while True:
+            screen = self.screen()
+            try:
+                if condition(screen):
+                    return screen
+                error = None
+            except (IndexError, ValueError, AttributeError, TypeError) as caught:
+                error = caught
+            if time.monotonic() > deadline:
+                detail = f" (last check raised {error!r})" if error else ""
+                raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}{detail}{self.describe(screen)}")
+            time.sleep(POLL)
+
+    def wait_text(self, needle: str, timeout: float = TIMEOUT) -> Screen:
+        return self.wait(lambda s: needle in s, f"{needle!r} on screen", timeout)
+
+    def wait_no_text(self, needle: str, timeout: float = TIMEOUT) -> Screen:
+        return self.wait(lambda s: needle not in s, f"{needle!r} to disappear", timeout)
+
+    def wait_ui(self, timeout: float = TIMEOUT) -> Screen:
+        """The picker is drawn: a breadcrumb count and a focused tile."""
+        return self.wait(
+            lambda s: s.counts is not None and s.focused() is not None and s.tray.lstrip().startswith("Picked"),
+            "the picker UI (breadcrumb 'L of T', a focused tile, the tray)",
+            timeout,
+        )
+
+    def wait_focus(self, caption: str, timeout: float = TIMEOUT) -> Screen:
+        return self.wait(lambda s: s.focused_caption() == caption, f"focus on the tile {caption!r}", timeout)
+
+    def wait_selected(self, name: str, selected: bool = True) -> Screen:
+        def check(s: Screen) -> bool:
+            tile = s.tile(name)
+            return tile is not None and tile.selected == selected
+
+        return self.wait(check, f"tile {name!r} to be {'selected' if selected else 'unselected'}")
+
+    def wait_status(self, needle: str) -> Screen:
+        return self.wait(lambda s: needle in s.status, f"{needle!r} on the bottom line")
+
+    def press(self, key: str, focus: str) -> Screen:
+        """Sends one key and waits until the focus is on `focus`."""
+        self.send(key)
+        return self.wait_focus(focus)
+
+    def toggle(self, name: str) -> Screen:
+        """Space on the focused tile `name`, then waits for its ✓."""
+        self.wait_focus(name)
+        self.send("Space")
+        return self.wait_selected(name)
+
+    def wait_exit(self, timeout: float = TIMEOUT) -> int:
+        deadline = time.monotonic() + timeout
+        while not self.exited():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the picker did not exit within {timeout:.0f}s{self.describe()}")
+            time.sleep(POLL)
+        text = self.rc_path.read_text().strip()
+        return int(text)
+
+    def assert_running(self, settle: float = 0.3) -> None:
+        """The picker is still open (after a short grace period)."""
+        time.sleep(settle)
+        assert not self.exited(), f"the picker exited but should still be open{self.describe()}"
+
+    def finish(self, expected_rc: int, timeout: float = TIMEOUT) -> bytes:
+        """Waits for the exit, checks the code and the terminal; returns stdout."""
+        rc = self.wait_exit(timeout)
+        assert rc == expected_rc, f"exit code {rc}, expected {expected_rc}{self.describe()}"
+        self.assert_terminal_restored()
+        return self.stdout()
+
+    # -- terminal restoration -------------------------------------------------
+
+    def tty_settings(self) -> str:
+        tty = self.display("#{pane_tty}")
+        result = subprocess.run(["stty", "-F", tty, "-a"], capture_output=True, text=True)
+        assert result.returncode == 0, f"stty -F {tty} -a failed: {result.stderr}"
+        return result.stdout
+
+    def assert_terminal_restored(self) -> None:
+        flags = self.display("#{alternate_on} #{cursor_flag} #{keypad_flag}")
+        settings = self.tty_settings()
+        words = set(settings.split())
+        problems = []
+        if flags.split()[:2] != ["0", "1"]:
+            problems.append(f"alternate_on/cursor_flag are {flags.split()[:2]} (want 0 1: main screen, cursor visible)")
+        if flags.split()[2:] != ["0"]:
+            problems.append(f"keypad_flag is {flags.split()[2:]} (want 0: keypad transmit mode off)")
+        for mode in ("echo", "icanon", "isig", "icrnl", "opost"):
+            if mode not in words:
+                problems.append(f"tty mode {mode!r} is off")
+        assert not problems, "terminal not restored: " + "; ".join(problems) + f"\nstty -a:\n{settings}{self.describe()}"
+
+
+class PickerRunner:
+    """Starts pickers in unique tmux sessions of the shared server."""
+
+    def __init__(self, socket: str, binary: Path, base: Path, test_name: str):
+        self.socket = socket
+        self.binary = binary
+        self.base = base
+        self.test_name = re.sub(r"[^A-Za-z0-9_-]", "_", test_name)[:40]
+        self.pickers: list[Picker] = []
+
+    def start(
+        self,
+        args: Sequence[str] = (),
+        *,
+        stdin: bytes | None = None,
+        stdin_devnull: bool = False,
+        stdin_path: Path | None = None,
+        stdout_pipe: bool = False,
+        cwd: Path | None = None,
+        width: int = WIDTH,
+        height: int = HEIGHT,
+        env: dict[str, str] | None = None,
+        wait_ui: bool = True,
+    ) -> Picker:
+        """Runs `picker-tui ARGS` in a new tmux session.
+
+        stdin: bytes piped in (`cat stdin | picker-tui`); stdin_devnull: `< /dev/null`;
+        stdin_path: `< PATH` (e.g. a FIFO the test writes to); otherwise stdin is
+        the pane's terminal. stdout_pipe: `picker-tui | cat > out`
+        instead of `picker-tui > out`.
+        """
+        index = len(self.pickers)
+        session = f"{self.test_name}-{index}-{uuid.uuid4().hex[:6]}"
+        workdir = self.base / f"run{index}"
+        workdir.mkdir(parents=True)
+        q = shlex.quote
+        launch = 'sh -c \'echo $$ > "$0"; exec "$@"\' ' + " ".join(
+            q(part) for part in [str(workdir / "pid"), str(self.binary), *args]
+        )
+        if stdin is not None:
+            (workdir / "stdin").write_bytes(stdin)
+            launch = f"cat {q(str(workdir / 'stdin'))} | {launch}"
+        elif stdin_devnull:
+            launch = f"{launch} < /dev/null"
+        elif stdin_path is not None:
+            launch = f"{launch} < {q(str(stdin_path))}"
+        out, err, rc = (q(str(workdir / name)) for name in ("out", "err", "rc"))
+        if stdout_pipe:
+            run = f"{{ trap : INT QUIT; {launch} 2> {err}; echo $? > {rc}.tmp; }} | cat > {out}; mv {rc}.tmp {rc}"
+        else:
+            run = f"{launch} > {out} 2> {err}; echo $? > {rc}.tmp; mv {rc}.tmp {rc}"
+        exports = {"LANG": "C.UTF-8", **(env or {})}
+        lines = [
+            "#!/bin/sh",
+            "unset LC_ALL LC_CTYPE LC_MESSAGES NO_COLOR COLUMNS LINES",
+            *(f"export {key}={q(value)}" for key, value in exports.items()),
+            f"cd {q(str(cwd or workdir))} || exit 99",
+            # No job control here, so Ctrl-C signals the whole pane's process
+            # group: the wrapper shells must outlive it (a caught signal is
+            # reset to the default in the program, unlike an ignored one).
+            "trap : INT QUIT",
+            run,
+            "exec sleep 600",
+        ]
+        script = workdir / "run.sh"
+        script.write_text("\n".join(lines) + "\n")
+        # Several arguments: tmux execs /bin/sh directly, no user shell involved.
+        subprocess.run(
+            [
+                "tmux", "-L", self.socket, "-f", "/dev/null",
+                "new-session", "-d", "-s", session, "-x", str(width), "-y", str(height),
+                "/bin/sh", str(script),
+            ],
+            check=True,
+            capture_output=True,
+        )
+        picker = Picker(self.socket, session, workdir, width, height)
+        self.pickers.append(picker)
+        if wait_ui:
+            picker.wait_ui()
+        return picker
+
+    def close(self) -> None:
+        for picker in self.pickers:
+            if not picker.exited():
+                pid_file = picker.workdir / "pid"
+                if pid_file.exists() and pid_file.read_text().strip():
+                    try:
+                        os.kill(int(pid_file.read_text().strip()), signal.SIGKILL)
+                    except (ProcessLookupError, ValueError):
+                        pass
+            picker.tmux("kill-session", "-t", picker.target, check=False)
+
+
+@pytest.fixture
+def picker(request, tmux_server, picker_bin, tmp_path) -> Iterable[PickerRunner]:
+    runner = PickerRunner(tmux_server, picker_bin, tmp_path / "runs", request.node.name)
+    yield runner
+    runner.close()
+
+
+# --------------------------------------------------------------------------
+# Photo trees.
+
+
+def make_files(root: Path, names: Iterable[str | bytes], content: bytes = b"not really a jpeg\n") -> Path:
+    """Creates files (and their folders) under root; bytes names are raw."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        raw = name if isinstance(name, bytes) else name.encode()
+        path = os.path.join(os.fsencode(root), raw)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(content)
+    return root
+
+
+@pytest.fixture
+def album_tree(tmp_path) -> Path:
+    """root/{Album1,Album2}/ photos, three top-level photos, and things to skip."""
+    root = tmp_path / "photos"
+    make_files(
+        root,
+        [
+            "Album1/IMG_10.jpg",
+            "Album1/IMG_2.jpg",
+            "Album1/IMG_1.jpg",
+            "Album2/sunset.jpeg",
+            "Album2/beach.png",
+            "Album2/notes.txt",
+            "Zoo.jpg",
+            "apple.jpg",
+            "IMG_3.jpg",
+            "notes.txt",
+            ".hidden.jpg",
+        ],
+    )
+    (root / ".hidden-folder").mkdir()
+    return root

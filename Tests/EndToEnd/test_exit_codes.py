@@ -1,0 +1,48 @@
+"""Nothing to pick from (1) and errors (2)."""
+
+import subprocess
+
+import pytest
+
+from conftest import make_files
+
+
+@pytest.mark.parametrize("contents", [[], ["notes.txt", ".hidden.jpg"]], ids=["empty", "no-photos"])
+def test_folder_without_photos_exits_1(picker, tmp_path, contents):
+    root = make_files(tmp_path / "empty", contents)
+    p = picker.start([str(root)], wait_ui=False)
+    assert p.finish(1) == b""
+    assert p.stderr() == b"picker-tui: nothing to pick from\n"
+
+
+def test_empty_stdin_without_arguments_exits_1(picker, tmp_path):
+    p = picker.start([], stdin=b"", wait_ui=False)
+    assert p.finish(1) == b""
+    assert p.stderr() == b"picker-tui: nothing to pick from\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "mention"),
+    [(["--max", "0"], "--max"), (["--min", "3", "--max", "2"], "--min"), (["--bogus"], "--bogus")],
+    ids=["max-0", "min-above-max", "unknown-option"],
+)
+def test_bad_options_exit_2(picker, album_tree, args, mention):
+    p = picker.start([*args, str(album_tree)], wait_ui=False)
+    assert p.finish(2) == b""
+    err = p.stderr().decode()
+    assert err.startswith("picker-tui: ") and mention in err, err
+
+
+def test_no_terminal_exits_2(picker_bin, album_tree):
+    """No controlling terminal (setsid, stdin not a tty): nothing to draw on."""
+    result = subprocess.run(
+        [str(picker_bin), str(album_tree)],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        start_new_session=True,
+        timeout=20,
+        env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "screen"},
+    )
+    assert result.returncode == 2, result
+    assert result.stdout == b""
+    assert result.stderr.startswith(b"picker-tui: ") and b"terminal" in result.stderr, result.stderr

@@ -1,0 +1,102 @@
+"""Help overlay, search, the tray, thumbnail size and sort order."""
+
+import os
+
+from conftest import make_files
+
+
+def test_help_overlay_lists_the_keys_and_any_key_closes_it(picker, album_tree):
+    p = picker.start([str(album_tree)])
+    p.send("?")
+    screen = p.wait_text("Backspace")
+    overlay = screen.lines[2:-2]
+    text = "\n".join(overlay)
+    for needle in ("Backspace", "PgUp", "PgDn", "Enter", "Space", "Tab", "Esc"):
+        assert needle in text, f"help does not mention {needle!r}{screen}"
+    assert any("Space" in line and ("select" in line or "toggle" in line) for line in overlay), screen
+    p.send("x")
+    screen = p.wait_no_text("Backspace")
+    assert screen.focused() is not None and screen.captions()[0] == "Album1/", screen
+    assert not p.exited()
+    # Keys work again.
+    p.press("G", "Zoo.jpg")
+    p.send("Enter")
+    assert p.finish(0) == f"{album_tree}/Zoo.jpg\n".encode()
+
+
+def test_search_in_the_current_folder(picker, album_tree):
+    p = picker.start([str(album_tree)])
+    p.send("/")
+    screen = p.wait_text("Search Files: ")
+    p.type("img")
+    p.wait_text("Search Files: img")
+    p.send("Enter")
+    screen = p.wait(lambda s: "search: img" in s.breadcrumb, "the search scope in the breadcrumb")
+    screen = p.wait(lambda s: s.captions() == [".. Back", "IMG_3.jpg"], "the matches in the current folder")
+    p.press("l", "IMG_3.jpg")
+    p.toggle("IMG_3.jpg")
+    p.press("h", ".. Back")
+    p.send("Enter")
+    p.wait(lambda s: s.captions()[:2] == ["Album1/", "Album2/"], "the folder again after Back")
+    p.send("Enter")  # on Album1/ opens it; nothing confirmed yet
+    p.wait(lambda s: s.captions()[:1] == [".. Back"] and "Album1" in s.breadcrumb, "Album1")
+    p.press("G", "IMG_10.jpg")
+    p.send("Enter")
+    assert p.finish(0) == f"{album_tree}/IMG_3.jpg\n".encode()
+
+
+def test_tray_removes_picks(picker, tmp_path):
+    root = make_files(tmp_path / "t", ["a.jpg", "b.jpg", "c.jpg"])
+    p = picker.start([str(root)])
+    p.toggle("a.jpg")
+    p.press("l", "b.jpg")
+    p.toggle("b.jpg")
+    p.press("l", "c.jpg")
+    screen = p.toggle("c.jpg")
+    assert screen.tray_names() == ["a.jpg", "b.jpg", "c.jpg"], screen
+    p.send("t")
+    p.wait(lambda s: "Picked 3" in s.tray and "Esc" in s.status, "the tray hints")
+    for _ in range(3):
+        p.send("Left")
+    p.send("x")
+    screen = p.wait(lambda s: s.tray_names() == ["b.jpg", "c.jpg"], "a.jpg removed from the tray")
+    p.send("Escape")
+    screen = p.wait_selected("a.jpg", selected=False)
+    assert not p.exited(), "Esc in the tray must return to the grid, not cancel"
+    p.wait(lambda s: "Space select" in s.status, "the grid hints again")
+    p.send("Enter")
+    assert p.finish(0) == f"{root}/b.jpg\n{root}/c.jpg\n".encode()
+
+
+def test_thumbnail_size_keys(picker, tmp_path):
+    root = make_files(tmp_path / "s", [f"P{i:02d}.jpg" for i in range(1, 21)])
+    p = picker.start([str(root)])
+    assert p.screen().columns() == 6
+    p.send("-")
+    # Both conditions in one predicate: a capture can land in the middle of a frame.
+    p.wait(lambda s: s.columns() > 6 and all(t.width < 18 for t in s.tiles()), "more, smaller tiles after '-'")
+    p.send("+")
+    p.wait(lambda s: s.columns() == 6, "6 columns again after '+'")
+    p.send("+")
+    screen = p.wait(
+        lambda s: 0 < s.columns() < 6 and all(t.width > 18 for t in s.tiles()), "fewer, bigger tiles after '+'"
+    )
+    focused = screen.focused_caption()
+    p.send("Enter")
+    assert p.finish(0) == f"{root}/{focused}\n".encode()
+
+
+def test_sort_by_date(picker, tmp_path):
+    root = make_files(tmp_path / "d", ["a.jpg", "b.jpg", "c.jpg"])
+    for age, name in enumerate(["b.jpg", "c.jpg", "a.jpg"]):  # b newest, a oldest
+        stamp = 1_600_000_000 - age * 86400
+        os.utime(root / name, (stamp, stamp))
+    p = picker.start([str(root)])
+    assert p.screen().captions() == ["a.jpg", "b.jpg", "c.jpg"]
+    p.send("s")
+    screen = p.wait(lambda s: s.breadcrumb.rstrip().endswith("· date"), "the date order in the breadcrumb")
+    screen = p.wait(lambda s: s.captions() in (["b.jpg", "c.jpg", "a.jpg"], ["a.jpg", "c.jpg", "b.jpg"]), "date order")
+    p.send("s")
+    p.wait(lambda s: s.breadcrumb.rstrip().endswith("· name") and s.captions() == ["a.jpg", "b.jpg", "c.jpg"], "name order")
+    p.send("Escape")
+    assert p.finish(130) == b""
