@@ -15,7 +15,8 @@ import Testing
       let layout = GridLayout(size: TerminalSize(width: width, height: height), sizeLevel: level)
       for requested in [nil, 1, 7, 48, 100] as [Int?] {
         let size = layout.pageSize(requested: requested)
-        #expect(size % layout.columns == 0, "\(width)x\(height) level \(level) requested \(String(describing: requested))")
+        #expect(
+          size % layout.columns == 0, "\(width)x\(height) level \(level) requested \(String(describing: requested))")
         #expect(size >= (requested ?? 1))
         #expect(size < (requested ?? size) + layout.columns + max(48, layout.visibleCells * 2))
       }

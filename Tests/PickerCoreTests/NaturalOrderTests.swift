@@ -8,8 +8,9 @@ import Testing
   }
 
   @Test func numbersCompareByValue() {
-    #expect(sorted(["IMG_10.jpg", "IMG_2.jpg", "IMG_1.jpg", "IMG_100.jpg"])
-      == ["IMG_1.jpg", "IMG_2.jpg", "IMG_10.jpg", "IMG_100.jpg"])
+    #expect(
+      sorted(["IMG_10.jpg", "IMG_2.jpg", "IMG_1.jpg", "IMG_100.jpg"])
+        == ["IMG_1.jpg", "IMG_2.jpg", "IMG_10.jpg", "IMG_100.jpg"])
   }
 
   @Test func caseIsFoldedButStable() {
@@ -47,8 +48,9 @@ import Testing
   }
 
   @Test func hugeNumbersDoNotOverflow() {
-    #expect(sorted(["a99999999999999999999999", "a100000000000000000000000", "a5"])
-      == ["a5", "a99999999999999999999999", "a100000000000000000000000"])
+    #expect(
+      sorted(["a99999999999999999999999", "a100000000000000000000000", "a5"])
+        == ["a5", "a99999999999999999999999", "a100000000000000000000000"])
   }
 
   @Test func equalNamesCompareEqual() {

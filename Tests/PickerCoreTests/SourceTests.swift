@@ -98,7 +98,8 @@ private func titles(_ page: Page) -> [String] {
   @Test func symlinksAreFollowed() async throws {
     let folder = TemporaryFolder()
     folder.file("real/a.jpg")
-    try FileManager.default.createSymbolicLink(atPath: folder.path + "/link", withDestinationPath: folder.path + "/real")
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.path + "/link", withDestinationPath: folder.path + "/real")
     try FileManager.default.createSymbolicLink(
       atPath: folder.path + "/pic.jpg", withDestinationPath: folder.path + "/real/a.jpg")
     try FileManager.default.createSymbolicLink(atPath: folder.path + "/dangling.jpg", withDestinationPath: "/nope")

@@ -1,3 +1,5 @@
+import Testing
+
 @testable import PickerCore
 
 /// Builders shared by the app tests.
@@ -70,5 +72,3 @@ extension Array where Element == Effect {
     return nil
   }
 }
-
-import Testing

@@ -217,7 +217,8 @@ import Testing
 
   @Test func selectionSurvivesFoldersAndSources() {
     var (state, effects) = Fixture.started(sources: [Fixture.source("Files"), Fixture.source("Picked")])
-    _ = state.update(.pageLoaded(effects.loads[0], Page(items: [Fixture.folder("A")] + Fixture.photos(1...2), hasMore: false)))
+    _ = state.update(
+      .pageLoaded(effects.loads[0], Page(items: [Fixture.folder("A")] + Fixture.photos(1...2), hasMore: false)))
     _ = state.update(.pageLoaded(effects.loads[1], Page(items: [Fixture.photo("z.jpg", folder: "/q")], hasMore: false)))
     state.press(.right, .char(" "))
     state.press(.left)

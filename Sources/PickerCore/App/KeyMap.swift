@@ -39,35 +39,36 @@ public struct KeyMap: Hashable, Sendable {
     bindings.first { $0.keys.contains(key) }?.action
   }
 
-  public static let standard = KeyMap(bindings: [
-    KeyBinding([.up, .char("k")], .moveUp, help: "move up"),
-    KeyBinding([.down, .char("j")], .moveDown, help: "move down"),
-    KeyBinding([.left, .char("h")], .moveLeft, help: "move left"),
-    KeyBinding([.right, .char("l")], .moveRight, help: "move right"),
-    KeyBinding([.pageUp], .pageUp, help: "page up"),
-    KeyBinding([.pageDown], .pageDown, help: "page down"),
-    KeyBinding([.home, .char("g")], .first, help: "first cell"),
-    KeyBinding([.end, .char("G")], .last, help: "last loaded cell"),
-    KeyBinding(
-      [.enter], .activate, help: "open folder, Back or Load-more; on a photo: confirm",
-      hint: "pick"),
-    KeyBinding([.char(" ")], .toggle, help: "select or unselect the photo", hint: "select"),
-    KeyBinding([.backspace], .parent, help: "back to the parent folder"),
-    KeyBinding([.tab], .nextSource, help: "next source", hint: "source"),
-    KeyBinding([.backTab], .previousSource, help: "previous source"),
-  ]
-    + (1...9).map { n in
-      KeyBinding([.char(Character(String(n)))], .source(n - 1), help: "source \(n)")
-    }
-    + [
-      KeyBinding([.char("/")], .search, help: "search in the current source", hint: "search"),
-      KeyBinding([.char("t")], .focusTray, help: "focus the picked tray (←→, Space/x remove, Esc back)"),
-      KeyBinding([.char("+"), .char("=")], .bigger, help: "bigger thumbnails"),
-      KeyBinding([.char("-")], .smaller, help: "smaller thumbnails"),
-      KeyBinding([.char("s")], .cycleSort, help: "sort by name / date"),
-      KeyBinding([.char("?")], .help, help: "this help", hint: "help"),
-      KeyBinding([.escape, .char("q"), .ctrl("c")], .cancel, help: "cancel: print nothing"),
-    ])
+  public static let standard = KeyMap(
+    bindings: [
+      KeyBinding([.up, .char("k")], .moveUp, help: "move up"),
+      KeyBinding([.down, .char("j")], .moveDown, help: "move down"),
+      KeyBinding([.left, .char("h")], .moveLeft, help: "move left"),
+      KeyBinding([.right, .char("l")], .moveRight, help: "move right"),
+      KeyBinding([.pageUp], .pageUp, help: "page up"),
+      KeyBinding([.pageDown], .pageDown, help: "page down"),
+      KeyBinding([.home, .char("g")], .first, help: "first cell"),
+      KeyBinding([.end, .char("G")], .last, help: "last loaded cell"),
+      KeyBinding(
+        [.enter], .activate, help: "open folder, Back or Load-more; on a photo: confirm",
+        hint: "pick"),
+      KeyBinding([.char(" ")], .toggle, help: "select or unselect the photo", hint: "select"),
+      KeyBinding([.backspace], .parent, help: "back to the parent folder"),
+      KeyBinding([.tab], .nextSource, help: "next source", hint: "source"),
+      KeyBinding([.backTab], .previousSource, help: "previous source"),
+    ]
+      + (1...9).map { n in
+        KeyBinding([.char(Character(String(n)))], .source(n - 1), help: "source \(n)")
+      }
+      + [
+        KeyBinding([.char("/")], .search, help: "search in the current source", hint: "search"),
+        KeyBinding([.char("t")], .focusTray, help: "focus the picked tray (←→, Space/x remove, Esc back)"),
+        KeyBinding([.char("+"), .char("=")], .bigger, help: "bigger thumbnails"),
+        KeyBinding([.char("-")], .smaller, help: "smaller thumbnails"),
+        KeyBinding([.char("s")], .cycleSort, help: "sort by name / date"),
+        KeyBinding([.char("?")], .help, help: "this help", hint: "help"),
+        KeyBinding([.escape, .char("q"), .ctrl("c")], .cancel, help: "cancel: print nothing"),
+      ])
 
   /// The hint line: "Enter pick · Space select · Tab source · / search · ? help".
   public var hintLine: String {

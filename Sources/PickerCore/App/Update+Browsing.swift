@@ -95,7 +95,9 @@ extension AppState {
     let request = PageRequest(offset: scope.nextOffset, limit: limit, sort: scope.sort)
     scope.loadingOffset = request.offset
     stacks[sourceIndex][stacks[sourceIndex].count - 1] = scope
-    return [.load(PageLoad(sourceIndex: sourceIndex, scope: scope.kind, request: request, generation: scope.generation))]
+    return [
+      .load(PageLoad(sourceIndex: sourceIndex, scope: scope.kind, request: request, generation: scope.generation))
+    ]
   }
 
   /// Where in the stacks a page result belongs, if its scope still exists.

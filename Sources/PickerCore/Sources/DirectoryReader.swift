@@ -18,7 +18,10 @@ enum DirectoryReader {
   /// are skipped.
   static func read(_ path: PathBytes) throws -> [DirectoryEntry] {
     let cPath = path.bytes + [0]
-    guard let dir = cPath.withUnsafeBufferPointer({ opendir($0.baseAddress!.withMemoryRebound(to: CChar.self, capacity: $0.count) { $0 }) })
+    guard
+      let dir = cPath.withUnsafeBufferPointer({
+        opendir($0.baseAddress!.withMemoryRebound(to: CChar.self, capacity: $0.count) { $0 })
+      })
     else {
       throw SourceError("cannot open \(Sanitizer.sanitize(path.bytes)): \(String(cString: strerror(errno)))")
     }
@@ -27,7 +30,9 @@ enum DirectoryReader {
     while let entry = readdir(dir) {
       let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
         pointer.withMemoryRebound(to: UInt8.self, capacity: 256) { bytes in
-          Array(UnsafeBufferPointer(start: bytes, count: strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))))
+          Array(
+            UnsafeBufferPointer(
+              start: bytes, count: strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))))
         }
       }
       if PhotoFileTypes.isHidden(name: name) { continue }  // also skips . and ..

@@ -22,7 +22,8 @@ enum HelpView {
       guard index < lines.count else { continue }
       let keys = rows[index].keys
       screen.put(keys, x: left + 2, y: top + row, style: theme.keyLabel)
-      screen.put(rows[index].help, x: left + 2 + keyWidth + 2, y: top + row, style: theme.text, maxWidth: width - keyWidth - 6)
+      screen.put(
+        rows[index].help, x: left + 2 + keyWidth + 2, y: top + row, style: theme.text, maxWidth: width - keyWidth - 6)
     }
     screen.put("╰" + horizontal + "╯", x: left, y: top + height - 1, style: theme.keyLabel)
   }

@@ -62,7 +62,9 @@ struct FirstPaintBench: ParsableCommand {
           + "\"min_ms\":\(String(format: "%.2f", sorted[0])),\"peak_rss_mb\":\(String(format: "%.1f", peakMB))}")
     } else {
       print("entries:        \(entries)")
-      print("first paint:    median \(String(format: "%.1f", median)) ms, min \(String(format: "%.1f", sorted[0])) ms, max \(String(format: "%.1f", sorted.last!)) ms over \(times.count) runs")
+      print(
+        "first paint:    median \(String(format: "%.1f", median)) ms, min \(String(format: "%.1f", sorted[0])) ms, max \(String(format: "%.1f", sorted.last!)) ms over \(times.count) runs"
+      )
       print("peak RSS:       \(String(format: "%.1f", peakMB)) MB")
     }
   }
