@@ -24,3 +24,14 @@ def test_signal_in_the_help_overlay(picker, album_tree):
     p.wait_text("Backspace")
     os.kill(p.pid(), signal.SIGTERM)
     assert p.finish(143) == b""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGSEGV, signal.SIGABRT], ids=["SEGV", "ABRT"])
+def test_a_crash_restores_the_terminal(picker, album_tree, signum):
+    """A fault signal sent from outside runs the same handler a real crash
+    would: reset sequences, saved tty modes, then death by the same signal."""
+    p = picker.start([str(album_tree)])
+    p.press("G", "Zoo.jpg")
+    assert p.display("#{alternate_on}") == "1", p.describe()
+    os.kill(p.pid(), signum)
+    assert p.finish(128 + signum) == b"", p.describe()
