@@ -126,6 +126,12 @@ int pk_put_cell(WINDOW *win, int y, int x, const wchar_t *chars, attr_t attrs, i
   return mvwadd_wch(win, y, x, &cell);
 }
 
+int pk_terminal_colors(void) {
+  if (!has_colors()) return 0;
+  int colors = tigetnum("colors");
+  return colors > 0 ? colors : 0;
+}
+
 void pk_configure_screen(int use_color) {
   cbreak();
   noecho();

@@ -23,7 +23,6 @@ static const attr_t pk_attr_underline = A_UNDERLINE;
 
 // Global variables Swift 6 rejects as shared mutable state.
 static inline WINDOW *pk_stdscr(void) { return stdscr; }
-static inline int pk_colors(void) { return COLORS; }
 static inline int pk_color_pairs(void) { return COLOR_PAIRS; }
 static inline int pk_key_code_yes(void) { return KEY_CODE_YES; }
 
@@ -61,6 +60,10 @@ void pk_install_crash_handler(void);
 /// Draws one cell: a base character plus up to four combining characters.
 /// `pair` may exceed 32767 (passed through setcchar's opts).
 int pk_put_cell(WINDOW *win, int y, int x, const wchar_t *chars, attr_t attrs, int pair);
+
+/// How many colours the terminal's terminfo entry says it has (0 if none).
+/// Unlike COLORS, this is known before start_color().
+int pk_terminal_colors(void);
 
 /// Turns on the terminal features the picker uses (cbreak, noecho, keypad,
 /// hidden cursor, a short ESC delay, colours when present).

@@ -57,7 +57,7 @@ final class NcursesTerminal: TerminalBackend {
       throw status == PK_OPEN_NO_TTY ? TerminalError.noTerminal : TerminalError.unknownTerminal(term)
     }
     screenHandle = handle
-    let available = ColorDepth.forTerminal(colors: has_colors() ? Int(pk_colors()) : 0)
+    let available = ColorDepth.forTerminal(colors: Int(pk_terminal_colors()))
     var chosen = requested ?? (environment["NO_COLOR"].map { $0.isEmpty } == false ? .none : available)
     if chosen != .none && available == .none { chosen = .none }
     if Self.rank(chosen) > Self.rank(available) { chosen = available }
