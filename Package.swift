@@ -26,7 +26,7 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .testTarget(name: "PickerCoreTests", dependencies: ["PickerCore"]),
+    .testTarget(name: "PickerCoreTests", dependencies: ["PickerCore"], exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -16,6 +16,8 @@ import Testing
     #expect(TermColor.rgb(0xFF0000).reduced(to: .eight) == .palette(1))
     #expect(TermColor.rgb(0x808080).reduced(to: .palette256) == .palette(244))
     #expect(TermColor.palette(11).reduced(to: .eight) == .palette(3))
+    // Grey must not turn black on eight colours.
+    #expect(TermColor.palette(8).reduced(to: .eight) == .default)
     #expect(TermColor.palette(196).reduced(to: .sixteen) == .palette(9))
     #expect(TermColor.palette(3).reduced(to: ColorDepth.none) == nil)
     #expect(TermColor.default.reduced(to: .eight) == .default)

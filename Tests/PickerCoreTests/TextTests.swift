@@ -15,6 +15,11 @@ import Testing
     #expect(Sanitizer.sanitize("x\u{9B}31m") == "x\\u{9B}31m")
   }
 
+  @Test func separatorsAndUnassignedAreEscaped() {
+    #expect(Sanitizer.sanitize("a\u{2028}b") == "a\\u{2028}b")
+    #expect(Sanitizer.sanitize("x\u{0378}") == "x\\u{0378}")
+  }
+
   @Test func bidiOverridesAreEscaped() {
     #expect(Sanitizer.sanitize("gpj.\u{202E}exe") == "gpj.\\u{202E}exe")
   }
@@ -42,6 +47,13 @@ import Testing
     #expect(DisplayWidth.of("写真") == 4)
     #expect(DisplayWidth.of("e\u{301}") == 1)
     #expect(DisplayWidth.of("🌅") == 2)
+  }
+
+  @Test func widthsAgreeWithWcwidthWhereTablesDiffer() {
+    // Decomposed Hangul: the vowel and final join the first letter.
+    #expect(DisplayWidth.of("\u{1112}\u{1161}\u{11AB}") == 2)
+    // A flag is two regional indicators of one column each.
+    #expect(DisplayWidth.of("🇩🇪") == 2)
   }
 
   @Test func truncation() {

@@ -142,6 +142,12 @@ import Testing
     touched.press(.char("j"))
     _ = touched.update(.pageLoaded(touchedEffects.loads[1], Page(items: [], hasMore: false)))
     #expect(touched.activeSource == 1)
+    // Nor when the user named the starting source.
+    var chosen = Fixture.started(sources: [Fixture.source("Files"), Fixture.source("Picked")])
+    chosen.0.activeSource = 1
+    chosen.0.keepsStartingSource = true
+    _ = chosen.0.update(.pageLoaded(chosen.1.loads[1], Page(items: [], hasMore: false)))
+    #expect(chosen.0.activeSource == 1)
   }
 
   @Test func sortCycleReloadsWithTheNewOrder() {

@@ -67,6 +67,19 @@ import Testing
     #expect(render(state).hasPrefix("Terminal too small"))
   }
 
+  @Test func overwritingHalfAWideCharacterBlanksTheOtherHalf() {
+    var screen = Screen(width: 6, height: 1)
+    screen.put("写真", x: 0, y: 0, style: .plain)
+    screen.put("a", x: 1, y: 0, style: .plain)  // the right half of 写
+    #expect(screen.line(0) == " a真  ")
+    screen.put("b", x: 2, y: 0, style: .plain)  // the left half of 真
+    #expect(screen.line(0) == " ab   ")
+    screen.put("写", x: 3, y: 0, style: .plain)
+    screen.fill(x: 4, y: 0, width: 1, height: 1, style: .plain)
+    #expect(screen.line(0) == " ab   ")
+    #expect(screen.cells.allSatisfy { !$0.text.isEmpty })
+  }
+
   @Test func monochromeThemeUsesNoColours() {
     var (state, effects) = smallState()
     _ = state.answerLoad(from: effects, with: Fixture.photos(1...2))

@@ -113,6 +113,8 @@ public struct AppState: Hashable, Sendable {
   public var sizeLevel = GridLayout.defaultSizeLevel
   /// Set by the first key or click; automatic choices stop then.
   public var hasInteracted = false
+  /// The user chose the starting source (--source): never switch away alone.
+  public var keepsStartingSource = false
   var nextGeneration = 1
 
   public init(sources: [SourceSummary], activeSource: Int = 0, options: AppOptions, size: TerminalSize) {

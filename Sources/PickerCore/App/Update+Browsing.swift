@@ -37,13 +37,10 @@ extension AppState {
       goToParent()
       return []
     case .loadMore:
-      var scope = scope
-      if scope.revealPrefetched() {
-        self.scope = scope
-        return []
-      }
-      scope.revealOnArrival = true
-      self.scope = scope
+      // In place: a copy of the scope would copy every loaded item.
+      let top = stacks[activeSource].count - 1
+      if stacks[activeSource][top].revealPrefetched() { return [] }
+      stacks[activeSource][top].revealOnArrival = true
       return scope.isLoading ? [] : loadNextPage(sourceIndex: activeSource)
     case .item(let index):
       let item = scope.items[index]
@@ -108,13 +105,12 @@ extension AppState {
 
   mutating func receive(_ page: Page, for load: PageLoad) -> [Effect] {
     guard let depth = position(of: load) else { return [] }
-    var scope = stacks[load.sourceIndex][depth]
+    let scope = stacks[load.sourceIndex][depth]
     // A page for an offset we no longer wait for (a retry overtook it) is stale.
     guard scope.loadingOffset == load.request.offset, scope.nextOffset == load.request.offset else {
       return []
     }
-    scope.receive(page)
-    stacks[load.sourceIndex][depth] = scope
+    stacks[load.sourceIndex][depth].receive(page)
     leaveEmptyStartingSource()
     return finishIfNothingToPick()
   }
@@ -123,7 +119,7 @@ extension AppState {
   /// paths), show one that has something instead, unless the user has
   /// already moved on.
   private mutating func leaveEmptyStartingSource() {
-    guard !hasInteracted, stacks[activeSource].count == 1, let root = stacks[activeSource].first,
+    guard !hasInteracted, !keepsStartingSource, stacks[activeSource].count == 1, let root = stacks[activeSource].first,
       root.hasLoadedOnce, root.items.isEmpty, !root.hasMore, root.error == nil
     else { return }
     let candidates = stacks.indices.filter { $0 != activeSource }

@@ -28,12 +28,24 @@ public actor FolderSource: PhotoSource {
     makePage(of: try listing(folder, sort: page.sort), in: folder, request: page)
   }
 
+  private struct SearchKey: Hashable {
+    var query: String
+    var listing: ListingKey
+  }
+  /// The last search's matches, so its later pages do not filter again.
+  private var lastSearch: (key: SearchKey, matches: [DirectoryEntry])?
+
   /// Names in `folder` (not below it) that contain `query`, ignoring case.
   public func search(_ query: String, in folder: FolderID?, page: PageRequest) async throws -> Page {
+    let key = SearchKey(query: query, listing: ListingKey(folder: folder, sort: page.sort))
+    if let lastSearch, lastSearch.key == key {
+      return makePage(of: lastSearch.matches, in: folder, request: page)
+    }
     let needle = query.lowercased()
     let matches = try listing(folder, sort: page.sort).filter {
       String(decoding: $0.name, as: UTF8.self).lowercased().contains(needle)
     }
+    lastSearch = (key, matches)
     return makePage(of: matches, in: folder, request: page)
   }
 

@@ -11,7 +11,16 @@ public enum DisplayWidth {
     case .nonspacingMark, .enclosingMark, .format: return 0
     default: break
     }
-    if value == 0x200B || (0xFE00...0xFE0F).contains(value) { return 0 }
+    // Zero-width space, variation selectors, and the vowels and finals of
+    // decomposed Hangul (names made on macOS), which join the syllable's
+    // first letter in glibc's wcwidth, which ncurses uses.
+    if value == 0x200B || (0xFE00...0xFE0F).contains(value) || (0x1160...0x11FF).contains(value)
+      || (0xD7B0...0xD7FF).contains(value)
+    {
+      return 0
+    }
+    // Flags are pairs of regional indicators; glibc gives each one column.
+    if (0x1F1E6...0x1F1FF).contains(value) { return 1 }
     if isWide(value) || scalar.properties.isEmojiPresentation { return 2 }
     return 1
   }

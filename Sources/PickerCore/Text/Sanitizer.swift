@@ -36,7 +36,14 @@ public enum Sanitizer {
     // Bidirectional overrides and isolates reorder what follows them.
     case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C:
       return "\\u{" + hex(scalar.value, digits: 4) + "}"
-    default: return nil
+    default:
+      // Line separators and code points with no character assigned have no
+      // agreed width; the terminal would draw them unpredictably.
+      switch scalar.properties.generalCategory {
+      case .lineSeparator, .paragraphSeparator, .unassigned, .privateUse, .surrogate:
+        return "\\u{" + hex(scalar.value, digits: 4) + "}"
+      default: return nil
+      }
     }
   }
 

@@ -30,7 +30,8 @@ extension TermColor {
       return .palette(index < 16 ? index : TermColor.nearestANSI(TermColor.paletteRGB(index), count: 16))
     case (.palette(let index), .eight):
       let sixteen = index < 16 ? index : TermColor.nearestANSI(TermColor.paletteRGB(index), count: 16)
-      return .palette(sixteen % 8)
+      // Bright black (grey) folded to black would vanish on a dark terminal.
+      return sixteen == 8 ? .default : .palette(sixteen % 8)
     case (.rgb, .truecolor): return self
     case (.rgb(let value), .palette256): return .palette(TermColor.nearest256(value))
     case (.rgb(let value), .sixteen): return .palette(TermColor.nearestANSI(value, count: 16))

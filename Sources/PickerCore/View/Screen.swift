@@ -86,8 +86,8 @@ public struct Screen: Hashable, Sendable {
       }
       if column + w > limit { break }
       if column >= 0 {
-        self[column, y] = ScreenCell(text: String(scalar), style: style)
-        if w == 2 { self[column + 1, y] = ScreenCell(text: "", style: style) }
+        set(ScreenCell(text: String(scalar), style: style), x: column, y: y)
+        if w == 2 { set(ScreenCell(text: "", style: style), x: column + 1, y: y) }
       }
       column += w
     }
@@ -98,9 +98,25 @@ public struct Screen: Hashable, Sendable {
   public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, with text: String = " ", style: Style) {
     for row in max(0, y)..<min(height, y + h) {
       for column in max(0, x)..<min(width, x + w) {
-        self[column, row] = ScreenCell(text: text, style: style)
+        set(ScreenCell(text: text, style: style), x: column, y: row)
       }
     }
+  }
+
+  /// Writes one cell and blanks what is left of a wide character it cuts in
+  /// half, so that no half-character ever reaches the terminal.
+  private mutating func set(_ cell: ScreenCell, x: Int, y: Int) {
+    let old = self[x, y]
+    if old.text.isEmpty && x > 0 && !cell.text.isEmpty {
+      // Overwriting the right half: the left half goes.
+      self[x - 1, y] = ScreenCell(text: " ", style: self[x - 1, y].style)
+    }
+    if x + 1 < width && self[x + 1, y].text.isEmpty && !old.text.isEmpty {
+      // Overwriting the left half: the right half goes, unless this write
+      // is itself wide and about to fill it.
+      self[x + 1, y] = ScreenCell(text: " ", style: self[x + 1, y].style)
+    }
+    self[x, y] = cell
   }
 
   /// The frame as plain text, one line per row, trailing blanks trimmed; for
