@@ -10,9 +10,13 @@
 #include <unistd.h>
 
 static FILE *tty_file = NULL;
+// The crash handler uses this, never the FILE, which may be mid-fclose.
+static volatile int tty_fd = -1;
 static struct termios saved_modes;
 static int saved_modes_valid = 0;
 static volatile sig_atomic_t pending_signal = 0;
+static int wakeup_pipe[2] = {-1, -1};
+static struct sigaction ncurses_resize_action;
 
 // Reset bytes computed while it is safe to call terminfo, written from the
 // crash handler with write(2) only.
@@ -38,6 +42,7 @@ SCREEN *pk_open_terminal(const char *termname, pk_open_status *status) {
     return NULL;
   }
   set_term(screen);
+  tty_fd = fd;
   return screen;
 }
 
@@ -46,6 +51,7 @@ void pk_close_terminal(SCREEN *screen) {
   if (screen != NULL) delscreen(screen);
   if (tty_file != NULL) {
     if (saved_modes_valid) tcsetattr(fileno(tty_file), TCSADRAIN, &saved_modes);
+    tty_fd = -1;
     fclose(tty_file);
     tty_file = NULL;
   }
@@ -53,9 +59,28 @@ void pk_close_terminal(SCREEN *screen) {
 
 int pk_tty_fd(void) { return tty_file == NULL ? -1 : fileno(tty_file); }
 
-static void record_signal(int sig) { pending_signal = sig; }
+static void wake_loop(void) {
+  int saved_errno = errno;
+  if (wakeup_pipe[1] >= 0) {
+    char byte = 1;
+    ssize_t ignored = write(wakeup_pipe[1], &byte, 1);  // full pipe: already awake
+    (void)ignored;
+  }
+  errno = saved_errno;
+}
+
+static void record_signal(int sig) {
+  pending_signal = sig;
+  wake_loop();
+}
 
 void pk_install_signal_handlers(void) {
+  if (wakeup_pipe[0] < 0 && pipe(wakeup_pipe) == 0) {
+    for (int i = 0; i < 2; i++) {
+      fcntl(wakeup_pipe[i], F_SETFL, fcntl(wakeup_pipe[i], F_GETFL) | O_NONBLOCK);
+      fcntl(wakeup_pipe[i], F_SETFD, FD_CLOEXEC);
+    }
+  }
   struct sigaction action;
   memset(&action, 0, sizeof action);
   action.sa_handler = record_signal;
@@ -70,10 +95,39 @@ void pk_install_signal_handlers(void) {
   signal(SIGPIPE, SIG_IGN);
 }
 
-int pk_take_signal(void) {
-  int sig = pending_signal;
-  pending_signal = 0;
-  return sig;
+int pk_take_signal(void) { return __atomic_exchange_n(&pending_signal, 0, __ATOMIC_SEQ_CST); }
+
+int pk_signal_fd(void) { return wakeup_pipe[0]; }
+
+void pk_drain_wakeups(void) {
+  char buffer[64];
+  while (wakeup_pipe[0] >= 0 && read(wakeup_pipe[0], buffer, sizeof buffer) > 0) {
+  }
+}
+
+static void resize_then_wake(int sig) {
+  // ncurses' handler only records the resize; chaining keeps that intact.
+  if (ncurses_resize_action.sa_handler != SIG_DFL && ncurses_resize_action.sa_handler != SIG_IGN) {
+    if (ncurses_resize_action.sa_flags & SA_SIGINFO) {
+      ncurses_resize_action.sa_sigaction(sig, NULL, NULL);
+    } else {
+      ncurses_resize_action.sa_handler(sig);
+    }
+  }
+  wake_loop();
+}
+
+void pk_install_resize_wakeup(void) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = resize_then_wake;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGWINCH, &action, &ncurses_resize_action);
+}
+
+int pk_can_address_cursor(void) {
+  char *cup = tigetstr("cup");
+  return cup != NULL && cup != (char *)-1;
 }
 
 static void append_capability(const char *name) {
@@ -86,8 +140,8 @@ static void append_capability(const char *name) {
 }
 
 static void restore_after_crash(int sig) {
-  if (tty_file != NULL) {
-    int fd = fileno(tty_file);
+  int fd = tty_fd;
+  if (fd >= 0) {
     ssize_t ignored = write(fd, reset_bytes, reset_length);
     (void)ignored;
     if (saved_modes_valid) tcsetattr(fd, TCSANOW, &saved_modes);
@@ -109,11 +163,15 @@ void pk_install_crash_handler(void) {
     memcpy(reset_bytes + reset_length, mouse_off, length);
     reset_length += length;
   }
+  // Its own stack, so that a stack overflow can still restore the terminal.
+  static char alternate_stack[64 * 1024];
+  stack_t stack = {.ss_sp = alternate_stack, .ss_size = sizeof alternate_stack, .ss_flags = 0};
+  sigaltstack(&stack, NULL);
   struct sigaction action;
   memset(&action, 0, sizeof action);
   action.sa_handler = restore_after_crash;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESETHAND;
+  action.sa_flags = SA_RESETHAND | SA_ONSTACK;
   int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
   for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++)
     sigaction(crash_signals[i], &action, NULL);

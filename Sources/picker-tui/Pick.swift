@@ -35,7 +35,9 @@ struct Pick: ParsableCommand {
     if let max, max < 1 { throw ValidationError("--max must be at least 1") }
     if let min, min < 1 { throw ValidationError("--min must be at least 1") }
     if let max, let min, min > max { throw ValidationError("--min \(min) is more than --max \(max)") }
-    if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1") }
+    if let pageSize, !(1...10_000).contains(pageSize) {
+      throw ValidationError("--page-size must be from 1 to 10000")
+    }
   }
 
   func run() throws {
@@ -52,8 +54,9 @@ struct Pick: ParsableCommand {
       throw PickerExit(code: 2, message: String(describing: error))
     }
     let theme = terminal.depth == .none ? Theme.monochrome : Theme.colored
-    let state = AppState(
+    var state = AppState(
       sources: sources.map(SourceSummary.init), activeSource: active, options: options, size: terminal.size)
+    state.keepsStartingSource = source != nil
     let loop = EventLoop(state: state, terminal: terminal, sources: sources, theme: theme)
     let end = loop.run(takeSignal: { terminal.takeSignal() })
     // Output only once the UI is gone.
@@ -100,6 +103,10 @@ struct Pick: ParsableCommand {
     let home = environment["HOME"] ?? NSHomeDirectory()
     var candidates: [String] = []
     if let xdg = environment["XDG_PICTURES_DIR"], !xdg.isEmpty { candidates.append(xdg) }
+    let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
+    if let configured = UserDirectories.picturesFolder(in: configHome + "/user-dirs.dirs", home: home) {
+      candidates.append(configured)
+    }
     candidates.append(home + "/Pictures")
     for candidate in candidates {
       var isDirectory: ObjCBool = false
@@ -121,6 +128,21 @@ struct Pick: ParsableCommand {
       throw PickerExit(code: 2, message: "no source named '\(source)' (sources: \(names))")
     }
     return sources.firstIndex { $0 is PreselectedSource } ?? 0
+  }
+}
+
+/// Reads xdg-user-dirs' file, where a localised pictures folder (~/Bilder)
+/// is named: lines like XDG_PICTURES_DIR="$HOME/Bilder".
+enum UserDirectories {
+  static func picturesFolder(in file: String, home: String) -> String? {
+    guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix("XDG_PICTURES_DIR=") {
+      var value = line.dropFirst("XDG_PICTURES_DIR=".count)
+      if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = value.dropFirst().dropLast() }
+      let path = value.hasPrefix("$HOME") ? home + value.dropFirst("$HOME".count) : String(value)
+      return path.isEmpty || path == home || path == home + "/" ? nil : path
+    }
+    return nil
   }
 }
 

@@ -496,7 +496,7 @@ class PickerRunner:
         workdir.mkdir(parents=True)
         q = shlex.quote
         launch = 'sh -c \'echo $$ > "$0"; exec "$@"\' ' + " ".join(
-            q(part) for part in [str(workdir / "pid"), str(self.binary), *args]
+            shell_word(part) for part in [str(workdir / "pid"), str(self.binary), *args]
         )
         if stdin is not None:
             (workdir / "stdin").write_bytes(stdin)
@@ -551,6 +551,14 @@ class PickerRunner:
                     except (ProcessLookupError, ValueError):
                         pass
             picker.tmux("kill-session", "-t", picker.target, check=False)
+
+
+def shell_word(part: str | bytes) -> str:
+    """A shell word for an argument; bytes (names that are not UTF-8) are
+    spelled with printf octal escapes, so the script itself stays ASCII."""
+    if isinstance(part, str):
+        return shlex.quote(part)
+    return '"$(printf \'' + "".join(f"\\{byte:03o}" for byte in part) + '\')"'
 
 
 @pytest.fixture

@@ -46,3 +46,19 @@ def test_no_terminal_exits_2(picker_bin, album_tree):
     assert result.returncode == 2, result
     assert result.stdout == b""
     assert result.stderr.startswith(b"picker-tui: ") and b"terminal" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("term", "mention"), [("", "TERM is not set"), ("dumb", "cannot move the cursor")], ids=["unset", "dumb"]
+)
+def test_a_terminal_that_cannot_draw_a_grid_exits_2(picker, album_tree, term, mention):
+    p = picker.start([str(album_tree)], env={"TERM": term}, wait_ui=False)
+    assert p.finish(2) == b""
+    err = p.stderr().decode()
+    assert err.startswith("picker-tui: ") and mention in err, err
+
+
+def test_a_huge_page_size_is_refused(picker, album_tree):
+    p = picker.start(["--page-size", "9223372036854775807", str(album_tree)], wait_ui=False)
+    assert p.finish(2) == b""
+    assert "--page-size" in p.stderr().decode()

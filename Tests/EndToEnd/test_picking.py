@@ -126,3 +126,11 @@ def test_paths_go_only_to_stdout(picker, album_tree, stdout_pipe):
     out = p.finish(0)
     assert out == f"{album_tree}/Zoo.jpg\n{album_tree}/IMG_3.jpg\n".encode(), p.describe()
     assert p.stderr() == b""
+
+
+def test_a_folder_named_like_a_subcommand_is_a_folder(picker, tmp_path):
+    make_files(tmp_path / "bench", ["shot.jpg"])
+    p = picker.start(["bench"], cwd=tmp_path)
+    p.wait_focus("shot.jpg")
+    p.send("Enter")
+    assert p.finish(0) == b"bench/shot.jpg\n"

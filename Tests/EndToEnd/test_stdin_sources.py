@@ -1,5 +1,7 @@
 """The Picked source: paths on stdin (newline- or NUL-separated) and file arguments."""
 
+import os
+
 from conftest import make_files
 
 
@@ -81,3 +83,44 @@ def test_file_arguments_form_the_picked_source(picker, tmp_path):
     p.toggle("m.png")
     p.send("Enter")
     assert p.finish(0) == b"./z.jpg\nm.png\n"
+
+
+def test_arguments_that_are_not_utf8_keep_their_bytes(picker, tmp_path):
+    """A folder named in Latin-1 is still a folder; two file names that
+    decode to the same text are still two files, printed byte for byte."""
+    base = os.fsencode(tmp_path)
+    folder = base + b"/lat\xe9"
+    os.mkdir(folder)
+    open(folder + b"/inside.jpg", "wb").close()
+    first, second = base + b"/caf\xe9.jpg", base + b"/caf\xe8.jpg"
+    for path in (first, second):
+        open(path, "wb").close()
+    p = picker.start([folder, first, second])
+    screen = p.wait(lambda s: "[1 Files]" in s.lines[0] and "[2 Picked]" in s.lines[0], "both sources in the bar")
+    assert screen.counts == (2, 2), screen
+    p.send("Space")
+    p.send("l")
+    p.send("Space")
+    p.wait(lambda s: "Picked 2" in s.lines[38], "two picks")
+    p.send("1")
+    p.wait_focus("inside.jpg")
+    p.send("Space")
+    p.wait(lambda s: "Picked 3" in s.lines[38], "three picks")
+    p.send("Enter")
+    assert p.finish(0) == first + b"\n" + second + b"\n" + folder + b"/inside.jpg\n"
+
+
+def test_paths_trickling_in_show_without_waiting_for_a_full_page(picker, tmp_path):
+    album = make_files(tmp_path / "album", ["one.jpg", "two.jpg"])
+    fifo = tmp_path / "slow.fifo"
+    os.mkfifo(fifo)
+    writer = os.open(fifo, os.O_RDWR)
+    try:
+        os.write(writer, b"one.jpg\ntwo.jpg\n")
+        p = picker.start([], stdin_path=fifo, cwd=album, wait_ui=False)
+        screen = p.wait(lambda s: s.names()[:2] == ["one.jpg", "two.jpg"], "the two paths before stdin ends")
+        assert "2 of 2+" in screen.breadcrumb, screen
+        p.send("Enter")
+        assert p.finish(0) == b"one.jpg\n"
+    finally:
+        os.close(writer)

@@ -67,6 +67,13 @@ import Testing
     #expect(render(state).hasPrefix("Terminal too small"))
   }
 
+  @Test func loadMoreCountsWhatIsLeft() {
+    var (state, effects) = smallState()
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...48), total: 50, hasMore: true)
+    state.press(.char("G"), .right)
+    #expect(render(state).contains("Load 2"))
+  }
+
   @Test func overwritingHalfAWideCharacterBlanksTheOtherHalf() {
     var screen = Screen(width: 6, height: 1)
     screen.put("写真", x: 0, y: 0, style: .plain)

@@ -52,6 +52,19 @@ void pk_install_signal_handlers(void);
 /// The last signal recorded, or 0; clears it.
 int pk_take_signal(void);
 
+/// A descriptor that becomes readable when a signal arrives (SIGINT, SIGTERM,
+/// SIGHUP, SIGQUIT, and SIGWINCH once `pk_install_resize_wakeup` ran), so the
+/// event loop's poll() never sleeps through one. `pk_drain_wakeups` empties it.
+int pk_signal_fd(void);
+void pk_drain_wakeups(void);
+
+/// After newterm: SIGWINCH still goes to ncurses' own handler (which makes
+/// the next read return KEY_RESIZE) and also wakes the event loop.
+void pk_install_resize_wakeup(void);
+
+/// Whether the terminal can move the cursor (TERM=dumb cannot draw a grid).
+int pk_can_address_cursor(void);
+
 /// After the terminal is open: on SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT
 /// and SIGTRAP, write precomputed reset sequences, restore the saved terminal
 /// modes, then die of the same signal.

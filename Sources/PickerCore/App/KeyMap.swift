@@ -66,7 +66,7 @@ public struct KeyMap: Hashable, Sendable {
         KeyBinding([.char("+"), .char("=")], .bigger, help: "bigger thumbnails"),
         KeyBinding([.char("-")], .smaller, help: "smaller thumbnails"),
         KeyBinding([.char("s")], .cycleSort, help: "sort by name / date"),
-        KeyBinding([.char("?")], .help, help: "this help", hint: "help"),
+        KeyBinding([.char("?"), .function(1)], .help, help: "this help", hint: "help"),
         KeyBinding([.escape, .char("q"), .ctrl("c")], .cancel, help: "cancel: print nothing"),
       ])
 

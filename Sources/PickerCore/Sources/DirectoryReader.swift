@@ -13,7 +13,7 @@ struct DirectoryEntry: Sendable {
 /// Reads directories with readdir, trusting d_type so that a folder of
 /// 100,000 photos is listed without a stat per file. Only links and entries
 /// of unknown type are stat'ed (following the link).
-enum DirectoryReader {
+public enum DirectoryReader {
   /// The visible photos and folders in `path`; hidden entries and other files
   /// are skipped.
   static func read(_ path: PathBytes) throws -> [DirectoryEntry] {
@@ -51,10 +51,10 @@ enum DirectoryReader {
     return entries
   }
 
-  enum FileKind { case folder, file }
+  public enum FileKind { case folder, file }
 
   /// What `path` is after following links; nil when it does not exist.
-  static func fileKind(_ path: PathBytes) -> FileKind? {
+  public static func fileKind(_ path: PathBytes) -> FileKind? {
     guard let info = status(path) else { return nil }
     return (info.st_mode & S_IFMT) == S_IFDIR ? .folder : .file
   }

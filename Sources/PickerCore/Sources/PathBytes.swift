@@ -3,7 +3,7 @@
 /// Names on disk need not be valid UTF-8; a picked path must reach stdout
 /// byte for byte, so paths are kept as bytes and only turned into text
 /// (sanitised) for the screen.
-public struct PathBytes: Hashable, Sendable, Comparable {
+public struct PathBytes: Hashable, Sendable {
   public var bytes: [UInt8]
 
   public init(_ bytes: [UInt8]) { self.bytes = bytes }
@@ -28,9 +28,5 @@ public struct PathBytes: Hashable, Sendable, Comparable {
       return Array(slice[(slash + 1)...])
     }
     return Array(slice)
-  }
-
-  public static func < (lhs: PathBytes, rhs: PathBytes) -> Bool {
-    lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
   }
 }

@@ -1,14 +1,15 @@
 import Foundation
 
 /// A list of paths that may still be growing (paths piped in on stdin), with
-/// duplicates dropped. Readers wait until the slice they want has arrived or
-/// the list is complete, so the first page shows before the input ends.
+/// duplicates dropped. A reader gets its slice once that many paths have
+/// arrived, the list is complete, or, while paths trickle in, after a short
+/// wait with what there is: `find` on a slow disk still shows its first
+/// results at once.
 public final class PathStream: @unchecked Sendable {
   private let lock = NSLock()
   private var paths: [PathBytes] = []
   private var seen = Set<PathBytes>()
   private var finished = false
-  private var waiters: [(needed: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
   public init(paths: [PathBytes] = [], finished: Bool = false) {
     append(contentsOf: paths)
@@ -16,51 +17,37 @@ public final class PathStream: @unchecked Sendable {
   }
 
   public func append(contentsOf newPaths: [PathBytes]) {
-    lock.lock()
-    for path in newPaths where seen.insert(path).inserted { paths.append(path) }
-    let ready = takeReadyWaiters()
-    lock.unlock()
-    ready.forEach { $0.resume() }
+    lock.withLock {
+      for path in newPaths where seen.insert(path).inserted { paths.append(path) }
+    }
   }
 
   /// No more paths will come.
   public func finish() {
-    lock.lock()
-    finished = true
-    let ready = takeReadyWaiters()
-    lock.unlock()
-    ready.forEach { $0.resume() }
+    lock.withLock { finished = true }
   }
 
-  /// The paths from `offset`, up to `limit` of them, once that many have
-  /// arrived or the list is complete.
-  public func slice(offset: Int, limit: Int) async -> (paths: [PathBytes], hasMore: Bool, total: Int?) {
-    let needed = offset + limit
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      lock.lock()
-      if finished || paths.count >= needed {
-        lock.unlock()
-        continuation.resume()
-      } else {
-        waiters.append((needed, continuation))
-        lock.unlock()
-      }
+  /// The paths from `offset`, up to `limit` of them.
+  ///
+  /// Waits for a full slice or the end of the list; once at least one path
+  /// of the slice is there, waits no longer than `patience`.
+  public func slice(offset: Int, limit: Int, patience: Duration = .milliseconds(150)) async -> (
+    paths: [PathBytes], hasMore: Bool, total: Int?
+  ) {
+    let needed = offset > Int.max - limit ? Int.max : offset + limit
+    let clock = ContinuousClock()
+    let start = clock.now
+    while true {
+      let (count, isFinished) = lock.withLock { (paths.count, finished) }
+      if isFinished || count >= needed { break }
+      if count > offset && clock.now - start >= patience { break }
+      // Polling keeps this simple; it only runs while a page waits for input.
+      try? await Task.sleep(for: clock.now - start < .seconds(1) ? .milliseconds(20) : .milliseconds(100))
     }
     return lock.withLock {
       let start = min(offset, paths.count)
       let end = min(needed, paths.count)
       return (Array(paths[start..<end]), end < paths.count || !finished, finished ? paths.count : nil)
     }
-  }
-
-  /// Must be called with the lock held.
-  private func takeReadyWaiters() -> [CheckedContinuation<Void, Never>] {
-    var ready: [CheckedContinuation<Void, Never>] = []
-    waiters.removeAll { waiter in
-      guard finished || paths.count >= waiter.needed else { return false }
-      ready.append(waiter.continuation)
-      return true
-    }
-    return ready
   }
 }

@@ -16,7 +16,11 @@ enum GridView {
         case .back:
           content = .back
         case .loadMore:
-          let count = scope.prefetched?.items.count ?? layout.pageSize(requested: state.options.pageSize)
+          // What the next page will hold: known once fetched, else bounded
+          // by what the source said is left.
+          let pageSize = layout.pageSize(requested: state.options.pageSize)
+          let left = scope.total.map { max(0, $0 - scope.nextOffset) } ?? pageSize
+          let count = scope.prefetched?.items.count ?? min(pageSize, left)
           content = .loadMore(count: count, loading: scope.revealOnArrival, failed: scope.error != nil)
         case .item(let itemIndex):
           let item = scope.items[itemIndex]

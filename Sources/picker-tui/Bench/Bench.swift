@@ -36,7 +36,7 @@ struct FirstPaintBench: ParsableCommand {
     var entries = 0
     for _ in 0..<max(1, runs) {
       let started = DispatchTime.now().uptimeNanoseconds
-      let source = FolderSource(root: PathArguments.rawBytes(of: folder))
+      let source = FolderSource(root: PathArguments.rawPositionals(matching: [folder])[0])
       let terminal = HeadlessTerminal(size: TerminalSize(width: width, height: height))
       let state = AppState(
         sources: [SourceSummary(source)], options: AppOptions(), size: terminal.size)

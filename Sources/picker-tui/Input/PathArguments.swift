@@ -8,12 +8,11 @@ struct PathArguments {
   var folders: [PathBytes] = []
   var files: [PathBytes] = []
 
+  /// `arguments` are the positional paths ArgumentParser found; their raw
+  /// bytes come from argv (see `rawPositionals`).
   init(_ arguments: [String]) {
-    for argument in arguments {
-      let path = Self.rawBytes(of: argument)
-      var isDirectory: ObjCBool = false
-      let exists = FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
-      if exists && isDirectory.boolValue {
+    for path in Self.rawPositionals(matching: arguments) {
+      if DirectoryReader.fileKind(path) == .folder {
         folders.append(path)
       } else {
         files.append(path)
@@ -21,16 +20,34 @@ struct PathArguments {
     }
   }
 
-  /// The argument's bytes as the shell passed them: ArgumentParser gives
-  /// Strings, which cannot hold a name that is not UTF-8, so the matching
-  /// raw argv entry is used instead.
-  static func rawBytes(of argument: String) -> PathBytes {
-    for index in 1..<Int(CommandLine.argc) {
+  /// Options whose value is the next argument, so it is not taken for a path.
+  static let optionsWithValues: Set<String> = ["--max", "--min", "--source", "--colors", "--page-size"]
+
+  /// The positional arguments as the shell passed them. ArgumentParser gives
+  /// Strings, which cannot hold a name that is not UTF-8 (two such names may
+  /// even decode to the same String), so argv is walked once, in order, and
+  /// each positional is matched to the next raw argument that decodes to it.
+  static func rawPositionals(matching positionals: [String]) -> [PathBytes] {
+    var result: [PathBytes] = []
+    var next = 0
+    var index = 1
+    var afterDoubleDash = false
+    while index < Int(CommandLine.argc), next < positionals.count {
+      defer { index += 1 }
       guard let pointer = CommandLine.unsafeArgv[index] else { continue }
-      let bytes = Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
-      if String(decoding: bytes, as: UTF8.self) == argument { return PathBytes(bytes) }
+      let bytes = UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map { UInt8(bitPattern: $0) }
+      let text = String(decoding: bytes, as: UTF8.self)
+      if !afterDoubleDash && text != positionals[next] {
+        if text == "--" { afterDoubleDash = true }
+        if optionsWithValues.contains(text) { index += 1 }
+        continue
+      }
+      if text == positionals[next] {
+        result.append(PathBytes(bytes))
+        next += 1
+      }
     }
-    return PathBytes(argument)
+    return result + positionals[next...].map { PathBytes($0) }
   }
 
   /// Titles for folder sources: "Files" for one, the folder names for more.
@@ -42,6 +59,10 @@ struct PathArguments {
 
 /// Reads paths from a descriptor on a background thread into a `PathStream`.
 enum PathReader {
+  /// Longer than any path a file system accepts: not a path, so dropped
+  /// rather than kept growing in memory.
+  static let longestEntry = 64 * 1024
+
   static func start(descriptor: Int32, separator: UInt8, into stream: PathStream) {
     let thread = Thread {
       var pending: [UInt8] = []
@@ -50,17 +71,19 @@ enum PathReader {
         let count = read(descriptor, &buffer, buffer.count)
         if count < 0 && errno == EINTR { continue }
         if count <= 0 { break }
-        pending.append(contentsOf: buffer[0..<count])
         var paths: [PathBytes] = []
-        var start = 0
-        while let end = pending[start...].firstIndex(of: separator) {
-          if end > start { paths.append(PathBytes(Array(pending[start..<end]))) }
-          start = end + 1
+        // Only the new bytes are scanned: the pending tail has no separator.
+        for byte in buffer[0..<count] {
+          if byte == separator {
+            if !pending.isEmpty && pending.count <= longestEntry { paths.append(PathBytes(pending)) }
+            pending.removeAll(keepingCapacity: true)
+          } else if pending.count <= longestEntry {
+            pending.append(byte)
+          }
         }
-        pending.removeFirst(start)
         if !paths.isEmpty { stream.append(contentsOf: paths) }
       }
-      if !pending.isEmpty { stream.append(contentsOf: [PathBytes(pending)]) }
+      if !pending.isEmpty && pending.count <= longestEntry { stream.append(contentsOf: [PathBytes(pending)]) }
       stream.finish()
     }
     thread.start()

@@ -48,19 +48,19 @@ final class EventLoop {
         terminal.draw(AppView.render(state, theme: theme))
         if let onFrame, onFrame(state) { return .outcome(.cancelled) }
       }
-      pending = waitForEvents()
       let signal = takeSignal()
       if signal != 0 { return .signal(signal) }
+      pending = waitForEvents()
     }
   }
 
   /// Blocks until the terminal or the inbox has something, then returns it.
   private func waitForEvents() -> [AppEvent] {
-    var descriptors = [pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
-    if terminal.inputDescriptor >= 0 {
-      descriptors.append(pollfd(fd: terminal.inputDescriptor, events: Int16(POLLIN), revents: 0))
+    var descriptors = ([inbox.wakeDescriptor] + terminal.pollDescriptors).map {
+      pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
     }
-    // EINTR (a signal, or SIGWINCH) returns early; both paths below handle it.
+    // Signals write to one of these descriptors, so one arriving while the
+    // loop was busy still ends this wait at once.
     _ = poll(&descriptors, nfds_t(descriptors.count), -1)
     var events: [AppEvent] = []
     for input in terminal.readInput() {

@@ -11,6 +11,8 @@ import PickerCore
 enum TerminalError: Error, CustomStringConvertible {
   case noTerminal
   case unknownTerminal(String)
+  case termNotSet
+  case cannotAddressCursor(String)
 
   var description: String {
     switch self {
@@ -18,6 +20,10 @@ enum TerminalError: Error, CustomStringConvertible {
       return "no terminal to draw on: /dev/tty cannot be opened (run picker-tui from a terminal)"
     case .unknownTerminal(let name):
       return "unknown terminal type '\(name)' (TERM); try TERM=xterm-256color"
+    case .termNotSet:
+      return "TERM is not set; set it to your terminal's type, e.g. TERM=xterm-256color"
+    case .cannotAddressCursor(let name):
+      return "terminal type '\(name)' cannot move the cursor, so no grid can be drawn; try TERM=xterm-256color"
     }
   }
 }
@@ -41,7 +47,7 @@ final class NcursesTerminal: TerminalBackend {
   init(requested: ColorDepth?, environment: [String: String]) throws {
     Self.selectUTF8Locale()
     pk_install_signal_handlers()
-    let term = environment["TERM"].flatMap { $0.isEmpty ? nil : $0 } ?? "dumb"
+    guard let term = environment["TERM"], !term.isEmpty else { throw TerminalError.termNotSet }
     let wantsTruecolor =
       requested == .truecolor
       || (requested == nil && ["truecolor", "24bit"].contains(environment["COLORTERM"] ?? ""))
@@ -57,6 +63,10 @@ final class NcursesTerminal: TerminalBackend {
       throw status == PK_OPEN_NO_TTY ? TerminalError.noTerminal : TerminalError.unknownTerminal(term)
     }
     screenHandle = handle
+    guard pk_can_address_cursor() != 0 else {
+      pk_close_terminal(handle)
+      throw TerminalError.cannotAddressCursor(term)
+    }
     let available = ColorDepth.forTerminal(colors: Int(pk_terminal_colors()))
     var chosen = requested ?? (environment["NO_COLOR"].map { $0.isEmpty } == false ? .none : available)
     if chosen != .none && available == .none { chosen = .none }
@@ -64,13 +74,15 @@ final class NcursesTerminal: TerminalBackend {
     depth = chosen
     pk_configure_screen(chosen == .none ? 0 : 1)
     _ = pk_enable_mouse()
+    pk_install_resize_wakeup()
     pk_install_crash_handler()
     size = TerminalSize(width: Int(getmaxx(pk_stdscr())), height: Int(getmaxy(pk_stdscr())))
   }
 
-  var inputDescriptor: Int32 { pk_tty_fd() }
+  var pollDescriptors: [Int32] { [pk_tty_fd(), pk_signal_fd()].filter { $0 >= 0 } }
 
   func readInput() -> [TerminalInput] {
+    pk_drain_wakeups()
     var inputs: [TerminalInput] = []
     var character: wint_t = 0
     while true {
@@ -136,7 +148,23 @@ final class NcursesTerminal: TerminalBackend {
   }
 
   func draw(_ screen: Screen) {
+    drawCells(of: screen)
+    // A reset of the colour pairs in the middle of a frame leaves cells
+    // drawn earlier with numbers that now mean other colours: draw again.
+    if pairsWereReset {
+      previous = nil
+      drawCells(of: screen)
+    }
+    previous = screen
+    wnoutrefresh(pk_stdscr())
+    doupdate()
+  }
+
+  private var pairsWereReset = false
+
+  private func drawCells(of screen: Screen) {
     guard let window = pk_stdscr() else { return }
+    pairsWereReset = false
     let full = previous == nil || previous!.width != screen.width || previous!.height != screen.height
     if full { werase(window) }
     var wide: [wchar_t] = [0, 0, 0, 0, 0, 0]
@@ -145,8 +173,6 @@ final class NcursesTerminal: TerminalBackend {
         let cell = screen[x, y]
         if !full, previous![x, y] == cell { continue }
         if cell.text.isEmpty { continue }  // the right half of a wide character
-        // The bottom-right corner scrolls some terminals; ncurses handles it,
-        // but a failed write there is harmless.
         var count = 0
         for scalar in cell.text.unicodeScalars.prefix(5) {
           wide[count] = wchar_t(bitPattern: scalar.value)
@@ -154,12 +180,15 @@ final class NcursesTerminal: TerminalBackend {
         }
         wide[count] = 0
         let (attributes, pair) = appearance(of: cell.style)
-        _ = pk_put_cell(window, Int32(y), Int32(x), &wide, attributes, pair)
+        if pk_put_cell(window, Int32(y), Int32(x), &wide, attributes, pair) == ERR
+          && (x, y) != (screen.width - 1, screen.height - 1)
+        {
+          // A character this locale cannot draw: show that something is there.
+          var replacement: [wchar_t] = [0xFFFD, 0]
+          _ = pk_put_cell(window, Int32(y), Int32(x), &replacement, attributes, pair)
+        }
       }
     }
-    previous = screen
-    wnoutrefresh(window)
-    doupdate()
   }
 
   private func appearance(of style: Style) -> (attr_t, Int32) {
@@ -178,7 +207,7 @@ final class NcursesTerminal: TerminalBackend {
       // screen; start over with a clean table and a full redraw instead.
       reset_color_pairs()
       pairs.removeAll()
-      previous = nil
+      pairsWereReset = true
       pair = alloc_pair(key.foreground, key.background)
     }
     pairs[key] = pair

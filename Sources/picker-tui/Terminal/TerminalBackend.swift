@@ -11,8 +11,8 @@ enum TerminalInput: Equatable {
 /// headless twin for benchmarks and tests.
 protocol TerminalBackend: AnyObject {
   var size: TerminalSize { get }
-  /// The descriptor the event loop polls for input, or -1 for none.
-  var inputDescriptor: Int32 { get }
+  /// Descriptors the event loop polls: input, and signal wake-ups.
+  var pollDescriptors: [Int32] { get }
   /// Everything the terminal has buffered; never blocks.
   func readInput() -> [TerminalInput]
   func draw(_ screen: Screen)
@@ -20,21 +20,14 @@ protocol TerminalBackend: AnyObject {
   func close()
 }
 
-/// A terminal with no screen: keeps the frames it was given.
+/// A terminal with no screen and no keys, for benchmarks of the real loop.
 final class HeadlessTerminal: TerminalBackend {
   let size: TerminalSize
-  var inputDescriptor: Int32 { -1 }
-  private(set) var frames: [Screen] = []
-  private let keepFrames: Bool
+  var pollDescriptors: [Int32] { [] }
 
-  init(size: TerminalSize, keepFrames: Bool = false) {
-    self.size = size
-    self.keepFrames = keepFrames
-  }
+  init(size: TerminalSize) { self.size = size }
 
   func readInput() -> [TerminalInput] { [] }
-  func draw(_ screen: Screen) {
-    if keepFrames { frames.append(screen) }
-  }
+  func draw(_ screen: Screen) {}
   func close() {}
 }
