@@ -84,7 +84,7 @@ extension AppState {
 
   /// Asks for the page after what the top scope of `sourceIndex` has loaded.
   mutating func loadNextPage(sourceIndex: Int) -> [Effect] {
-    guard var scope = stacks[sourceIndex].last, !scope.isLoading, scope.prefetched == nil else { return [] }
+    guard var scope = stacks[sourceIndex].last, scope.canRequestPage else { return [] }
     let pageSize = layout.pageSize(requested: options.pageSize)
     // Below the root the Back cell takes a slot of the first page, so the
     // first page is one short and its last row still ends flush.
@@ -164,7 +164,7 @@ extension AppState {
     scope.scrollRow = max(0, min(scope.scrollRow, rows - layout.visibleRows))
     self.scope = scope
     let nearEnd = rows - focusRow <= layout.visibleRows + 1
-    if scope.hasLoadedOnce, scope.hasMore, !scope.isLoading, scope.prefetched == nil, scope.error == nil, nearEnd {
+    if scope.hasLoadedOnce, scope.hasMore, scope.canRequestPage, scope.error == nil, nearEnd {
       return loadNextPage(sourceIndex: activeSource)
     }
     return []

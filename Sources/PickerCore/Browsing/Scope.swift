@@ -50,6 +50,8 @@ public struct Scope: Hashable, Sendable {
 
   public var isRoot: Bool { kind == .root }
   public var isLoading: Bool { loadingOffset != nil }
+  /// Nothing in flight and nothing waiting: another page may be asked for.
+  public var canRequestPage: Bool { loadingOffset == nil && prefetched == nil }
   /// True once a first page (or its failure) has arrived.
   public var hasLoadedOnce: Bool { !items.isEmpty || !hasMore || error != nil }
 

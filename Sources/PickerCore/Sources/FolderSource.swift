@@ -65,17 +65,21 @@ public actor FolderSource: PhotoSource {
     if let cached = listings[key] { return cached }
     let directory = folder.map { root.appending(IdentifierCoding.decode($0)) } ?? root
     var entries = try listings[ListingKey(folder: folder, sort: .name)] ?? DirectoryReader.read(directory)
+    // Name order is needed both ways: as the order, or to break ties of
+    // equal times (files copied in bulk share one), computed once either way.
+    let byName = NaturalOrder.sortedIndices(of: entries.map(\.name), groups: entries.map { $0.isFolder ? 0 : 1 })
     switch sort {
     case .name:
-      let order = NaturalOrder.sortedIndices(of: entries.map(\.name), groups: entries.map { $0.isFolder ? 0 : 1 })
-      entries = order.map { entries[$0] }
+      entries = byName.map { entries[$0] }
     case .date:
       // Newest first, as photo apps do; one stat per entry, once.
+      var nameRank = [Int](repeating: 0, count: entries.count)
+      for (rank, index) in byName.enumerated() { nameRank[index] = rank }
       let times = entries.map { DirectoryReader.modificationTime(directory.appending($0.name)) }
       let order = entries.indices.sorted { a, b in
         if entries[a].isFolder != entries[b].isFolder { return entries[a].isFolder }
         if times[a] != times[b] { return times[a] > times[b] }
-        return NaturalOrder.precedes(entries[a].name, entries[b].name)
+        return nameRank[a] < nameRank[b]
       }
       entries = order.map { entries[$0] }
     }
