@@ -17,8 +17,23 @@ let package = Package(
       name: "CNcurses",
       linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("tinfo", .when(platforms: [.linux]))]
     ),
+    // libchafa and glib, found with pkg-config; only CImaging's C uses them.
+    .systemLibrary(
+      name: "CChafa", pkgConfig: "chafa",
+      providers: [.apt(["libchafa-dev", "libglib2.0-dev"]), .brew(["chafa"])]
+    ),
+    // The image libraries behind entry points that return errors instead of
+    // exiting or longjmp-ing: decoders, the PNG thumbnail writer, libchafa.
+    .target(
+      name: "CImaging",
+      dependencies: ["CChafa"],
+      linkerSettings: [
+        .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
+        .linkedLibrary("gif"), .linkedLibrary("heif"),
+      ]
+    ),
     // Everything that can be tested without a terminal.
-    .target(name: "PickerCore"),
+    .target(name: "PickerCore", dependencies: ["CImaging"]),
     .executableTarget(
       name: "picker-tui",
       dependencies: [

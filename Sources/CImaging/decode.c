@@ -1,0 +1,174 @@
+// The decoding entry points: read a file safely, sniff its format, dispatch.
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "decode_internal.h"
+
+// Files larger than this are not images anyone wants to thumbnail; refusing
+// them bounds the memory one worker can take.
+static const int64_t max_file_bytes = 512LL * 1024 * 1024;
+// Enough for the APP1 segment of a camera JPEG (at most 64 KiB) and the
+// frame header after it.
+static const size_t jpeg_head_bytes = 96 * 1024;
+
+int pk_fail(pk_decode_options *options, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  vsnprintf(options->error, sizeof options->error, format, args);
+  va_end(args);
+  return -1;
+}
+
+int pk_check_size(pk_decode_options *options, int64_t width, int64_t height) {
+  if (width <= 0 || height <= 0) return pk_fail(options, "image has no pixels");
+  if (width > 65535 || height > 65535 || (options->max_pixels > 0 && width * height > options->max_pixels))
+    return pk_fail(options, "image too large (%lldx%lld pixels)", (long long)width, (long long)height);
+  return 0;
+}
+
+void pk_fitted_size(const pk_decode_options *options, int32_t width, int32_t height, int32_t *fw, int32_t *fh) {
+  int32_t bw = options->need_width > 0 ? options->need_width : width;
+  int32_t bh = options->need_height > 0 ? options->need_height : height;
+  if (width <= bw && height <= bh) {
+    *fw = width;
+    *fh = height;
+  } else if ((int64_t)width * bh >= (int64_t)height * bw) {
+    *fw = bw;
+    *fh = (int32_t)(((int64_t)height * bw + width - 1) / width);
+  } else {
+    *fh = bh;
+    *fw = (int32_t)(((int64_t)width * bh + height - 1) / height);
+  }
+}
+
+uint8_t *pk_alloc_pixels(int32_t width, int32_t height) {
+  return calloc((size_t)width * (size_t)height, 4);
+}
+
+pk_format pk_sniff_format(const uint8_t *d, size_t n) {
+  if (n >= 3 && d[0] == 0xFF && d[1] == 0xD8 && d[2] == 0xFF) return PK_FORMAT_JPEG;
+  if (n >= 8 && memcmp(d, "\x89PNG\r\n\x1a\n", 8) == 0) return PK_FORMAT_PNG;
+  if (n >= 6 && (memcmp(d, "GIF87a", 6) == 0 || memcmp(d, "GIF89a", 6) == 0)) return PK_FORMAT_GIF;
+  if (n >= 12 && memcmp(d, "RIFF", 4) == 0 && memcmp(d + 8, "WEBP", 4) == 0) return PK_FORMAT_WEBP;
+  if (n >= 12 && memcmp(d + 4, "ftyp", 4) == 0) {
+    static const char *brands[] = {"heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif", "avis"};
+    for (size_t i = 0; i < sizeof brands / sizeof brands[0]; i++)
+      if (memcmp(d + 8, brands[i], 4) == 0) return PK_FORMAT_HEIF;
+  }
+  return PK_FORMAT_UNKNOWN;
+}
+
+static void reset_outputs(pk_decode_options *options, pk_image *out) {
+  options->format = PK_FORMAT_UNKNOWN;
+  options->source_width = options->source_height = 0;
+  options->orientation = 1;
+  options->used_embedded_thumbnail = 0;
+  options->scale_denominator = 1;
+  options->error[0] = 0;
+  out->width = out->height = 0;
+  out->pixels = NULL;
+}
+
+static int decode_sniffed(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
+  if (size == 0) return pk_fail(options, "empty file");
+  options->format = pk_sniff_format(data, size);
+  switch (options->format) {
+    case PK_FORMAT_JPEG: return pk_decode_jpeg(data, size, options, out);
+    case PK_FORMAT_PNG: return pk_decode_png(data, size, options, out);
+    case PK_FORMAT_WEBP: return pk_decode_webp(data, size, options, out);
+    case PK_FORMAT_GIF: return pk_decode_gif(data, size, options, out);
+    case PK_FORMAT_HEIF: return pk_decode_heif(data, size, options, out);
+    default: return pk_fail(options, "not an image this picker can read");
+  }
+}
+
+int pk_decode_memory(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
+  reset_outputs(options, out);
+  int status = decode_sniffed(data, size, options, out);
+  if (status != 0) pk_image_free(out);
+  return status;
+}
+
+// Reads up to `want` bytes from the current position; returns how many.
+static ssize_t read_fully(int fd, uint8_t *buffer, size_t want) {
+  size_t got = 0;
+  while (got < want) {
+    ssize_t n = read(fd, buffer + got, want - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return -1;
+    if (n == 0) break;
+    got += (size_t)n;
+  }
+  return (ssize_t)got;
+}
+
+int pk_decode_file(const char *path, pk_decode_options *options, pk_image *out) {
+  reset_outputs(options, out);
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return pk_fail(options, "%s", strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    int e = errno;
+    close(fd);
+    return pk_fail(options, "%s", strerror(e));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    return pk_fail(options, S_ISDIR(st.st_mode) ? "a folder, not an image" : "not a regular file");
+  }
+  if (st.st_size == 0) {
+    close(fd);
+    return pk_fail(options, "empty file");
+  }
+  if (st.st_size > max_file_bytes) {
+    close(fd);
+    return pk_fail(options, "file too large (%lld bytes)", (long long)st.st_size);
+  }
+  // Regular files never block; reads below may rely on that.
+  const size_t size = (size_t)st.st_size;
+  uint8_t *data = malloc(size);
+  if (data == NULL) {
+    close(fd);
+    return pk_fail(options, "out of memory");
+  }
+  int status = -1;
+  size_t have = 0;
+  ssize_t n = read_fully(fd, data, size < jpeg_head_bytes ? size : jpeg_head_bytes);
+  if (n < 0) {
+    status = pk_fail(options, "%s", strerror(errno));
+    goto done;
+  }
+  have = (size_t)n;
+  // Camera JPEGs: the EXIF thumbnail sits in the first bytes, so try it
+  // before reading megabytes.
+  if (have < size && pk_sniff_format(data, have) == PK_FORMAT_JPEG) {
+    pk_jpeg_header header;
+    pk_jpeg_scan_header(data, have, &header);
+    if (header.complete && header.thumbnail_length > 0) {
+      options->format = PK_FORMAT_JPEG;
+      if (pk_decode_jpeg_thumbnail(data, have, options, out) == 0) {
+        status = 0;
+        goto done;
+      }
+      // A thumbnail too small or broken: the whole file decides.
+      reset_outputs(options, out);
+    }
+  }
+  n = read_fully(fd, data + have, size - have);
+  if (n < 0) {
+    status = pk_fail(options, "%s", strerror(errno));
+    goto done;
+  }
+  have += (size_t)n;
+  status = decode_sniffed(data, have, options, out);
+done:
+  if (status != 0) pk_image_free(out);
+  free(data);
+  close(fd);
+  return status;
+}

@@ -1,0 +1,51 @@
+// Helpers shared by the decoders; not part of the public header.
+#ifndef CIMAGING_DECODE_INTERNAL_H
+#define CIMAGING_DECODE_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "CImaging.h"
+
+// Formats an error into options->error and returns -1, so decoders can
+// `return pk_fail(options, "...")`.
+int pk_fail(pk_decode_options *options, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+// Refuses sizes that are empty or claim more pixels than allowed.
+int pk_check_size(pk_decode_options *options, int64_t width, int64_t height);
+
+// The size a width x height image takes when fitted inside the needed box
+// (never larger than the image itself).
+void pk_fitted_size(const pk_decode_options *options, int32_t width, int32_t height, int32_t *fw, int32_t *fh);
+
+// Allocates width x height RGBA pixels (zeroed), or NULL.
+uint8_t *pk_alloc_pixels(int32_t width, int32_t height);
+
+int pk_decode_jpeg(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
+int pk_decode_png(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
+int pk_decode_webp(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
+int pk_decode_gif(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
+int pk_decode_heif(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
+
+// What the first bytes of a JPEG tell without decoding: the size in its
+// frame header and the EXIF orientation and thumbnail. Any field may stay 0
+// when those bytes do not reach it.
+typedef struct {
+  int32_t width, height;
+  int32_t orientation;
+  size_t thumbnail_offset;  // from the start of the data
+  size_t thumbnail_length;
+  int complete;  // 1 when the frame header (SOF) was reached
+} pk_jpeg_header;
+
+void pk_jpeg_scan_header(const uint8_t *data, size_t size, pk_jpeg_header *header);
+
+// Decodes the EXIF thumbnail when it covers the needed box. Returns 0 with
+// the image, 1 when there is no usable thumbnail, -1 on an error.
+int pk_decode_jpeg_thumbnail(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
+
+// Decodes JPEG bytes with libjpeg at the smallest DCT scale that covers the
+// needed box; the EXIF orientation is left to the caller.
+int pk_decode_jpeg_pixels(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
+
+#endif

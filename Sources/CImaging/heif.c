@@ -1,0 +1,134 @@
+// HEIC/HEIF and AVIF through libheif, using the embedded thumbnail when it
+// covers the box. libheif applies the file's rotation and mirroring itself.
+#include <libheif/heif.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode_internal.h"
+
+static int copy_rgba(const struct heif_image *image, pk_decode_options *options, pk_image *out) {
+  const int width = heif_image_get_width(image, heif_channel_interleaved);
+  const int height = heif_image_get_height(image, heif_channel_interleaved);
+  int stride = 0;
+  const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+  if (plane == NULL || width <= 0 || height <= 0) return pk_fail(options, "corrupt HEIF: no pixels");
+  out->pixels = pk_alloc_pixels(width, height);
+  if (out->pixels == NULL) return pk_fail(options, "out of memory");
+  for (int y = 0; y < height; y++) memcpy(out->pixels + (size_t)y * width * 4, plane + (size_t)y * stride, (size_t)width * 4);
+  out->width = width;
+  out->height = height;
+  return 0;
+}
+
+// The first thumbnail at least as large as the fitted box, or NULL.
+static struct heif_image_handle *usable_thumbnail(struct heif_image_handle *primary, int32_t fw, int32_t fh) {
+  const int count = heif_image_handle_get_number_of_thumbnails(primary);
+  if (count <= 0) return NULL;
+  heif_item_id ids[8];
+  const int n = heif_image_handle_get_list_of_thumbnail_IDs(primary, ids, count < 8 ? count : 8);
+  for (int i = 0; i < n; i++) {
+    struct heif_image_handle *thumbnail = NULL;
+    if (heif_image_handle_get_thumbnail(primary, ids[i], &thumbnail).code != heif_error_Ok) continue;
+    if (heif_image_handle_get_width(thumbnail) >= fw && heif_image_handle_get_height(thumbnail) >= fh) return thumbnail;
+    heif_image_handle_release(thumbnail);
+  }
+  return NULL;
+}
+
+int pk_decode_heif(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
+  struct heif_context *context = heif_context_alloc();
+  if (context == NULL) return pk_fail(options, "out of memory");
+  struct heif_image_handle *primary = NULL, *thumbnail = NULL;
+  struct heif_image *image = NULL;
+  int status = -1;
+  struct heif_error error = heif_context_read_from_memory_without_copy(context, data, size, NULL);
+  if (error.code != heif_error_Ok) {
+    pk_fail(options, "corrupt HEIF: %s", error.message);
+    goto done;
+  }
+  error = heif_context_get_primary_image_handle(context, &primary);
+  if (error.code != heif_error_Ok) {
+    pk_fail(options, "corrupt HEIF: %s", error.message);
+    goto done;
+  }
+  const int width = heif_image_handle_get_width(primary), height = heif_image_handle_get_height(primary);
+  if (pk_check_size(options, width, height) != 0) goto done;
+  options->source_width = width;
+  options->source_height = height;
+  int32_t fw, fh;
+  pk_fitted_size(options, width, height, &fw, &fh);
+  thumbnail = usable_thumbnail(primary, fw, fh);
+  error = heif_decode_image(thumbnail ? thumbnail : primary, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, NULL);
+  if (error.code != heif_error_Ok) {
+    pk_fail(options, "corrupt HEIF: %s", error.message);
+    goto done;
+  }
+  status = copy_rgba(image, options, out);
+  options->used_embedded_thumbnail = thumbnail != NULL && status == 0;
+done:
+  if (image) heif_image_release(image);
+  if (thumbnail) heif_image_handle_release(thumbnail);
+  if (primary) heif_image_handle_release(primary);
+  heif_context_free(context);
+  return status;
+}
+
+typedef struct {
+  uint8_t *data;
+  size_t size;
+} heif_buffer;
+
+static struct heif_error write_buffer(struct heif_context *context, const void *data, size_t size, void *userdata) {
+  (void)context;
+  heif_buffer *buffer = userdata;
+  struct heif_error result = {heif_error_Ok, heif_suberror_Unspecified, "ok"};
+  uint8_t *grown = realloc(buffer->data, buffer->size + size);
+  if (grown == NULL) {
+    result.code = heif_error_Encoding_error;
+    result.message = "out of memory";
+    return result;
+  }
+  memcpy(grown + buffer->size, data, size);
+  buffer->data = grown;
+  buffer->size += size;
+  return result;
+}
+
+int pk_encode_heic(const pk_image *source, int thumbnail_size, uint8_t **out, size_t *out_size) {
+  struct heif_context *context = heif_context_alloc();
+  struct heif_encoder *encoder = NULL;
+  struct heif_image *image = NULL;
+  struct heif_image_handle *handle = NULL, *thumbnail = NULL;
+  heif_buffer buffer = {0};
+  int ok = context != NULL &&
+           heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder).code == heif_error_Ok &&
+           heif_image_create(source->width, source->height, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, &image)
+               .code == heif_error_Ok &&
+           heif_image_add_plane(image, heif_channel_interleaved, source->width, source->height, 8).code == heif_error_Ok;
+  if (ok) {
+    int stride = 0;
+    uint8_t *plane = heif_image_get_plane(image, heif_channel_interleaved, &stride);
+    for (int y = 0; y < source->height; y++)
+      memcpy(plane + (size_t)y * stride, source->pixels + (size_t)y * source->width * 4, (size_t)source->width * 4);
+    heif_encoder_set_lossy_quality(encoder, 90);
+    heif_encoder_set_logging_level(encoder, 0);
+    ok = heif_context_encode_image(context, image, encoder, NULL, &handle).code == heif_error_Ok;
+  }
+  if (ok && thumbnail_size > 0)
+    ok = heif_context_encode_thumbnail(context, image, handle, encoder, NULL, thumbnail_size, &thumbnail).code ==
+         heif_error_Ok;
+  struct heif_writer writer = {1, write_buffer};
+  if (ok) ok = heif_context_write(context, &writer, &buffer).code == heif_error_Ok;
+  if (thumbnail) heif_image_handle_release(thumbnail);
+  if (handle) heif_image_handle_release(handle);
+  if (image) heif_image_release(image);
+  if (encoder) heif_encoder_release(encoder);
+  if (context) heif_context_free(context);
+  if (!ok) {
+    free(buffer.data);
+    return -1;
+  }
+  *out = buffer.data;
+  *out_size = buffer.size;
+  return 0;
+}

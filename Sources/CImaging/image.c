@@ -1,0 +1,101 @@
+// Pixel buffers: orientation and shrinking. Plain C loops; images reaching
+// here are already small (an EXIF thumbnail or a DCT-scaled decode).
+#include <stdlib.h>
+#include <string.h>
+
+#include "CImaging.h"
+
+void pk_image_free(pk_image *image) {
+  if (image == NULL) return;
+  free(image->pixels);
+  image->pixels = NULL;
+  image->width = 0;
+  image->height = 0;
+}
+
+int pk_image_orient(pk_image *image, int orientation) {
+  if (orientation < 2 || orientation > 8 || image->pixels == NULL) return 0;
+  const int32_t w = image->width, h = image->height;
+  // 5-8 swap the axes.
+  const int swaps = orientation >= 5;
+  const int32_t ow = swaps ? h : w, oh = swaps ? w : h;
+  uint32_t *out = malloc((size_t)ow * (size_t)oh * 4);
+  if (out == NULL) return -1;
+  const uint32_t *in = (const uint32_t *)image->pixels;
+  for (int32_t y = 0; y < oh; y++) {
+    for (int32_t x = 0; x < ow; x++) {
+      int32_t sx, sy;
+      switch (orientation) {
+        case 2: sx = w - 1 - x; sy = y; break;  // mirrored
+        case 3: sx = w - 1 - x; sy = h - 1 - y; break;  // upside down
+        case 4: sx = x; sy = h - 1 - y; break;  // mirrored vertically
+        case 5: sx = y; sy = x; break;  // transposed
+        case 6: sx = y; sy = h - 1 - x; break;  // needs 90 degrees clockwise
+        case 7: sx = w - 1 - y; sy = h - 1 - x; break;  // transversed
+        default: sx = w - 1 - y; sy = x; break;  // 8: needs 90 counter-clockwise
+      }
+      out[(size_t)y * ow + x] = in[(size_t)sy * w + sx];
+    }
+  }
+  free(image->pixels);
+  image->pixels = (uint8_t *)out;
+  image->width = ow;
+  image->height = oh;
+  return 0;
+}
+
+int pk_image_fit(pk_image *image, int32_t max_width, int32_t max_height) {
+  const int32_t w = image->width, h = image->height;
+  if (image->pixels == NULL || max_width <= 0 || max_height <= 0) return 0;
+  if (w <= max_width && h <= max_height) return 0;
+  // The smaller of the two ratios wins; compare w/max_w with h/max_h.
+  int32_t ow, oh;
+  if ((int64_t)w * max_height >= (int64_t)h * max_width) {
+    ow = max_width;
+    oh = (int32_t)(((int64_t)h * max_width + w / 2) / w);
+  } else {
+    oh = max_height;
+    ow = (int32_t)(((int64_t)w * max_height + h / 2) / h);
+  }
+  if (ow < 1) ow = 1;
+  if (oh < 1) oh = 1;
+  uint8_t *out = malloc((size_t)ow * (size_t)oh * 4);
+  if (out == NULL) return -1;
+  const uint8_t *in = image->pixels;
+  for (int32_t oy = 0; oy < oh; oy++) {
+    const int32_t y0 = (int32_t)((int64_t)oy * h / oh);
+    int32_t y1 = (int32_t)((int64_t)(oy + 1) * h / oh);
+    if (y1 <= y0) y1 = y0 + 1;
+    for (int32_t ox = 0; ox < ow; ox++) {
+      const int32_t x0 = (int32_t)((int64_t)ox * w / ow);
+      int32_t x1 = (int32_t)((int64_t)(ox + 1) * w / ow);
+      if (x1 <= x0) x1 = x0 + 1;
+      // Colour is weighted by alpha so transparent pixels do not darken edges.
+      uint64_t r = 0, g = 0, b = 0, a = 0, n = 0;
+      for (int32_t y = y0; y < y1; y++) {
+        const uint8_t *p = in + ((size_t)y * w + x0) * 4;
+        for (int32_t x = x0; x < x1; x++, p += 4) {
+          r += (uint64_t)p[0] * p[3];
+          g += (uint64_t)p[1] * p[3];
+          b += (uint64_t)p[2] * p[3];
+          a += p[3];
+          n++;
+        }
+      }
+      uint8_t *q = out + ((size_t)oy * ow + ox) * 4;
+      if (a == 0) {
+        q[0] = q[1] = q[2] = q[3] = 0;
+      } else {
+        q[0] = (uint8_t)((r + a / 2) / a);
+        q[1] = (uint8_t)((g + a / 2) / a);
+        q[2] = (uint8_t)((b + a / 2) / a);
+        q[3] = (uint8_t)((a + n / 2) / n);
+      }
+    }
+  }
+  free(image->pixels);
+  image->pixels = out;
+  image->width = ow;
+  image->height = oh;
+  return 0;
+}

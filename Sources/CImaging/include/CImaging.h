@@ -1,0 +1,132 @@
+// CImaging: the image libraries behind setjmp-safe entry points.
+//
+// Every function here returns an error instead of exiting, printing or
+// longjmp-ing into Swift: libjpeg's and libpng's setjmp stays in C, and no
+// library is allowed to write to stderr (it is the terminal while the UI is
+// up). Pixels are RGBA8, unassociated alpha, rows packed (stride = width * 4).
+#ifndef CIMAGING_H
+#define CIMAGING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// MARK: Images
+
+typedef struct {
+  int32_t width;
+  int32_t height;
+  uint8_t *pixels;  // malloc'd; release with pk_image_free
+} pk_image;
+
+void pk_image_free(pk_image *image);
+
+// Turns a stored image the right way up for an EXIF orientation (1-8).
+// Returns 0, or -1 when memory ran out (the image is left as it was).
+int pk_image_orient(pk_image *image, int orientation);
+
+// Shrinks (never enlarges) to fit inside max_width x max_height, keeping the
+// aspect ratio, by averaging boxes of pixels. Returns 0 or -1 (no memory).
+int pk_image_fit(pk_image *image, int32_t max_width, int32_t max_height);
+
+// MARK: Decoding
+
+typedef enum {
+  PK_FORMAT_UNKNOWN = 0,
+  PK_FORMAT_JPEG,
+  PK_FORMAT_PNG,
+  PK_FORMAT_WEBP,
+  PK_FORMAT_GIF,
+  PK_FORMAT_HEIF,
+} pk_format;
+
+// The format told by the first bytes (at least 12 are needed).
+pk_format pk_sniff_format(const uint8_t *data, size_t size);
+
+typedef struct {
+  // In: the box the caller will show the image in, in pixels. Decoders use
+  // this to pick an embedded thumbnail or a DCT scale that still covers it.
+  int32_t need_width;
+  int32_t need_height;
+  // In: images whose header claims more pixels are refused before decoding.
+  int64_t max_pixels;
+  // Out.
+  pk_format format;
+  int32_t source_width;  // as stored, before orientation
+  int32_t source_height;
+  int32_t orientation;  // EXIF orientation applied (1 when none)
+  int32_t used_embedded_thumbnail;  // 1: EXIF (JPEG) or HEIF thumbnail
+  int32_t scale_denominator;  // JPEG DCT scaling used (1, 2, 4 or 8)
+  char error[200];  // set when a function returns non-zero
+} pk_decode_options;
+
+// Decodes an image held in memory.
+int pk_decode_memory(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
+
+// Decodes a file. Opens it without blocking and refuses anything that is not
+// a regular file (a FIFO named x.jpg must not hang a worker). A JPEG with a
+// big enough EXIF thumbnail is decoded from its first bytes only.
+int pk_decode_file(const char *path, pk_decode_options *options, pk_image *out);
+
+// MARK: PNG files with text (the freedesktop thumbnail cache)
+
+// Finds the tEXt chunk `key` in PNG bytes; copies its value (NUL-terminated,
+// truncated to capacity) and returns its length, or -1 when absent.
+int pk_png_text(const uint8_t *data, size_t size, const char *key, char *value, size_t capacity);
+
+// Writes `image` as a PNG to a new file at `path` (created with mode 0600,
+// failing if it exists) with tEXt chunks keys[i] = values[i].
+int pk_png_write_file(
+  const char *path, const pk_image *image, const char *const *keys, const char *const *values, int count,
+  char *error, size_t error_capacity);
+
+// MARK: Cells (libchafa)
+
+typedef enum {
+  PK_CELLS_TRUECOLOR = 0,  // colours are 0xRRGGBB
+  PK_CELLS_PALETTE_240,  // palette indices 16-255
+  PK_CELLS_PALETTE_16,  // 0-15
+  PK_CELLS_PALETTE_8,  // 0-7
+  PK_CELLS_MONOCHROME,  // shapes only, default colours
+} pk_cell_mode;
+
+typedef struct {
+  uint32_t codepoint;
+  int32_t foreground;  // -1: the terminal's default colour
+  int32_t background;
+} pk_cell;
+
+// The cell size that shows a width x height image inside max_columns x
+// max_rows cells with its aspect ratio kept (cells are about twice as tall
+// as wide).
+void pk_cells_fit(int32_t width, int32_t height, int32_t max_columns, int32_t max_rows, int32_t *columns, int32_t *rows);
+
+// Renders into exactly columns x rows cells, written row by row to `out`
+// (columns * rows of them). Returns 0, or -1 when libchafa failed.
+int pk_render_cells(const pk_image *image, int32_t columns, int32_t rows, pk_cell_mode mode, pk_cell *out);
+
+// MARK: Checksums
+
+// Lowercase hex MD5 of the bytes, into out[33].
+void pk_md5_hex(const uint8_t *data, size_t size, char out[33]);
+
+// MARK: Encoders (the cache writer and the tests make images with these)
+
+// Each returns 0 and a malloc'd buffer (release with pk_buffer_free), or -1.
+int pk_encode_jpeg(const pk_image *image, int quality, uint8_t **out, size_t *out_size);
+int pk_encode_png(const pk_image *image, uint8_t **out, size_t *out_size);
+int pk_encode_webp(const pk_image *image, int quality, uint8_t **out, size_t *out_size);
+// A GIF of `count` frames of the same size, colours reduced to a 6x6x6 cube.
+int pk_encode_gif(const pk_image *frames, int count, uint8_t **out, size_t *out_size);
+// HEIC; with thumbnail_size > 0 an embedded thumbnail of that bounding size.
+int pk_encode_heic(const pk_image *image, int thumbnail_size, uint8_t **out, size_t *out_size);
+void pk_buffer_free(void *buffer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,173 @@
+// JPEG through libjpeg-turbo. libjpeg reports fatal errors by calling
+// error_exit, which must not return: ours longjmps back into the function
+// that called setjmp, here in C, and that function returns an error string.
+#include <stddef.h>
+#include <stdio.h>
+#include <jpeglib.h>
+#include <jerror.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode_internal.h"
+
+typedef struct {
+  struct jpeg_error_mgr manager;
+  jmp_buf jump;
+  char message[JMSG_LENGTH_MAX];
+  int reached_end_early;
+} jpeg_errors;
+
+static void on_error_exit(j_common_ptr info) {
+  jpeg_errors *errors = (jpeg_errors *)info->err;
+  info->err->format_message(info, errors->message);
+  longjmp(errors->jump, 1);
+}
+
+// Warnings and traces must never reach stderr (the terminal).
+static void on_output_message(j_common_ptr info) { (void)info; }
+
+static void on_emit_message(j_common_ptr info, int level) {
+  if (level >= 0) return;
+  jpeg_errors *errors = (jpeg_errors *)info->err;
+  if (info->err->msg_code == JWRN_JPEG_EOF) errors->reached_end_early = 1;
+  info->err->num_warnings++;
+}
+
+// Adobe writes CMYK inverted; this turns such a row into RGBA in place.
+static void cmyk_row_to_rgba(uint8_t *row, JDIMENSION width) {
+  for (JDIMENSION x = 0; x < width; x++) {
+    uint8_t *p = row + (size_t)x * 4;
+    unsigned c = p[0], m = p[1], y = p[2], k = p[3];
+    p[0] = (uint8_t)(c * k / 255);
+    p[1] = (uint8_t)(m * k / 255);
+    p[2] = (uint8_t)(y * k / 255);
+    p[3] = 255;
+  }
+}
+
+int pk_decode_jpeg_pixels(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
+  struct jpeg_decompress_struct info;
+  jpeg_errors errors;
+  uint8_t *volatile pixels = NULL;
+  info.err = jpeg_std_error(&errors.manager);
+  errors.manager.error_exit = on_error_exit;
+  errors.manager.output_message = on_output_message;
+  errors.manager.emit_message = on_emit_message;
+  errors.reached_end_early = 0;
+  if (setjmp(errors.jump)) {
+    jpeg_destroy_decompress(&info);
+    free(pixels);
+    return pk_fail(options, "corrupt JPEG: %s", errors.message);
+  }
+  jpeg_create_decompress(&info);
+  jpeg_mem_src(&info, (unsigned char *)data, (unsigned long)size);
+  jpeg_read_header(&info, TRUE);
+  if (pk_check_size(options, info.image_width, info.image_height) != 0) {
+    jpeg_destroy_decompress(&info);
+    return -1;
+  }
+  int32_t fw, fh;
+  pk_fitted_size(options, (int32_t)info.image_width, (int32_t)info.image_height, &fw, &fh);
+  // The largest reduction that still covers the box.
+  unsigned denominator = 1;
+  for (unsigned d = 8; d > 1; d /= 2) {
+    if ((info.image_width + d - 1) / d >= (unsigned)fw && (info.image_height + d - 1) / d >= (unsigned)fh) {
+      denominator = d;
+      break;
+    }
+  }
+  info.scale_num = 1;
+  info.scale_denom = denominator;
+  // Thumbnails are shrunk further after this; the fast paths lose nothing.
+  info.dct_method = JDCT_IFAST;
+  info.do_fancy_upsampling = FALSE;
+  const int cmyk = info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK;
+  info.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+  jpeg_start_decompress(&info);
+  const JDIMENSION width = info.output_width, height = info.output_height;
+  pixels = pk_alloc_pixels((int32_t)width, (int32_t)height);
+  if (pixels == NULL) {
+    jpeg_destroy_decompress(&info);
+    return pk_fail(options, "out of memory");
+  }
+  while (info.output_scanline < height) {
+    uint8_t *row = pixels + (size_t)info.output_scanline * width * 4;
+    JSAMPROW rows[1] = {row};
+    if (jpeg_read_scanlines(&info, rows, 1) != 1) break;
+    if (cmyk) cmyk_row_to_rgba(row, width);
+  }
+  if (errors.reached_end_early) {
+    jpeg_destroy_decompress(&info);
+    free(pixels);
+    return pk_fail(options, "truncated JPEG");
+  }
+  jpeg_finish_decompress(&info);
+  jpeg_destroy_decompress(&info);
+  out->width = (int32_t)width;
+  out->height = (int32_t)height;
+  out->pixels = pixels;
+  options->scale_denominator = (int32_t)denominator;
+  return 0;
+}
+
+// The needed box in stored orientation: 90-degree orientations swap it.
+static pk_decode_options stored_box(const pk_decode_options *options, int orientation) {
+  pk_decode_options stored = *options;
+  if (orientation >= 5) {
+    stored.need_width = options->need_height;
+    stored.need_height = options->need_width;
+  }
+  return stored;
+}
+
+static int finish(pk_decode_options *options, pk_image *out, int orientation) {
+  if (pk_image_orient(out, orientation) != 0) return pk_fail(options, "out of memory");
+  options->orientation = orientation;
+  return 0;
+}
+
+int pk_decode_jpeg_thumbnail(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
+  pk_jpeg_header header;
+  pk_jpeg_scan_header(data, size, &header);
+  if (!header.complete || header.thumbnail_length == 0) return 1;
+  if (pk_check_size(options, header.width, header.height) != 0) return -1;
+  options->source_width = header.width;
+  options->source_height = header.height;
+  pk_decode_options stored = stored_box(options, header.orientation);
+  const uint8_t *thumb = data + header.thumbnail_offset;
+  pk_jpeg_header thumb_header;
+  pk_jpeg_scan_header(thumb, header.thumbnail_length, &thumb_header);
+  if (!thumb_header.complete) return 1;
+  int32_t fw, fh;
+  pk_fitted_size(&stored, header.width, header.height, &fw, &fh);
+  const int64_t tw = thumb_header.width, th = thumb_header.height;
+  if (tw < fw || th < fh) return 1;
+  // Some cameras letterbox the thumbnail of a wide photo: its bars would show.
+  const int64_t a = tw * header.height, b = th * header.width;
+  if ((a > b ? a - b : b - a) * 100 > (a > b ? a : b) * 3) return 1;
+  if (pk_decode_jpeg_pixels(thumb, header.thumbnail_length, &stored, out) != 0) {
+    pk_image_free(out);
+    options->error[0] = 0;
+    return 1;
+  }
+  options->used_embedded_thumbnail = 1;
+  options->scale_denominator = stored.scale_denominator;
+  return finish(options, out, header.orientation);
+}
+
+int pk_decode_jpeg(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
+  int thumbnail = pk_decode_jpeg_thumbnail(data, size, options, out);
+  if (thumbnail <= 0) return thumbnail;
+  pk_jpeg_header header;
+  pk_jpeg_scan_header(data, size, &header);
+  pk_decode_options stored = stored_box(options, header.orientation);
+  if (pk_decode_jpeg_pixels(data, size, &stored, out) != 0) {
+    memcpy(options->error, stored.error, sizeof options->error);
+    return -1;
+  }
+  options->source_width = header.width ? header.width : out->width;
+  options->source_height = header.height ? header.height : out->height;
+  options->scale_denominator = stored.scale_denominator;
+  return finish(options, out, header.orientation);
+}

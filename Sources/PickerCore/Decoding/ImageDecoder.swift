@@ -1,0 +1,106 @@
+import CImaging
+
+/// An image file format, told by its first bytes (never by its name).
+public enum ImageFormat: String, Sendable {
+  case jpeg, png, webp, gif, heif
+
+  init?(_ raw: pk_format) {
+    switch raw {
+    case PK_FORMAT_JPEG: self = .jpeg
+    case PK_FORMAT_PNG: self = .png
+    case PK_FORMAT_WEBP: self = .webp
+    case PK_FORMAT_GIF: self = .gif
+    case PK_FORMAT_HEIF: self = .heif
+    default: return nil
+    }
+  }
+
+  /// The format of these first bytes, or nil.
+  public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
+    ImageFormat(bytes.withUnsafeBufferPointer { pk_sniff_format($0.baseAddress, $0.count) })
+  }
+}
+
+/// A size in pixels.
+public struct PixelSize: Hashable, Sendable {
+  public var width: Int
+  public var height: Int
+  public init(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+  }
+}
+
+/// Why an image could not be shown; the message is for the user.
+public struct ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+  public var message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
+}
+
+/// A decoded image and how it was obtained.
+public struct DecodedImage: Sendable {
+  public var image: PixelImage
+  public var format: ImageFormat?
+  /// The size of the full image as stored (before orientation).
+  public var sourceSize: PixelSize
+  /// The EXIF orientation that was applied (1: none).
+  public var orientation: Int
+  /// True when an embedded (EXIF or HEIF) thumbnail stood in for the image.
+  public var usedEmbeddedThumbnail: Bool
+  /// The JPEG DCT scale used, as 1/n.
+  public var scaleDenominator: Int
+}
+
+/// Decodes image files and bytes into pixels at least as large as a box,
+/// the right way up. Safe to call from several threads at once.
+public struct ImageDecoder: Sendable {
+  /// Images whose header claims more pixels are refused before decoding.
+  public var maxPixels: Int
+
+  public init(maxPixels: Int = 100_000_000) { self.maxPixels = maxPixels }
+
+  /// Decodes the file at `path`; non-regular files (a FIFO, a device) and
+  /// folders are refused without blocking.
+  public func decode(file path: PathBytes, covering box: PixelSize) throws(ImageDecodingError) -> DecodedImage {
+    var options = makeOptions(box)
+    var raw = pk_image()
+    let status = (path.bytes + [0]).withUnsafeBufferPointer { bytes in
+      bytes.withMemoryRebound(to: CChar.self) { pk_decode_file($0.baseAddress, &options, &raw) }
+    }
+    return try finish(status, options, raw)
+  }
+
+  /// Decodes image bytes held in memory (a data: URL, a download).
+  public func decode(bytes: [UInt8], covering box: PixelSize) throws(ImageDecodingError) -> DecodedImage {
+    var options = makeOptions(box)
+    var raw = pk_image()
+    let status = bytes.withUnsafeBufferPointer { pk_decode_memory($0.baseAddress, $0.count, &options, &raw) }
+    return try finish(status, options, raw)
+  }
+
+  private func makeOptions(_ box: PixelSize) -> pk_decode_options {
+    var options = pk_decode_options()
+    options.need_width = Int32(clamping: box.width)
+    options.need_height = Int32(clamping: box.height)
+    options.max_pixels = Int64(maxPixels)
+    return options
+  }
+
+  private func finish(_ status: Int32, _ options: pk_decode_options, _ raw: pk_image) throws(ImageDecodingError)
+    -> DecodedImage
+  {
+    guard status == 0, raw.pixels != nil else {
+      var copy = options
+      let message = withUnsafeBytes(of: &copy.error) { buffer in
+        String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      throw ImageDecodingError(message.isEmpty ? "cannot read image" : message)
+    }
+    return DecodedImage(
+      image: PixelImage(taking: raw), format: ImageFormat(options.format),
+      sourceSize: PixelSize(width: Int(options.source_width), height: Int(options.source_height)),
+      orientation: Int(options.orientation), usedEmbeddedThumbnail: options.used_embedded_thumbnail != 0,
+      scaleDenominator: Int(options.scale_denominator))
+  }
+}

@@ -1,0 +1,50 @@
+import CImaging
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Decoded RGBA pixels (8 bits a channel, unassociated alpha), owned by this
+/// object and released with it. Never mutated once shared.
+public final class PixelImage: @unchecked Sendable {
+  var raw: pk_image
+
+  init(taking raw: pk_image) { self.raw = raw }
+
+  /// Pixels from RGBA bytes (width * height * 4 of them); for tests and
+  /// generated images.
+  public convenience init(width: Int, height: Int, rgba: [UInt8]) {
+    precondition(rgba.count == width * height * 4, "RGBA bytes do not match the size")
+    let pixels = malloc(max(1, rgba.count))!.assumingMemoryBound(to: UInt8.self)
+    rgba.withUnsafeBufferPointer { pixels.update(from: $0.baseAddress!, count: rgba.count) }
+    self.init(taking: pk_image(width: Int32(width), height: Int32(height), pixels: pixels))
+  }
+
+  deinit { pk_image_free(&raw) }
+
+  public var width: Int { Int(raw.width) }
+  public var height: Int { Int(raw.height) }
+  public var byteCount: Int { width * height * 4 }
+
+  /// The RGBA bytes of pixel (x, y).
+  public func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+    precondition(x >= 0 && x < width && y >= 0 && y < height)
+    let p = raw.pixels + (y * width + x) * 4
+    return (p[0], p[1], p[2], p[3])
+  }
+
+  /// A copy shrunk to fit inside the box (the same object when it already fits).
+  public func fitted(maxWidth: Int, maxHeight: Int) -> PixelImage {
+    if width <= maxWidth && height <= maxHeight { return self }
+    let copy = PixelImage(width: width, height: height, rgba: rgbaBytes())
+    _ = pk_image_fit(&copy.raw, Int32(maxWidth), Int32(maxHeight))
+    return copy
+  }
+
+  /// All pixels, row by row.
+  public func rgbaBytes() -> [UInt8] {
+    Array(UnsafeBufferPointer(start: raw.pixels, count: byteCount))
+  }
+}
