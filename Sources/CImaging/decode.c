@@ -68,6 +68,7 @@ static void reset_outputs(pk_decode_options *options, pk_image *out) {
   options->orientation = 1;
   options->used_embedded_thumbnail = 0;
   options->scale_denominator = 1;
+  options->content_error = 0;
   options->error[0] = 0;
   out->width = out->height = 0;
   out->pixels = NULL;
@@ -86,11 +87,19 @@ static int decode_sniffed(const uint8_t *data, size_t size, pk_decode_options *o
   }
 }
 
+// Decodes and marks a failure as the content's fault.
+static int decode_content(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
+  int status = decode_sniffed(data, size, options, out);
+  if (status != 0) {
+    pk_image_free(out);
+    options->content_error = 1;
+  }
+  return status;
+}
+
 int pk_decode_memory(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
   reset_outputs(options, out);
-  int status = decode_sniffed(data, size, options, out);
-  if (status != 0) pk_image_free(out);
-  return status;
+  return decode_content(data, size, options, out);
 }
 
 // Reads up to `want` bytes from the current position; returns how many.
@@ -123,6 +132,7 @@ int pk_decode_file(const char *path, pk_decode_options *options, pk_image *out) 
   }
   if (st.st_size == 0) {
     close(fd);
+    options->content_error = 1;
     return pk_fail(options, "empty file");
   }
   if (st.st_size > max_file_bytes) {
@@ -165,7 +175,7 @@ int pk_decode_file(const char *path, pk_decode_options *options, pk_image *out) 
     goto done;
   }
   have += (size_t)n;
-  status = decode_sniffed(data, have, options, out);
+  status = decode_content(data, have, options, out);
 done:
   if (status != 0) pk_image_free(out);
   free(data);

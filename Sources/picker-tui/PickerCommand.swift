@@ -1,9 +1,6 @@
 import ArgumentParser
 import PickerCore
 
-/// The version printed by --version.
-let pickerVersion = "0.1.0"
-
 /// `picker-tui [PATH ...]`: the picker itself, and `picker-tui bench ...`.
 struct PickerCommand: ParsableCommand {
   static let configuration = CommandConfiguration(

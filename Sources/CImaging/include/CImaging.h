@@ -60,6 +60,9 @@ typedef struct {
   int32_t orientation;  // EXIF orientation applied (1 when none)
   int32_t used_embedded_thumbnail;  // 1: EXIF (JPEG) or HEIF thumbnail
   int32_t scale_denominator;  // JPEG DCT scaling used (1, 2, 4 or 8)
+  // 1 when the bytes were read and are not a usable image (worth
+  // remembering until the file changes); 0 for errors of access.
+  int32_t content_error;
   char error[200];  // set when a function returns non-zero
 } pk_decode_options;
 
@@ -112,6 +115,10 @@ int pk_render_cells(const pk_image *image, int32_t columns, int32_t rows, pk_cel
 
 // Lowercase hex MD5 of the bytes, into out[33].
 void pk_md5_hex(const uint8_t *data, size_t size, char out[33]);
+
+// The file:// URI of an absolute path, escaped as GLib escapes it (other
+// programs name their thumbnails after it). Returns its length, or -1.
+int pk_file_uri(const char *absolute_path, char *out, size_t capacity);
 
 // MARK: Encoders (the cache writer and the tests make images with these)
 

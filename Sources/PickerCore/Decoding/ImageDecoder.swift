@@ -34,7 +34,13 @@ public struct PixelSize: Hashable, Sendable {
 /// Why an image could not be shown; the message is for the user.
 public struct ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
   public var message: String
-  public init(_ message: String) { self.message = message }
+  /// The bytes were read and are not a usable image: retrying before the
+  /// file changes is pointless. False for errors of access.
+  public var isContentError: Bool
+  public init(_ message: String, isContentError: Bool = false) {
+    self.message = message
+    self.isContentError = isContentError
+  }
   public var description: String { message }
 }
 
@@ -95,7 +101,8 @@ public struct ImageDecoder: Sendable {
       let message = withUnsafeBytes(of: &copy.error) { buffer in
         String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
       }
-      throw ImageDecodingError(message.isEmpty ? "cannot read image" : message)
+      throw ImageDecodingError(
+        message.isEmpty ? "cannot read image" : message, isContentError: options.content_error != 0)
     }
     return DecodedImage(
       image: PixelImage(taking: raw), format: ImageFormat(options.format),

@@ -140,7 +140,7 @@ import Testing
     let folder = TestImages.temporaryFolder()
     let fifo = folder.appendingPathComponent("x.jpg")
     #expect(mkfifo(fifo.path, 0o600) == 0)
-    #expect(throws: ImageDecodingError("not a regular file")) {
+    #expect(throws: ImageDecodingError("not a regular file", isContentError: false)) {
       try decoder.decode(file: PathBytes(fifo.path), covering: box)
     }
     #expect(throws: ImageDecodingError("a folder, not an image")) {
@@ -151,7 +151,9 @@ import Testing
     }
     let empty = folder.appendingPathComponent("empty.jpg")
     TestImages.write([], to: empty)
-    #expect(throws: ImageDecodingError("empty file")) { try decoder.decode(file: PathBytes(empty.path), covering: box) }
+    #expect(throws: ImageDecodingError("empty file", isContentError: true)) {
+      try decoder.decode(file: PathBytes(empty.path), covering: box)
+    }
   }
 
   @Test func cameraFileIsDecodedFromItsThumbnailWithoutReadingTheRest() throws {

@@ -1,0 +1,83 @@
+import Foundation
+
+/// Makes thumbnails: memory cache → disk cache → loader chain → decoder →
+/// cells → memory cache, on one worker thread per core.
+///
+/// Identical requests in flight share one job; a job whose last subscriber
+/// cancels is dropped (or, already running, its result only goes to the
+/// cache); queued jobs run highest priority first. Callers never wait:
+/// results arrive through completion handlers, on a worker thread.
+public final class ImagePipeline: Sendable {
+  public struct Configuration: Sendable {
+    public var loaders: [any ImageLoader] = [FileLoader(), DataURLLoader()]
+    public var decoder = ImageDecoder()
+    /// Read and written for local files; nil turns it off.
+    public var diskCache: FreedesktopThumbnailCache? = nil
+    public var memoryCacheBytes = 48 << 20
+    public var workerCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Told about every job that finishes (benchmarks time them).
+    public var observer: (@Sendable (JobReport) -> Void)? = nil
+
+    public init() {}
+  }
+
+  /// How one job went, for benchmarks and tests.
+  public struct JobReport: Sendable {
+    public enum Path: Sendable, Equatable {
+      case memoryCache, diskCache, decoded(embeddedThumbnail: Bool), failed
+    }
+    public var key: ImageRequest.Key
+    public var path: Path
+    /// From leaving the queue to the result.
+    public var seconds: Double
+  }
+
+  public let memoryCache: MemoryCache<ImageRequest.Key, CellImage>
+  private let core: PipelineCore
+
+  public init(configuration: Configuration = Configuration()) {
+    memoryCache = MemoryCache(byteLimit: configuration.memoryCacheBytes)
+    core = PipelineCore(configuration: configuration, memoryCache: memoryCache)
+    for number in 0..<configuration.workerCount {
+      let thread = Thread { [core] in core.work() }
+      thread.name = "thumbnails-\(number)"
+      thread.stackSize = 1 << 20
+      thread.start()
+    }
+  }
+
+  deinit { core.stop() }
+
+  /// The thumbnail when it is already in memory; never waits.
+  public func cachedImage(for key: ImageRequest.Key) -> CellImage? { memoryCache.value(for: key) }
+
+  /// Asks for a thumbnail. `completion` runs once, on a worker thread,
+  /// unless the task is cancelled first.
+  @discardableResult
+  public func load(_ request: ImageRequest, completion: @escaping @Sendable (ThumbnailResult) -> Void) -> ImageTask {
+    core.subscribe(request, completion: completion)
+  }
+
+  /// Jobs queued or running, and jobs ever started (for tests).
+  public var pendingJobCount: Int { core.pendingJobCount }
+  public var startedJobCount: Int { core.startedJobCount }
+}
+
+/// A subscription to one thumbnail; cancel it when the cell leaves the screen.
+public final class ImageTask: Sendable {
+  private let core: PipelineCore
+  let key: ImageRequest.Key
+  let subscriber: Int
+
+  init(core: PipelineCore, key: ImageRequest.Key, subscriber: Int) {
+    self.core = core
+    self.key = key
+    self.subscriber = subscriber
+  }
+
+  /// Stops wanting the result; the job stops when nobody else wants it.
+  public func cancel() { core.cancel(key, subscriber: subscriber) }
+
+  /// Moves the job up or down the queue.
+  public func setPriority(_ priority: Int) { core.setPriority(priority, key: key, subscriber: subscriber) }
+}

@@ -1,0 +1,34 @@
+/// A thumbnail to make: which image, how many cells, for which colours.
+public struct ImageRequest: Hashable, Sendable {
+  /// What identifies the result: two requests with equal keys share one load
+  /// and one cache entry. Priority is not part of it.
+  public struct Key: Hashable, Sendable {
+    public var reference: ImageReference
+    public var columns: Int
+    public var rows: Int
+    public var depth: ColorDepth
+
+    public init(reference: ImageReference, columns: Int, rows: Int, depth: ColorDepth) {
+      self.reference = reference
+      self.columns = columns
+      self.rows = rows
+      self.depth = depth
+    }
+  }
+
+  public var key: Key
+  /// Higher runs first: cells on screen before prefetched ones.
+  public var priority: Int
+
+  public init(key: Key, priority: Int = 0) {
+    self.key = key
+    self.priority = priority
+  }
+
+  public init(reference: ImageReference, columns: Int, rows: Int, depth: ColorDepth, priority: Int = 0) {
+    self.init(key: Key(reference: reference, columns: columns, rows: rows, depth: depth), priority: priority)
+  }
+}
+
+/// A finished thumbnail, or why there is none.
+public typealias ThumbnailResult = Result<CellImage, ImageDecodingError>

@@ -1,0 +1,168 @@
+import Foundation
+
+/// The shared state of the pipeline's workers, behind one condition lock.
+final class PipelineCore: @unchecked Sendable {
+  private final class Job {
+    let request: ImageRequest
+    let sequence: Int
+    var subscribers: [Int: (priority: Int, completion: @Sendable (ThumbnailResult) -> Void)] = [:]
+    var isRunning = false
+    var priority: Int { subscribers.values.map(\.priority).max() ?? Int.min }
+
+    init(request: ImageRequest, sequence: Int) {
+      self.request = request
+      self.sequence = sequence
+    }
+  }
+
+  private let configuration: ImagePipeline.Configuration
+  private let memoryCache: MemoryCache<ImageRequest.Key, CellImage>
+  private let condition = NSCondition()
+  private var jobs: [ImageRequest.Key: Job] = [:]
+  private var queued: [Job] = []
+  private var nextSequence = 0
+  private var nextSubscriber = 0
+  private var started = 0
+  private var stopped = false
+
+  init(configuration: ImagePipeline.Configuration, memoryCache: MemoryCache<ImageRequest.Key, CellImage>) {
+    self.configuration = configuration
+    self.memoryCache = memoryCache
+  }
+
+  var pendingJobCount: Int { condition.withLock { jobs.count } }
+  var startedJobCount: Int { condition.withLock { started } }
+
+  func subscribe(_ request: ImageRequest, completion: @escaping @Sendable (ThumbnailResult) -> Void) -> ImageTask {
+    condition.lock()
+    defer { condition.unlock() }
+    nextSubscriber += 1
+    let job: Job
+    if let existing = jobs[request.key] {
+      job = existing
+    } else {
+      job = Job(request: request, sequence: nextSequence)
+      nextSequence += 1
+      jobs[request.key] = job
+      queued.append(job)
+      condition.signal()
+    }
+    job.subscribers[nextSubscriber] = (request.priority, completion)
+    return ImageTask(core: self, key: request.key, subscriber: nextSubscriber)
+  }
+
+  func cancel(_ key: ImageRequest.Key, subscriber: Int) {
+    condition.withLock {
+      guard let job = jobs[key], job.subscribers.removeValue(forKey: subscriber) != nil else { return }
+      guard job.subscribers.isEmpty, !job.isRunning else { return }
+      jobs[key] = nil
+      queued.removeAll { $0 === job }
+    }
+  }
+
+  func setPriority(_ priority: Int, key: ImageRequest.Key, subscriber: Int) {
+    condition.withLock { jobs[key]?.subscribers[subscriber]?.priority = priority }
+  }
+
+  func stop() {
+    condition.withLock {
+      stopped = true
+      condition.broadcast()
+    }
+  }
+
+  /// One worker's life: take the most urgent job, make it, hand it out.
+  func work() {
+    while let job = nextJob() {
+      let begin = DispatchTime.now().uptimeNanoseconds
+      let (result, path, afterDelivery) = make(job.request.key)
+      if case .success(let image)? = result { memoryCache.insert(image, for: job.request.key, cost: image.byteCost) }
+      let completions = condition.withLock { () -> [@Sendable (ThumbnailResult) -> Void] in
+        jobs[job.request.key] = nil
+        return job.subscribers.values.map(\.completion)
+      }
+      if let result { completions.forEach { $0(result) } }
+      // Disk writes happen after the result is out: nobody waits for them.
+      afterDelivery?()
+      if let observer = configuration.observer, let path {
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e9
+        observer(ImagePipeline.JobReport(key: job.request.key, path: path, seconds: seconds))
+      }
+    }
+  }
+
+  private func nextJob() -> Job? {
+    condition.lock()
+    defer { condition.unlock() }
+    while queued.isEmpty && !stopped { condition.wait() }
+    if stopped { return nil }
+    var best = 0
+    for index in queued.indices.dropFirst() {
+      let a = queued[index]
+      let b = queued[best]
+      if a.priority > b.priority || (a.priority == b.priority && a.sequence < b.sequence) { best = index }
+    }
+    let job = queued.remove(at: best)
+    job.isRunning = true
+    started += 1
+    return job
+  }
+
+  private func isWanted(_ key: ImageRequest.Key) -> Bool {
+    condition.withLock { !(jobs[key]?.subscribers.isEmpty ?? true) }
+  }
+
+  /// Makes one thumbnail; nil when nobody wanted it any more before the
+  /// expensive part. The closure returned runs after delivery.
+  private func make(_ key: ImageRequest.Key) -> (ThumbnailResult?, ImagePipeline.JobReport.Path?, (() -> Void)?) {
+    if let image = memoryCache.value(for: key) { return (.success(image), .memoryCache, nil) }
+    let box = CellRenderer.pixelBox(columns: key.columns, rows: key.rows)
+    let flavor: FreedesktopThumbnailCache.Flavor = max(box.width, box.height) <= 128 ? .normal : .large
+    // The local file's disk cache entry: a thumbnail, or a remembered failure.
+    var cacheEntry: FreedesktopThumbnailCache.Entry?
+    if case .file(let path) = key.reference, let cache = configuration.diskCache {
+      guard let entry = cache.entry(for: path) else {
+        return (.failure(ImageDecodingError(String(cString: strerror(errno)))), .failed, nil)
+      }
+      cacheEntry = entry
+      if let message = cache.failure(for: entry) {
+        return (.failure(ImageDecodingError(message, isContentError: true)), .failed, nil)
+      }
+      if let image = cache.thumbnail(for: entry, flavor: flavor) {
+        return (render(image, key), .diskCache, nil)
+      }
+    }
+    guard isWanted(key) else { return (nil, nil, nil) }
+    guard let loader = configuration.loaders.first(where: { $0.canHandle(key.reference) }) else {
+      return (.failure(ImageDecodingError("no loader for this image")), .failed, nil)
+    }
+    do {
+      let data = try loader.load(key.reference) { [weak self] in !(self?.isWanted(key) ?? false) }
+      let square = PixelSize(width: flavor.size, height: flavor.size)
+      let decoded: DecodedImage
+      switch data {
+      case .file(let path): decoded = try configuration.decoder.decode(file: path, covering: square)
+      case .bytes(let bytes): decoded = try configuration.decoder.decode(bytes: bytes, covering: square)
+      }
+      let thumbnail = decoded.image.fitted(maxWidth: flavor.size, maxHeight: flavor.size)
+      var store: (() -> Void)?
+      if let cacheEntry, let cache = configuration.diskCache {
+        store = { try? cache.store(thumbnail, for: cacheEntry, flavor: flavor) }
+      }
+      return (render(thumbnail, key), .decoded(embeddedThumbnail: decoded.usedEmbeddedThumbnail), store)
+    } catch {
+      var remember: (() -> Void)?
+      if error.isContentError, let cacheEntry, let cache = configuration.diskCache {
+        remember = { try? cache.storeFailure(error.message, for: cacheEntry) }
+      }
+      return (.failure(error), .failed, remember)
+    }
+  }
+
+  private func render(_ image: PixelImage, _ key: ImageRequest.Key) -> ThumbnailResult {
+    guard let cells = CellRenderer.render(image, maxColumns: key.columns, maxRows: key.rows, depth: key.depth) else {
+      return .failure(ImageDecodingError("cannot render image"))
+    }
+    return .success(cells)
+  }
+}

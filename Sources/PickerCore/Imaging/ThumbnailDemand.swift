@@ -1,0 +1,37 @@
+/// What the screen wants from the pipeline right now. Each call to `want`
+/// replaces the whole wish list: new thumbnails are asked for, the ones
+/// still wanted get their new priority, and the rest are cancelled (their
+/// cells scrolled away or their scope was left). Used from one thread.
+public final class ThumbnailDemand {
+  private let pipeline: ImagePipeline
+  private var tasks: [ImageRequest.Key: ImageTask] = [:]
+
+  public init(pipeline: ImagePipeline) { self.pipeline = pipeline }
+
+  /// Thumbnails asked for and not cancelled.
+  public var wanted: Set<ImageRequest.Key> { Set(tasks.keys) }
+
+  /// Replaces the wish list. Thumbnails already in memory are returned at
+  /// once (so a cell scrolled back into view never flashes its
+  /// placeholder); the others arrive later through `deliver`.
+  public func want(
+    _ requests: [ImageRequest], deliver: @escaping @Sendable (ImageRequest.Key, ThumbnailResult) -> Void
+  ) -> [(ImageRequest.Key, CellImage)] {
+    var ready: [(ImageRequest.Key, CellImage)] = []
+    var next: [ImageRequest.Key: ImageTask] = [:]
+    for request in requests where next[request.key] == nil {
+      if let image = pipeline.cachedImage(for: request.key) {
+        ready.append((request.key, image))
+      } else if let task = tasks.removeValue(forKey: request.key) {
+        task.setPriority(request.priority)
+        next[request.key] = task
+      } else {
+        let key = request.key
+        next[key] = pipeline.load(request) { deliver(key, $0) }
+      }
+    }
+    for task in tasks.values { task.cancel() }
+    tasks = next
+    return ready
+  }
+}
