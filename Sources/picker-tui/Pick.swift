@@ -31,6 +31,9 @@ struct Pick: ParsableCommand {
   @Option(help: "Items per page (rounded up to whole grid rows).")
   var pageSize: Int?
 
+  @Option(help: "Thumbnails: on, or off for captions only.")
+  var thumbnails: Switch = .on
+
   func validate() throws {
     if let max, max < 1 { throw ValidationError("--max must be at least 1") }
     if let min, min < 1 { throw ValidationError("--min must be at least 1") }
@@ -44,8 +47,9 @@ struct Pick: ParsableCommand {
     let environment = ProcessInfo.processInfo.environment
     let sources = makeSources(environment: environment)
     let active = try initialSource(among: sources)
-    let options = AppOptions(
-      limits: SelectionLimits(maximum: max, minimum: min), pageSize: pageSize, print0: print0)
+    var options = AppOptions(
+      limits: SelectionLimits(maximum: max, minimum: min), pageSize: pageSize, print0: print0,
+      showsThumbnails: thumbnails == .on)
 
     let terminal: NcursesTerminal
     do {
@@ -54,10 +58,13 @@ struct Pick: ParsableCommand {
       throw PickerExit(code: 2, message: String(describing: error))
     }
     let theme = terminal.depth == .none ? Theme.monochrome : Theme.colored
+    options.colorDepth = terminal.depth
     var state = AppState(
       sources: sources.map(SourceSummary.init), activeSource: active, options: options, size: terminal.size)
     state.keepsStartingSource = source != nil
-    let loop = EventLoop(state: state, terminal: terminal, sources: sources, theme: theme)
+    let loop = EventLoop(
+      state: state, terminal: terminal, sources: sources,
+      pipeline: thumbnails == .on ? Self.makePipeline(environment: environment) : nil, theme: theme)
     let end = loop.run(takeSignal: { terminal.takeSignal() })
     // Output only once the UI is gone.
     terminal.close()
@@ -71,6 +78,13 @@ struct Pick: ParsableCommand {
     case .signal(let signal):
       throw PickerExit(code: 128 + signal, message: nil)
     }
+  }
+
+  /// The thumbnail pipeline, with the user's freedesktop thumbnail cache.
+  static func makePipeline(environment: [String: String]) -> ImagePipeline {
+    var configuration = ImagePipeline.Configuration()
+    configuration.diskCache = FreedesktopThumbnailCache.forCurrentUser(environment: environment)
+    return ImagePipeline(configuration: configuration)
   }
 
   /// Folder sources in argument order, then the Picked source when there are

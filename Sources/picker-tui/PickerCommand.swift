@@ -36,3 +36,8 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
     }
   }
 }
+
+/// An option that is on or off.
+enum Switch: String, ExpressibleByArgument, CaseIterable {
+  case on, off
+}

@@ -30,15 +30,21 @@ public struct AppOptions: Hashable, Sendable {
   /// Output is NUL-separated (-0), so any path can be printed.
   public var print0: Bool
   public var keyMap: KeyMap
+  /// False with --thumbnails off: tiles show captions only.
+  public var showsThumbnails: Bool
+  /// The colours thumbnails are rendered for: the terminal's.
+  public var colorDepth: ColorDepth
 
   public init(
     limits: SelectionLimits = SelectionLimits(), pageSize: Int? = nil, print0: Bool = false,
-    keyMap: KeyMap = .standard
+    keyMap: KeyMap = .standard, showsThumbnails: Bool = true, colorDepth: ColorDepth = .palette256
   ) {
     self.limits = limits
     self.pageSize = pageSize
     self.print0 = print0
     self.keyMap = keyMap
+    self.showsThumbnails = showsThumbnails
+    self.colorDepth = colorDepth
   }
 }
 
@@ -85,7 +91,17 @@ public struct PageLoad: Hashable, Sendable {
 /// Work `update` asks the event loop to do.
 public enum Effect: Hashable, Sendable {
   case load(PageLoad)
+  /// The thumbnails still missing on and near the screen, most urgent
+  /// first; replaces the previous list (what left it is cancelled).
+  case thumbnails([ImageRequest])
   case finish(Outcome)
+}
+
+/// A photo tile's thumbnail.
+public enum ThumbnailState: Hashable, Sendable {
+  case loading
+  case ready(CellImage)
+  case failed(String)
 }
 
 /// Everything that can happen to the UI.
@@ -96,6 +112,7 @@ public enum AppEvent: Hashable, Sendable {
   case resize(TerminalSize)
   case pageLoaded(PageLoad, Page)
   case pageFailed(PageLoad, String)
+  case thumbnailLoaded(ImageRequest.Key, ThumbnailResult)
 }
 
 /// The state of the whole UI as one value. `update` changes it, `render`
@@ -115,6 +132,10 @@ public struct AppState: Hashable, Sendable {
   public var hasInteracted = false
   /// The user chose the starting source (--source): never switch away alone.
   public var keepsStartingSource = false
+  /// Thumbnails of the tiles on screen and of those prefetched near it.
+  public var thumbnails: [ImageRequest.Key: ThumbnailState] = [:]
+  /// What the last `.thumbnails` effect asked for (not asked again).
+  var thumbnailDemand: [ImageRequest] = []
   var nextGeneration = 1
 
   public init(sources: [SourceSummary], activeSource: Int = 0, options: AppOptions, size: TerminalSize) {

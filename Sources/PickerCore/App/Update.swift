@@ -20,8 +20,12 @@ extension AppState {
       effects = receive(page, for: load)
     case .pageFailed(let load, let message):
       effects = receiveFailure(message, for: load)
+    case .thumbnailLoaded(let key, let result):
+      receiveThumbnail(result, for: key)
+      effects = []
     }
     effects += keepFocusVisibleAndPrefetch()
+    effects += refreshThumbnails()
     return effects
   }
 

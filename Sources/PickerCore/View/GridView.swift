@@ -24,7 +24,11 @@ enum GridView {
           content = .loadMore(count: count, loading: scope.revealOnArrival, failed: scope.error != nil)
         case .item(let itemIndex):
           let item = scope.items[itemIndex]
-          content = .item(item)
+          let thumbnail: TileView.Thumbnail =
+            if !state.options.showsThumbnails { .off } else {
+              state.thumbnailKey(for: item).flatMap { state.thumbnails[$0] }.map(TileView.Thumbnail.init) ?? .pending
+            }
+          content = .item(item, thumbnail)
           selected = state.selection.contains(SelectionKey(sourceID: sourceID, itemID: item.id))
         }
         let focused = index == scope.focus && state.mode == .grid

@@ -3,7 +3,23 @@ enum TileView {
   enum Content {
     case back
     case loadMore(count: Int, loading: Bool, failed: Bool)
-    case item(PhotoItem)
+    case item(PhotoItem, Thumbnail)
+  }
+
+  /// What a photo tile shows in its picture area.
+  enum Thumbnail {
+    case off
+    case pending
+    case ready(CellImage)
+    case failed(String)
+
+    init(_ state: ThumbnailState) {
+      switch state {
+      case .loading: self = .pending
+      case .ready(let cells): self = .ready(cells)
+      case .failed(let message): self = .failed(message)
+      }
+    }
   }
 
   private struct Border {
@@ -42,7 +58,7 @@ enum TileView {
       let text = failed ? "Retry" : loading ? "Loading…" : "Load \(count) more…"
       centered(wrap(text, width: innerWidth), in: area, style: failed ? theme.error : theme.notice, into: &screen)
       caption = failed ? "Retry loading" : "Load more"
-    case .item(let item):
+    case .item(let item, let thumbnail):
       caption = Sanitizer.sanitize(item.title)
       switch item.kind {
       case .folder(let count):
@@ -53,7 +69,7 @@ enum TileView {
         centered(["missing"], in: area, style: theme.error, into: &screen)
         captionStyle = theme.muted
       case .photo:
-        screen.fill(x: area.x, y: area.y, width: area.width, height: area.height, with: "░", style: theme.placeholder)
+        drawThumbnail(thumbnail, of: item, in: area, theme: theme, into: &screen)
       }
     }
     if selected { caption = "✓ " + caption }
@@ -61,6 +77,42 @@ enum TileView {
     let captionY = y + thumbHeight + 1
     if focused { screen.fill(x: x + 1, y: captionY, width: innerWidth, height: 1, style: captionStyle) }
     screen.put(DisplayWidth.truncate(caption, to: innerWidth), x: x + 1, y: captionY, style: captionStyle)
+  }
+
+  private static func drawThumbnail(
+    _ thumbnail: Thumbnail, of item: PhotoItem, in area: (x: Int, y: Int, width: Int, height: Int), theme: Theme,
+    into screen: inout Screen
+  ) {
+    switch thumbnail {
+    case .pending:
+      screen.fill(x: area.x, y: area.y, width: area.width, height: area.height, with: "░", style: theme.placeholder)
+    case .off:
+      // Captions only: the file's kind, small and quiet.
+      let name = item.title
+      let dot = name.lastIndex(of: UInt8(ascii: "."))
+      let kind = dot.map { Sanitizer.sanitize(Array(name[(name.index(after: $0))...])).uppercased() } ?? "photo"
+      centered([kind], in: area, style: theme.muted, into: &screen)
+    case .failed(let message):
+      centered(["✗"] + wrap(message, width: area.width), in: area, style: theme.error, into: &screen)
+    case .ready(let cells):
+      // Centred; the cell image is never larger than the area it was made for.
+      let left = area.x + max(0, (area.width - cells.columns) / 2)
+      let top = area.y + max(0, (area.height - cells.rows) / 2)
+      for row in 0..<min(cells.rows, area.height) {
+        for column in 0..<min(cells.columns, area.width) {
+          let glyph = cells[column, row]
+          let style = Style(foreground: cells.color(glyph.foreground), background: cells.color(glyph.background))
+          screen[left + column, top + row] = ScreenCell(text: symbol(glyph.scalar), style: style)
+        }
+      }
+    }
+  }
+
+  /// A one-column symbol for a glyph; anything else (which libchafa should
+  /// never give with our symbol map) becomes a space.
+  private static func symbol(_ scalar: UInt32) -> String {
+    guard let unicode = Unicode.Scalar(scalar), DisplayWidth.of(unicode) == 1 else { return " " }
+    return String(Character(unicode))
   }
 
   private static func centered(

@@ -6,7 +6,7 @@ import PickerCore
 struct Bench: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Benchmarks (figures come from here, not from timed tests).",
-    subcommands: [FirstPaintBench.self])
+    subcommands: [FirstPaintBench.self, ThumbnailsBench.self])
 }
 
 /// Time from start to the first frame that shows a folder's first page,
@@ -38,9 +38,10 @@ struct FirstPaintBench: ParsableCommand {
       let started = DispatchTime.now().uptimeNanoseconds
       let source = FolderSource(root: PathArguments.rawPositionals(matching: [folder])[0])
       let terminal = HeadlessTerminal(size: TerminalSize(width: width, height: height))
+      // The grid alone: `bench thumbnails` measures what fills it.
       let state = AppState(
-        sources: [SourceSummary(source)], options: AppOptions(), size: terminal.size)
-      let loop = EventLoop(state: state, terminal: terminal, sources: [source], theme: .colored)
+        sources: [SourceSummary(source)], options: AppOptions(showsThumbnails: false), size: terminal.size)
+      let loop = EventLoop(state: state, terminal: terminal, sources: [source], pipeline: nil, theme: .colored)
       var painted = false
       loop.onFrame = { state in
         guard let scope = state.scope, scope.hasLoadedOnce else { return false }

@@ -24,11 +24,13 @@ final class EventLoop {
   /// Called after each frame is drawn (benchmarks stop on the first full one).
   var onFrame: ((AppState) -> Bool)?
 
-  init(state: AppState, terminal: TerminalBackend, sources: [any PhotoSource], theme: Theme) {
+  init(
+    state: AppState, terminal: TerminalBackend, sources: [any PhotoSource], pipeline: ImagePipeline?, theme: Theme
+  ) {
     self.state = state
     self.terminal = terminal
     self.inbox = Inbox()
-    self.runner = EffectRunner(sources: sources, inbox: inbox)
+    self.runner = EffectRunner(sources: sources, inbox: inbox, pipeline: pipeline)
     self.theme = theme
   }
 
@@ -36,13 +38,17 @@ final class EventLoop {
   func run(takeSignal: () -> Int32 = { 0 }) -> LoopEnd {
     var pending: [AppEvent] = [.resize(terminal.size), .start]
     while true {
-      for event in pending {
-        for effect in state.update(event) {
+      var index = 0
+      while index < pending.count {
+        for effect in state.update(pending[index]) {
           switch effect {
           case .load(let load): runner.load(load)
+          // Thumbnails in memory are applied in this same frame.
+          case .thumbnails(let requests): pending += runner.want(requests)
           case .finish(let outcome): return .outcome(outcome)
           }
         }
+        index += 1
       }
       if !pending.isEmpty {
         terminal.draw(AppView.render(state, theme: theme))

@@ -1,0 +1,64 @@
+extension AppState {
+  /// Priorities: every cell on screen before any prefetched one, and in
+  /// reading order within each group.
+  static let visiblePriority = 2_000_000
+  static let prefetchPriority = 1_000_000
+
+  /// The thumbnail a photo tile shows at the current size and colours.
+  public func thumbnailKey(for item: PhotoItem) -> ImageRequest.Key? {
+    guard options.showsThumbnails, case .photo = item.kind, !item.isMissing, let reference = item.thumbnail else {
+      return nil
+    }
+    let layout = layout
+    return ImageRequest.Key(
+      reference: reference, columns: layout.thumbnailWidth, rows: layout.thumbnailHeight, depth: options.colorDepth)
+  }
+
+  /// The thumbnails of the rows on screen, then of one screen below and one
+  /// row above (where the user goes next).
+  func wantedThumbnails() -> [ImageRequest] {
+    guard let scope, options.showsThumbnails else { return [] }
+    let layout = layout
+    let visible = scope.scrollRow..<(scope.scrollRow + layout.visibleRows)
+    let below = visible.upperBound..<(visible.upperBound + layout.visibleRows)
+    let above = max(0, scope.scrollRow - 1)..<scope.scrollRow
+    var requests: [ImageRequest] = []
+    func add(rows: Range<Int>, priority: Int) {
+      for index in (rows.lowerBound * layout.columns)..<(rows.upperBound * layout.columns) {
+        guard case .item(let itemIndex)? = scope.cell(at: index),
+          let key = thumbnailKey(for: scope.items[itemIndex])
+        else { continue }
+        requests.append(ImageRequest(key: key, priority: priority - requests.count))
+      }
+    }
+    add(rows: visible, priority: Self.visiblePriority)
+    add(rows: below, priority: Self.prefetchPriority)
+    add(rows: above, priority: Self.prefetchPriority - 10_000)
+    return requests
+  }
+
+  /// Keeps thumbnails for the wanted cells only and asks for the missing
+  /// ones when that list changed.
+  mutating func refreshThumbnails() -> [Effect] {
+    let wanted = wantedThumbnails()
+    let keys = Set(wanted.map(\.key))
+    if thumbnails.count != keys.count || thumbnails.keys.contains(where: { !keys.contains($0) }) {
+      thumbnails = thumbnails.filter { keys.contains($0.key) }
+    }
+    for request in wanted where thumbnails[request.key] == nil { thumbnails[request.key] = .loading }
+    let missing = wanted.filter { thumbnails[$0.key] == .loading }
+    guard missing != thumbnailDemand else { return [] }
+    thumbnailDemand = missing
+    return [.thumbnails(missing)]
+  }
+
+  /// A result counts only while its cell is still wanted; one for a scope
+  /// the user left, or a size no longer shown, is dropped.
+  mutating func receiveThumbnail(_ result: ThumbnailResult, for key: ImageRequest.Key) {
+    guard thumbnails[key] == .loading else { return }
+    switch result {
+    case .success(let cells): thumbnails[key] = .ready(cells)
+    case .failure(let error): thumbnails[key] = .failed(error.message)
+    }
+  }
+}

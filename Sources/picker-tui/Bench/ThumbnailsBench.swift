@@ -1,0 +1,168 @@
+import ArgumentParser
+import Foundation
+import PickerCore
+
+/// The thumbnail pipeline, headless, on every photo of a folder: the same
+/// decoders, caches, workers and cell rendering as the picker.
+struct ThumbnailsBench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "thumbnails",
+    abstract: "Thumbnails per second, latency, time to the first 40, peak memory.")
+
+  @Argument(help: "The folder whose photos are thumbnailed.")
+  var folder: String
+
+  @Option(help: "Cells per thumbnail, as WxH.")
+  var cells = "16x8"
+
+  @Flag(help: "Start with an empty thumbnail cache (default: a private cache filled by a first pass).")
+  var cold = false
+
+  @Option(help: "Colours to render for: none, 8, 16, 256 or truecolor.")
+  var colors: ColorDepth = .truecolor
+
+  @Flag(help: "Print one JSON object.")
+  var json = false
+
+  func run() throws {
+    let size = cells.split(separator: "x").compactMap { Int($0) }
+    guard size.count == 2, size[0] > 0, size[1] > 0 else {
+      throw ValidationError("--cells must look like 16x8")
+    }
+    let paths = try photoPaths()
+    guard !paths.isEmpty else { throw PickerExit(code: 2, message: "no photos in \(folder)") }
+    let cacheRoot = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "picker-tui-bench-\(getpid())/thumbnails"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: (cacheRoot as NSString).deletingLastPathComponent) }
+    let cache = FreedesktopThumbnailCache(root: cacheRoot)
+    if !cold {
+      // Warm: the cache holds every thumbnail before the measured pass.
+      _ = measure(paths, columns: size[0], rows: size[1], cache: cache)
+    }
+    let result = measure(paths, columns: size[0], rows: size[1], cache: cache)
+    let peakMB = Double(FirstPaintBench.peakResidentKilobytes()) / 1024
+    let sorted = result.latencies.sorted()
+    func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000 }
+    let perSecond = Double(paths.count) / result.seconds
+    if json {
+      print(
+        String(
+          format:
+            "{\"files\":%d,\"per_second\":%.1f,\"p50_ms\":%.3f,\"p95_ms\":%.3f,\"first40_ms\":%.2f,\"peak_rss_mb\":%.1f,"
+            + "\"embedded_thumbnails\":%d,\"disk_cache_hits\":%d,\"failures\":%d}",
+          paths.count, perSecond, percentile(0.5), percentile(0.95), result.first40 * 1000, peakMB,
+          result.embedded, result.diskHits, result.failures))
+    } else {
+      print("files:              \(paths.count) (\(cold ? "cold" : "warm") thumbnail cache, \(cells) cells)")
+      print(String(format: "thumbnails/s:       %.1f", perSecond))
+      print(String(format: "per thumbnail:      p50 %.2f ms, p95 %.2f ms", percentile(0.5), percentile(0.95)))
+      print(String(format: "first 40:           %.1f ms", result.first40 * 1000))
+      print(
+        "paths:              \(result.embedded) EXIF/HEIF thumbnails, \(result.diskHits) from cache, \(result.failures) failed"
+      )
+      print(String(format: "peak RSS:           %.1f MB", peakMB))
+    }
+  }
+
+  private struct Measurement {
+    var seconds: Double
+    var first40: Double
+    var latencies: [Double]
+    var embedded = 0
+    var diskHits = 0
+    var failures = 0
+  }
+
+  /// Collects job reports from the workers.
+  private final class Collector: @unchecked Sendable {
+    let lock = NSLock()
+    var reports: [ImagePipeline.JobReport] = []
+    var finishTimes: [ImageRequest.Key: UInt64] = [:]
+    let done = DispatchSemaphore(value: 0)
+  }
+
+  /// One pass: every photo asked for at once, in folder order and priority,
+  /// as a screen and its prefetch would ask; timed until the last arrives.
+  private func measure(_ paths: [PathBytes], columns: Int, rows: Int, cache: FreedesktopThumbnailCache) -> Measurement {
+    let collector = Collector()
+    var configuration = ImagePipeline.Configuration()
+    configuration.diskCache = cache
+    // Every request is new: the memory cache would only add its own cost.
+    configuration.memoryCacheBytes = 16 << 20
+    configuration.observer = { report in
+      collector.lock.withLock {
+        collector.reports.append(report)
+        collector.finishTimes[report.key] = DispatchTime.now().uptimeNanoseconds
+      }
+    }
+    let pipeline = ImagePipeline(configuration: configuration)
+    let requests = paths.enumerated().map { index, path in
+      ImageRequest(reference: .file(path), columns: columns, rows: rows, depth: colors, priority: paths.count - index)
+    }
+    let start = DispatchTime.now().uptimeNanoseconds
+    let remaining = Counter(requests.count)
+    for request in requests {
+      pipeline.load(request) { _ in if remaining.decrement() == 0 { collector.done.signal() } }
+    }
+    collector.done.wait()
+    let end = DispatchTime.now().uptimeNanoseconds
+    // Reports come after delivery; wait for the last ones.
+    while collector.lock.withLock({ collector.reports.count }) < requests.count { usleep(1000) }
+    return collector.lock.withLock {
+      let first = requests.prefix(40).compactMap { collector.finishTimes[$0.key] }.max() ?? end
+      var result = Measurement(
+        seconds: Double(end - start) / 1e9, first40: Double(first - start) / 1e9,
+        latencies: collector.reports.map(\.seconds))
+      for report in collector.reports {
+        switch report.path {
+        case .decoded(embeddedThumbnail: true): result.embedded += 1
+        case .diskCache: result.diskHits += 1
+        case .failed: result.failures += 1
+        default: break
+        }
+      }
+      return result
+    }
+  }
+
+  private func photoPaths() throws -> [PathBytes] {
+    let root = PathArguments.rawPositionals(matching: [folder])[0]
+    let source = FolderSource(root: root)
+    let box = Box<[PathBytes]>([])
+    let semaphore = DispatchSemaphore(value: 0)
+    Task {
+      var paths: [PathBytes] = []
+      var offset = 0
+      while true {
+        guard let page = try? await source.items(in: nil, page: PageRequest(offset: offset, limit: 5000)) else { break }
+        paths += page.items.compactMap { $0.isFolder ? nil : $0.outputPath }
+        offset += page.items.count
+        if !page.hasMore || page.items.isEmpty { break }
+      }
+      box.value = paths
+      semaphore.signal()
+    }
+    semaphore.wait()
+    return box.value
+  }
+}
+
+/// A count shared by worker threads.
+private final class Counter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Int
+  init(_ value: Int) { self.value = value }
+  func decrement() -> Int {
+    lock.withLock {
+      value -= 1; return value
+    }
+  }
+}
+
+private final class Box<Value>: @unchecked Sendable {
+  var value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+extension ColorDepth: ExpressibleByArgument {}
