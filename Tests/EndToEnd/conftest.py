@@ -354,7 +354,8 @@ class PickerRunner:
             run = f"{{ trap : INT QUIT; {launch} 2> {err}; echo $? > {rc}.tmp; }} | cat > {out}; mv {rc}.tmp {rc}"
         else:
             run = f"{launch} > {out} 2> {err}; echo $? > {rc}.tmp; mv {rc}.tmp {rc}"
-        exports = {"LANG": "C.UTF-8", **(env or {})}
+        # A thumbnail cache of this test's own: never the user's.
+        exports = {"LANG": "C.UTF-8", "XDG_CACHE_HOME": str(self.base / "cache"), **(env or {})}
         lines = [
             "#!/bin/sh",
             "unset LC_ALL LC_CTYPE LC_MESSAGES NO_COLOR COLUMNS LINES",

@@ -43,12 +43,13 @@ def test_500_photos_load_page_by_page_and_the_last_can_be_picked(picker, big_fol
         load_more = next(tile for tile in screen.tiles() if tile.focused)
         assert f"Load {min(48, 500 - loaded)} more" in load_more.text, screen
         p.send("Enter")
+        # The focus lands on the first photo of the new page. (Waiting for
+        # both: a capture may catch a frame half drawn.)
         screen = p.wait(
-            lambda s: s.counts is not None and s.counts[0] > loaded, f"more than {loaded} of 500 to be shown"
+            lambda s: s.counts is not None and s.counts[0] > loaded and s.focused_caption() == f"IMG_{loaded + 1:04d}.jpg",
+            f"more than {loaded} of 500 to be shown, focus on IMG_{loaded + 1:04d}.jpg",
         )
         assert screen.counts[1] == 500 and screen.counts[0] in (loaded + 48, 500), screen
-        # The focus lands on the first photo of the new page.
-        assert screen.focused_caption() == f"IMG_{loaded + 1:04d}.jpg", screen
         loaded = screen.counts[0]
 
     screen = p.wait(lambda s: s.counts == (500, 500), "500 of 500")
