@@ -3,7 +3,7 @@
 SWIFT ?= swift
 BIN := .build/release/picker-tui
 
-.PHONY: all build deps test-deps run test unit-test e2e-test bench format lint clean
+.PHONY: all build deps test-deps bench-deps run test unit-test e2e-test bench format lint clean
 
 all: build
 
@@ -12,6 +12,9 @@ deps:
 
 test-deps:
 	@scripts/install-deps.sh test
+
+bench-deps:
+	@scripts/install-deps.sh bench
 
 build: deps
 	$(SWIFT) build -c release
@@ -27,8 +30,10 @@ e2e-test: build test-deps
 
 test: test-deps unit-test e2e-test
 
-bench: build
+bench: build bench-deps
 	scripts/bench-first-paint.sh
+	scripts/make-bench-photos.py bench-data/photos
+	scripts/bench-thumbnails.py bench-data/photos
 
 format:
 	swift-format format --in-place --recursive --parallel Package.swift Sources Tests

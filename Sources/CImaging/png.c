@@ -111,10 +111,18 @@ int pk_png_write_file(
   }
   png_init_io(png, file);
   // Thumbnails are small and written while the user waits for the next
-  // ones: speed matters more than the last bytes.
+  // ones: speed matters more than the last bytes. libpng's adaptive filter
+  // choice tries every filter on every row; the Sub filter alone does well
+  // on photos at a fraction of the cost.
   png_set_compression_level(png, 1);
-  png_set_IHDR(png, info, (png_uint_32)image->width, (png_uint_32)image->height, 8, PNG_COLOR_TYPE_RGBA,
-    PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+  // Opaque images (nearly all photos) lose nothing without alpha.
+  int opaque = 1;
+  const size_t pixel_count = (size_t)image->width * (size_t)image->height;
+  for (size_t i = 0; i < pixel_count && opaque; i++) opaque = image->pixels[i * 4 + 3] == 255;
+  png_set_IHDR(png, info, (png_uint_32)image->width, (png_uint_32)image->height, 8,
+    opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+    PNG_FILTER_TYPE_DEFAULT);
   if (count > 0) {
     texts = calloc((size_t)count, sizeof(png_text));
     if (texts == NULL) png_error(png, "out of memory");
@@ -126,6 +134,8 @@ int pk_png_write_file(
     png_set_text(png, info, texts, count);
   }
   png_write_info(png, info);
+  // Rows stay RGBA in memory; libpng drops the filler byte when writing RGB.
+  if (opaque) png_set_filler(png, 0, PNG_FILLER_AFTER);
   for (int32_t y = 0; y < image->height; y++) png_write_row(png, image->pixels + (size_t)y * image->width * 4);
   png_write_end(png, info);
   png_destroy_write_struct(&png, &info);

@@ -87,9 +87,8 @@ struct ThumbnailsBench: ParsableCommand {
   private func measure(_ paths: [PathBytes], columns: Int, rows: Int, cache: FreedesktopThumbnailCache) -> Measurement {
     let collector = Collector()
     var configuration = ImagePipeline.Configuration()
+    // As in the picker, memory cache included (its size counts in the RSS).
     configuration.diskCache = cache
-    // Every request is new: the memory cache would only add its own cost.
-    configuration.memoryCacheBytes = 16 << 20
     configuration.observer = { report in
       collector.lock.withLock {
         collector.reports.append(report)
