@@ -7,6 +7,12 @@ public struct PathBytes: Hashable, Sendable {
   public var bytes: [UInt8]
 
   public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+  /// Hashes the bytes in one go: an array hashes element by element, which
+  /// made paths the hot spot of every thumbnail lookup.
+  public func hash(into hasher: inout Hasher) {
+    bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+  }
   public init(_ string: String) { self.bytes = Array(string.utf8) }
 
   /// The path as text, with invalid UTF-8 replaced; for labels and ids only.

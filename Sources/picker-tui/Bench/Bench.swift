@@ -11,7 +11,8 @@ struct Bench: ParsableCommand {
 
 /// Time from start to the first frame that shows a folder's first page,
 /// through the same sources, event loop and view as the picker, drawn into a
-/// headless terminal.
+/// headless terminal. With --thumbnails N, to the first frame that shows N
+/// thumbnails (the real pipeline, with a private empty or warm cache).
 struct FirstPaintBench: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "first-paint", abstract: "Time to the first grid of a folder.")
@@ -31,20 +32,45 @@ struct FirstPaintBench: ParsableCommand {
   @Flag(help: "Print one JSON object.")
   var json = false
 
+  @Option(help: "Wait for the first N photos' thumbnails (0: the grid alone; 40 need --width 200 --height 60).")
+  var thumbnails = 0
+
+  @Flag(help: "With --thumbnails: a thumbnail cache filled by the run before (default: empty).")
+  var warm = false
+
   func run() throws {
     var times: [Double] = []
     var entries = 0
-    for _ in 0..<max(1, runs) {
+    let cacheRoot = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "picker-tui-bench-\(getpid())/thumbnails"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: (cacheRoot as NSString).deletingLastPathComponent) }
+    for _ in 0..<(max(1, runs) + (warm ? 1 : 0)) {
+      if !warm { try? FileManager.default.removeItem(atPath: cacheRoot) }
       let started = DispatchTime.now().uptimeNanoseconds
       let source = FolderSource(root: PathArguments.rawPositionals(matching: [folder])[0])
       let terminal = HeadlessTerminal(size: TerminalSize(width: width, height: height))
-      // The grid alone: `bench thumbnails` measures what fills it.
+      var pipeline: ImagePipeline?
+      if thumbnails > 0 {
+        var configuration = ImagePipeline.Configuration()
+        configuration.diskCache = FreedesktopThumbnailCache(root: cacheRoot)
+        pipeline = ImagePipeline(configuration: configuration)
+      }
       let state = AppState(
-        sources: [SourceSummary(source)], options: AppOptions(showsThumbnails: false), size: terminal.size)
-      let loop = EventLoop(state: state, terminal: terminal, sources: [source], pipeline: nil, theme: .colored)
+        sources: [SourceSummary(source)],
+        options: AppOptions(showsThumbnails: thumbnails > 0, colorDepth: .truecolor), size: terminal.size)
+      let loop = EventLoop(state: state, terminal: terminal, sources: [source], pipeline: pipeline, theme: .colored)
       var painted = false
+      let wanted = thumbnails
       loop.onFrame = { state in
         guard let scope = state.scope, scope.hasLoadedOnce else { return false }
+        // The first N photos (all on screen when the terminal is big enough:
+        // 40 tiles of 16x8 need 200x60) have their thumbnail or error mark.
+        let done = scope.items.prefix(wanted).allSatisfy { item in
+          guard let key = state.thumbnailKey(for: item) else { return true }
+          return state.thumbnails[key].map { $0 != .loading } ?? false
+        }
+        if !done { return false }
         painted = true
         entries = scope.total ?? scope.items.count
         return true
@@ -53,6 +79,8 @@ struct FirstPaintBench: ParsableCommand {
       guard painted else { throw PickerExit(code: 2, message: "the folder showed nothing") }
       times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
     }
+    // The warming run is not a measurement.
+    if warm { times.removeFirst() }
     let sorted = times.sorted()
     let median = sorted[sorted.count / 2]
     let peakMB = Double(Self.peakResidentKilobytes()) / 1024

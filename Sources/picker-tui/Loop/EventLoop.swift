@@ -39,16 +39,23 @@ final class EventLoop {
     var pending: [AppEvent] = [.resize(terminal.size), .start]
     while true {
       var index = 0
+      // Each wish list replaces the one before, so only the last of a batch
+      // goes to the pipeline; thumbnails it has in memory come back as
+      // events applied in this same frame.
+      var thumbnails: [ImageRequest]?
       while index < pending.count {
         for effect in state.update(pending[index]) {
           switch effect {
           case .load(let load): runner.load(load)
-          // Thumbnails in memory are applied in this same frame.
-          case .thumbnails(let requests): pending += runner.want(requests)
+          case .thumbnails(let requests): thumbnails = requests
           case .finish(let outcome): return .outcome(outcome)
           }
         }
         index += 1
+        if index == pending.count, let requests = thumbnails {
+          thumbnails = nil
+          pending += runner.want(requests)
+        }
       }
       if !pending.isEmpty {
         terminal.draw(AppView.render(state, theme: theme))
