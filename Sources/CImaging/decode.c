@@ -16,6 +16,8 @@ static const int64_t max_file_bytes = 512LL * 1024 * 1024;
 static const size_t jpeg_head_bytes = 96 * 1024;
 
 int pk_fail(pk_decode_options *options, const char *format, ...) {
+  // Running out of memory says nothing about the file.
+  if (strcmp(format, "out of memory") == 0) options->content_error = 0;
   va_list args;
   va_start(args, format);
   vsnprintf(options->error, sizeof options->error, format, args);
@@ -89,10 +91,14 @@ static int decode_sniffed(const uint8_t *data, size_t size, pk_decode_options *o
 
 // Decodes and marks a failure as the content's fault.
 static int decode_content(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
+  options->content_error = 1;
   int status = decode_sniffed(data, size, options, out);
   if (status != 0) {
     pk_image_free(out);
-    options->content_error = 1;
+    // Decoders clear content_error for failures that are not the file's
+    // (no memory, a codec not installed).
+  } else {
+    options->content_error = 0;
   }
   return status;
 }
@@ -161,13 +167,23 @@ int pk_decode_file(const char *path, pk_decode_options *options, pk_image *out) 
     pk_jpeg_scan_header(data, have, &header);
     if (header.complete && header.thumbnail_length > 0) {
       options->format = PK_FORMAT_JPEG;
-      if (pk_decode_jpeg_thumbnail(data, have, options, out) == 0) {
-        status = 0;
+      status = pk_decode_jpeg_thumbnail(data, have, options, out);
+      if (status == 0) goto done;
+      if (status < 0) {
+        // Refused from its header (a pixel bomb): no need to read the rest.
+        options->content_error = 1;
         goto done;
       }
       // A thumbnail too small or broken: the whole file decides.
+      pk_image_free(out);
       reset_outputs(options, out);
     }
+  }
+  // A large file that is no image (a video named .jpg) is not read in full.
+  if (have < size && pk_sniff_format(data, have) == PK_FORMAT_UNKNOWN) {
+    options->content_error = 1;
+    status = pk_fail(options, "not an image this picker can read");
+    goto done;
   }
   n = read_fully(fd, data + have, size - have);
   if (n < 0) {

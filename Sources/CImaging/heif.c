@@ -59,6 +59,12 @@ int pk_decode_heif(const uint8_t *data, size_t size, pk_decode_options *options,
   pk_fitted_size(options, width, height, &fw, &fh);
   thumbnail = usable_thumbnail(primary, fw, fh);
   error = heif_decode_image(thumbnail ? thumbnail : primary, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, NULL);
+  if (error.code == heif_error_Unsupported_feature || error.code == heif_error_Unsupported_filetype) {
+    // A decoder plugin missing here; installing it later must help.
+    options->content_error = 0;
+    pk_fail(options, "no HEIC/AVIF decoder installed (%s)", error.message);
+    goto done;
+  }
   if (error.code != heif_error_Ok) {
     pk_fail(options, "corrupt HEIF: %s", error.message);
     goto done;

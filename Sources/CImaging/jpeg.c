@@ -34,11 +34,17 @@ static void on_emit_message(j_common_ptr info, int level) {
   info->err->num_warnings++;
 }
 
-// Adobe writes CMYK inverted; this turns such a row into RGBA in place.
-static void cmyk_row_to_rgba(uint8_t *row, JDIMENSION width) {
+// Turns a CMYK row into RGBA in place. Adobe writes CMYK inverted.
+static void cmyk_row_to_rgba(uint8_t *row, JDIMENSION width, int inverted) {
   for (JDIMENSION x = 0; x < width; x++) {
     uint8_t *p = row + (size_t)x * 4;
     unsigned c = p[0], m = p[1], y = p[2], k = p[3];
+    if (!inverted) {
+      c = 255 - c;
+      m = 255 - m;
+      y = 255 - y;
+      k = 255 - k;
+    }
     p[0] = (uint8_t)(c * k / 255);
     p[1] = (uint8_t)(m * k / 255);
     p[2] = (uint8_t)(y * k / 255);
@@ -46,8 +52,20 @@ static void cmyk_row_to_rgba(uint8_t *row, JDIMENSION width) {
   }
 }
 
+// A progressive JPEG may hold thousands of scans, each a full pass over the
+// image: a small crafted file could keep a worker busy for minutes.
+static const int max_scans = 500;
+
+static void on_progress(j_common_ptr common) {
+  if (!common->is_decompressor || ((j_decompress_ptr)common)->input_scan_number <= max_scans) return;
+  jpeg_errors *errors = (jpeg_errors *)common->err;
+  snprintf(errors->message, sizeof errors->message, "more than %d progressive scans", max_scans);
+  longjmp(errors->jump, 1);
+}
+
 int pk_decode_jpeg_pixels(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
   struct jpeg_decompress_struct info;
+  struct jpeg_progress_mgr progress = {.progress_monitor = on_progress};
   jpeg_errors errors;
   uint8_t *volatile pixels = NULL;
   info.err = jpeg_std_error(&errors.manager);
@@ -61,6 +79,7 @@ int pk_decode_jpeg_pixels(const uint8_t *data, size_t size, pk_decode_options *o
     return pk_fail(options, "corrupt JPEG: %s", errors.message);
   }
   jpeg_create_decompress(&info);
+  info.progress = &progress;
   jpeg_mem_src(&info, (unsigned char *)data, (unsigned long)size);
   jpeg_read_header(&info, TRUE);
   if (pk_check_size(options, info.image_width, info.image_height) != 0) {
@@ -95,7 +114,7 @@ int pk_decode_jpeg_pixels(const uint8_t *data, size_t size, pk_decode_options *o
     uint8_t *row = pixels + (size_t)info.output_scanline * width * 4;
     JSAMPROW rows[1] = {row};
     if (jpeg_read_scanlines(&info, rows, 1) != 1) break;
-    if (cmyk) cmyk_row_to_rgba(row, width);
+    if (cmyk) cmyk_row_to_rgba(row, width, info.saw_Adobe_marker);
   }
   if (errors.reached_end_early) {
     jpeg_destroy_decompress(&info);

@@ -40,7 +40,7 @@ int pk_decode_png(const uint8_t *data, size_t size, pk_decode_options *options, 
 }
 
 int pk_png_text(const uint8_t *data, size_t size, const char *key, char *value, size_t capacity) {
-  if (size < 8 || memcmp(data, "\x89PNG\r\n\x1a\n", 8) != 0) return -1;
+  if (capacity == 0 || size < 8 || memcmp(data, "\x89PNG\r\n\x1a\n", 8) != 0) return -1;
   const size_t key_length = strlen(key);
   size_t pos = 8;
   while (pos + 12 <= size) {
@@ -56,7 +56,8 @@ int pk_png_text(const uint8_t *data, size_t size, const char *key, char *value, 
       value[copy] = 0;
       return (int)n;
     }
-    if (memcmp(type, "IDAT", 4) == 0 || memcmp(type, "IEND", 4) == 0) return -1;
+    // Text may also follow the image data; only IEND ends the search.
+    if (memcmp(type, "IEND", 4) == 0) return -1;
     pos += 12 + (size_t)length;
   }
   return -1;

@@ -62,12 +62,13 @@ struct Pick: ParsableCommand {
     var state = AppState(
       sources: sources.map(SourceSummary.init), activeSource: active, options: options, size: terminal.size)
     state.keepsStartingSource = source != nil
-    let loop = EventLoop(
-      state: state, terminal: terminal, sources: sources,
-      pipeline: thumbnails == .on ? Self.makePipeline(environment: environment) : nil, theme: theme)
+    let pipeline = thumbnails == .on ? Self.makePipeline(environment: environment) : nil
+    let loop = EventLoop(state: state, terminal: terminal, sources: sources, pipeline: pipeline, theme: theme)
     let end = loop.run(takeSignal: { terminal.takeSignal() })
     // Output only once the UI is gone.
     terminal.close()
+    // A worker cut off mid-write would leave a temporary file in the cache.
+    pipeline?.shutdown()
     switch end {
     case .outcome(.picked(let picked)):
       try OutputWriter.write(picked, separator: print0 ? 0 : UInt8(ascii: "\n"))

@@ -43,6 +43,12 @@ public final class PixelImage: @unchecked Sendable {
     return copy
   }
 
+  /// Shrinks this image in place. Only for an image nobody else holds yet
+  /// (fresh from the decoder): shared images never change.
+  func shrink(maxWidth: Int, maxHeight: Int) {
+    _ = pk_image_fit(&raw, Int32(maxWidth), Int32(maxHeight))
+  }
+
   /// All pixels, row by row.
   public func rgbaBytes() -> [UInt8] {
     Array(UnsafeBufferPointer(start: raw.pixels, count: byteCount))

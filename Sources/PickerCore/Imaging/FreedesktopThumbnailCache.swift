@@ -42,6 +42,15 @@ public struct FreedesktopThumbnailCache: Sendable {
   public struct Entry: Hashable, Sendable {
     public var uri: String
     public var mtime: Int
+    /// The file's size when the entry was taken (not stored in the cache).
+    public var size: Int
+
+    public init(uri: String, mtime: Int, size: Int = 0) {
+      self.uri = uri
+      self.mtime = mtime
+      self.size = size
+    }
+
     public var name: String { Self.md5(uri) + ".png" }
 
     static func md5(_ text: String) -> String {
@@ -51,16 +60,41 @@ public struct FreedesktopThumbnailCache: Sendable {
     }
   }
 
-  /// The entry for a local file, or nil when it cannot be stat'ed.
-  public func entry(for path: PathBytes) -> Entry? {
+  /// The entry for a local file, or why it cannot be stat'ed.
+  public func entry(for path: PathBytes) -> Result<Entry, ImageDecodingError> {
     let absolute = Self.absolute(path)
-    guard let info = DirectoryReader.status(absolute) else { return nil }
+    switch Self.status(absolute) {
+    case .failure(let error): return .failure(error)
+    case .success(let info):
+      return .success(Entry(uri: Self.fileURI(absolute), mtime: Self.mtime(info), size: Int(info.st_size)))
+    }
+  }
+
+  /// Whether the file is as it was when `entry` was taken and has not
+  /// changed for two seconds: mtimes count whole seconds, so an entry for
+  /// a file still being written could otherwise match its final version.
+  public func isSettled(_ path: PathBytes, as entry: Entry) -> Bool {
+    guard case .success(let info) = Self.status(Self.absolute(path)) else { return false }
+    return Self.mtime(info) == entry.mtime && Int(info.st_size) == entry.size
+      && Int(time(nil)) - entry.mtime >= 2
+  }
+
+  private static func status(_ path: PathBytes) -> Result<stat, ImageDecodingError> {
+    var info = stat()
+    let result = (path.bytes + [0]).withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) }
+    }
+    // errno is read at once: any later call may change it.
+    if result != 0 { return .failure(ImageDecodingError(String(cString: strerror(errno)))) }
+    return .success(info)
+  }
+
+  private static func mtime(_ info: stat) -> Int {
     #if canImport(Darwin)
-      let mtime = Int(info.st_mtimespec.tv_sec)
+      return Int(info.st_mtimespec.tv_sec)
     #else
-      let mtime = Int(info.st_mtim.tv_sec)
+      return Int(info.st_mtim.tv_sec)
     #endif
-    return Entry(uri: Self.fileURI(absolute), mtime: mtime)
   }
 
   public func path(of entry: Entry, flavor: Flavor) -> String { root + "/" + flavor.rawValue + "/" + entry.name }
@@ -132,7 +166,12 @@ public struct FreedesktopThumbnailCache: Sendable {
 
   static func text(_ png: [UInt8], key: String) -> String? {
     var value = [CChar](repeating: 0, count: 4096)
-    let length = png.withUnsafeBufferPointer { pk_png_text($0.baseAddress, $0.count, key, &value, value.count) }
+    var length = png.withUnsafeBufferPointer { pk_png_text($0.baseAddress, $0.count, key, &value, value.count) }
+    if length >= value.count {
+      // A long URI: ask again with room for all of it.
+      value = [CChar](repeating: 0, count: Int(length) + 1)
+      length = png.withUnsafeBufferPointer { pk_png_text($0.baseAddress, $0.count, key, &value, value.count) }
+    }
     return length < 0 ? nil : string(value)
   }
 
@@ -166,16 +205,24 @@ public struct FreedesktopThumbnailCache: Sendable {
     return mkdir(folder, 0o700) == 0 || errno == EEXIST
   }
 
-  /// The path made absolute against the working folder, with `.` and empty
-  /// components dropped (`..` is kept: it may cross a link).
+  /// The path made absolute against the working folder, with `.`, `..` and
+  /// empty components resolved by name, as GLib programs canonicalise paths
+  /// before naming thumbnails (links are not followed, as they do not).
   static func absolute(_ path: PathBytes) -> PathBytes {
     var bytes = path.bytes
     if bytes.first != UInt8(ascii: "/") {
       bytes = Array(FileManager.default.currentDirectoryPath.utf8) + [UInt8(ascii: "/")] + bytes
     }
-    let parts = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).filter {
-      $0.elementsEqual([UInt8(ascii: ".")]) == false
+    var parts: [ArraySlice<UInt8>] = []
+    for part in bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+      if part.elementsEqual([UInt8(ascii: ".")]) { continue }
+      if part.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) {
+        _ = parts.popLast()
+        continue
+      }
+      parts.append(part)
     }
+    if parts.isEmpty { return PathBytes("/") }
     return PathBytes(parts.reduce(into: [UInt8]()) { $0 += [UInt8(ascii: "/")] + $1 })
   }
 

@@ -57,7 +57,34 @@ public struct DataURLLoader: ImageLoader {
       }
       return .bytes(Array(data))
     }
-    guard let text = payload.removingPercentEncoding else { throw ImageDecodingError("malformed data: URL") }
-    return .bytes(Array(text.utf8))
+    return .bytes(try Self.percentDecoded(Array(payload.utf8)))
+  }
+
+  /// %XX escapes to bytes (image bytes need not be UTF-8).
+  static func percentDecoded(_ input: [UInt8]) throws(ImageDecodingError) -> [UInt8] {
+    func hex(_ byte: UInt8) -> UInt8? {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+      default: return nil
+      }
+    }
+    var output: [UInt8] = []
+    output.reserveCapacity(input.count)
+    var index = 0
+    while index < input.count {
+      if input[index] == UInt8(ascii: "%") {
+        guard index + 2 < input.count, let high = hex(input[index + 1]), let low = hex(input[index + 2]) else {
+          throw ImageDecodingError("malformed data: URL")
+        }
+        output.append(high << 4 | low)
+        index += 3
+      } else {
+        output.append(input[index])
+        index += 1
+      }
+    }
+    return output
   }
 }

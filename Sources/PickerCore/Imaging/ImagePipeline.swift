@@ -48,6 +48,13 @@ public final class ImagePipeline: Sendable {
 
   deinit { core.stop() }
 
+  /// Drops what is queued and waits up to `timeout` seconds for the jobs
+  /// running now (and their cache writes) before the process exits.
+  public func shutdown(timeout: Double = 0.5) { core.shutdown(timeout: timeout) }
+
+  /// Waits until nothing is queued or running.
+  public func waitUntilIdle() { core.waitUntilIdle() }
+
   /// The thumbnail when it is already in memory; never waits.
   public func cachedImage(for key: ImageRequest.Key) -> CellImage? { memoryCache.value(for: key) }
 

@@ -23,6 +23,8 @@ final class PipelineCore: @unchecked Sendable {
   private var nextSequence = 0
   private var nextSubscriber = 0
   private var started = 0
+  private var running = 0
+  private var workersAlive = 0
   private var stopped = false
 
   init(configuration: ImagePipeline.Configuration, memoryCache: MemoryCache<ImageRequest.Key, CellImage>) {
@@ -71,19 +73,57 @@ final class PipelineCore: @unchecked Sendable {
     }
   }
 
+  /// Drops queued jobs and waits (at most `timeout` seconds) for the running
+  /// ones, so no worker is mid-write when the process exits.
+  func shutdown(timeout: Double) {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    condition.lock()
+    defer { condition.unlock() }
+    stopped = true
+    queued.removeAll()
+    condition.broadcast()
+    while workersAlive > 0 && condition.wait(until: deadline) {}
+  }
+
+  /// Waits until no job is queued or running (benchmarks).
+  func waitUntilIdle() {
+    condition.lock()
+    defer { condition.unlock() }
+    while (!queued.isEmpty || running > 0) && !stopped { condition.wait() }
+  }
+
   /// One worker's life: take the most urgent job, make it, hand it out.
   func work() {
+    condition.withLock { workersAlive += 1 }
+    defer {
+      condition.withLock {
+        workersAlive -= 1
+        condition.broadcast()
+      }
+    }
     while let job = nextJob() {
       let begin = DispatchTime.now().uptimeNanoseconds
       let (result, path, afterDelivery) = make(job.request.key)
       if case .success(let image)? = result { memoryCache.insert(image, for: job.request.key, cost: image.byteCost) }
       let completions = condition.withLock { () -> [@Sendable (ThumbnailResult) -> Void] in
+        if result == nil && !job.subscribers.isEmpty {
+          // Given up for want of subscribers, and someone subscribed since:
+          // back in the queue, or that subscriber would wait forever.
+          job.isRunning = false
+          queued.append(job)
+          condition.signal()
+          return []
+        }
         jobs[job.request.key] = nil
         return job.subscribers.values.map(\.completion)
       }
       if let result { completions.forEach { $0(result) } }
       // Disk writes happen after the result is out: nobody waits for them.
       afterDelivery?()
+      condition.withLock {
+        running -= 1
+        condition.broadcast()
+      }
       if let observer = configuration.observer, let path {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e9
         observer(ImagePipeline.JobReport(key: job.request.key, path: path, seconds: seconds))
@@ -105,6 +145,7 @@ final class PipelineCore: @unchecked Sendable {
     let job = queued.remove(at: best)
     job.isRunning = true
     started += 1
+    running += 1
     return job
   }
 
@@ -121,8 +162,10 @@ final class PipelineCore: @unchecked Sendable {
     // The local file's disk cache entry: a thumbnail, or a remembered failure.
     var cacheEntry: FreedesktopThumbnailCache.Entry?
     if case .file(let path) = key.reference, let cache = configuration.diskCache {
-      guard let entry = cache.entry(for: path) else {
-        return (.failure(ImageDecodingError(String(cString: strerror(errno)))), .failed, nil)
+      let entry: FreedesktopThumbnailCache.Entry
+      switch cache.entry(for: path) {
+      case .success(let found): entry = found
+      case .failure(let error): return (.failure(error), .failed, nil)
       }
       cacheEntry = entry
       if let message = cache.failure(for: entry) {
@@ -144,16 +187,25 @@ final class PipelineCore: @unchecked Sendable {
       case .file(let path): decoded = try configuration.decoder.decode(file: path, covering: square)
       case .bytes(let bytes): decoded = try configuration.decoder.decode(bytes: bytes, covering: square)
       }
-      let thumbnail = decoded.image.fitted(maxWidth: flavor.size, maxHeight: flavor.size)
+      let thumbnail = decoded.image
+      thumbnail.shrink(maxWidth: flavor.size, maxHeight: flavor.size)
       var store: (() -> Void)?
-      if let cacheEntry, let cache = configuration.diskCache {
-        store = { try? cache.store(thumbnail, for: cacheEntry, flavor: flavor) }
+      if let cacheEntry, let cache = configuration.diskCache, case .file(let path) = key.reference {
+        store = {
+          guard cache.isSettled(path, as: cacheEntry) else { return }
+          try? cache.store(thumbnail, for: cacheEntry, flavor: flavor)
+        }
       }
       return (render(thumbnail, key), .decoded(embeddedThumbnail: decoded.usedEmbeddedThumbnail), store)
     } catch {
       var remember: (() -> Void)?
-      if error.isContentError, let cacheEntry, let cache = configuration.diskCache {
-        remember = { try? cache.storeFailure(error.message, for: cacheEntry) }
+      if error.isContentError, let cacheEntry, let cache = configuration.diskCache, case .file(let path) = key.reference
+      {
+        remember = {
+          // A file still being copied looks truncated: remember nothing yet.
+          guard cache.isSettled(path, as: cacheEntry) else { return }
+          try? cache.storeFailure(error.message, for: cacheEntry)
+        }
       }
       return (.failure(error), .failed, remember)
     }

@@ -78,6 +78,8 @@ struct FirstPaintBench: ParsableCommand {
       _ = loop.run()
       guard painted else { throw PickerExit(code: 2, message: "the folder showed nothing") }
       times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
+      // Work left over (prefetch, cache writes) must not run into the next run.
+      pipeline?.waitUntilIdle()
     }
     // The warming run is not a measurement.
     if warm { times.removeFirst() }

@@ -171,6 +171,26 @@ import Testing
     #expect(TestImages.isUprightQuadrants(decoded.image))
   }
 
+  @Test func aLargeFileThatIsNoImageIsRefusedFromItsHead() throws {
+    let folder = TestImages.temporaryFolder()
+    let file = folder.appendingPathComponent("video.jpg")
+    TestImages.write(Array(repeating: 0x42, count: 2_000_000), to: file)
+    #expect(throws: ImageDecodingError("not an image this picker can read", isContentError: true)) {
+      try decoder.decode(file: PathBytes(file.path), covering: box)
+    }
+  }
+
+  @Test func percentEncodedDataURLsMayHoldAnyBytes() throws {
+    let png = ImageEncoder.encode(TestImages.quadrants(), as: .png)!
+    let encoded = png.map { String(format: "%%%02X", $0) }.joined()
+    guard case .bytes(let bytes) = try DataURLLoader().load(.url("data:image/png," + encoded), isCancelled: { false })
+    else {
+      Issue.record("expected bytes")
+      return
+    }
+    #expect(bytes == png)
+  }
+
   @Test func renderingToCellsKeepsTheAspectRatio() throws {
     let wide = TestImages.quadrants(160, 60)
     let cells = try #require(CellRenderer.render(wide, maxColumns: 16, maxRows: 8, depth: .truecolor))

@@ -16,6 +16,13 @@ import Testing
       cache = FreedesktopThumbnailCache(root: folder.appendingPathComponent("cache/thumbnails").path)
       photo = folder.appendingPathComponent(name)
       TestImages.write(bytes, to: photo)
+      // A file changed in the last two seconds is never cached.
+      Self.age(photo, seconds: 60)
+    }
+
+    static func age(_ url: URL, seconds: Int) {
+      var times = [timeval(tv_sec: time(nil) - seconds, tv_usec: 0), timeval(tv_sec: time(nil) - seconds, tv_usec: 0)]
+      _ = utimes(url.path, &times)
     }
 
     func pipeline() -> ImagePipeline {
@@ -39,7 +46,7 @@ import Testing
       return (results.first("photo"), reports.last?.path)
     }
 
-    var entry: FreedesktopThumbnailCache.Entry { cache.entry(for: PathBytes(photo.path))! }
+    var entry: FreedesktopThumbnailCache.Entry { try! cache.entry(for: PathBytes(photo.path)).get() }
   }
 
   final class Reports: @unchecked Sendable {
@@ -55,6 +62,7 @@ import Testing
     #expect(entry.name == "c6ee772d9e49320e97ec29a7eb5b1697.png")
     #expect(FreedesktopThumbnailCache.fileURI(PathBytes("/a b/ü#1.jpg")) == "file:///a%20b/%C3%BC%231.jpg")
     #expect(FreedesktopThumbnailCache.absolute(PathBytes("/x/./y//z.jpg")) == PathBytes("/x/y/z.jpg"))
+    #expect(FreedesktopThumbnailCache.absolute(PathBytes("/x/a/../y/z.jpg")) == PathBytes("/x/y/z.jpg"))
     let cache = FreedesktopThumbnailCache.forCurrentUser(environment: ["XDG_CACHE_HOME": "/c", "HOME": "/h"])
     #expect(cache.root == "/c/thumbnails")
     #expect(FreedesktopThumbnailCache.forCurrentUser(environment: ["HOME": "/h"]).root == "/h/.cache/thumbnails")
@@ -135,12 +143,17 @@ import Testing
     #expect(setup.cache.failure(for: setup.entry) == error.message)
     // Once the file changes, the failure no longer applies.
     TestImages.write(TestImages.jpeg(TestImages.quadrants()), to: setup.photo)
-    var later = timeval()
-    gettimeofday(&later, nil)
-    var times = [timeval(tv_sec: later.tv_sec + 10, tv_usec: 0), timeval(tv_sec: later.tv_sec + 10, tv_usec: 0)]
-    #expect(utimes(setup.photo.path, &times) == 0)
+    Setup.age(setup.photo, seconds: 30)
     #expect(setup.cache.failure(for: setup.entry) == nil)
     #expect(setup.load().1 == .decoded(embeddedThumbnail: false))
+  }
+
+  @Test func filesStillBeingWrittenAreNotCached() throws {
+    let setup = Setup(photo: Array("half a fi".utf8))
+    Setup.age(setup.photo, seconds: 0)
+    #expect(setup.load().1 == .failed)
+    usleep(50_000)
+    #expect(!FileManager.default.fileExists(atPath: setup.cache.failurePath(of: setup.entry)))
   }
 
   @Test func filesThatCannotBeOpenedAreNotRememberedAsBroken() throws {
@@ -154,7 +167,7 @@ import Testing
       ImageRequest(reference: .file(PathBytes(pipePath)), columns: 16, rows: 8, depth: .truecolor),
       completion: results.record("pipe"))
     #expect(eventually { results.count("pipe") == 1 })
-    let entry = try #require(fifo.cache.entry(for: PathBytes(pipePath)))
+    let entry = try fifo.cache.entry(for: PathBytes(pipePath)).get()
     usleep(20_000)
     #expect(!FileManager.default.fileExists(atPath: fifo.cache.failurePath(of: entry)))
   }
