@@ -26,6 +26,10 @@ final class PipelineCore: @unchecked Sendable {
   private var running = 0
   private var workersAlive = 0
   private var stopped = false
+  /// Disk cache writes, done when no job is queued.
+  private var writes: [() -> Void] = []
+  /// About 64 KB of pixels each: a bound of a few MB.
+  static let maxDeferredWrites = 64
 
   init(configuration: ImagePipeline.Configuration, memoryCache: MemoryCache<ImageRequest.Key, CellImage>) {
     self.configuration = configuration
@@ -73,14 +77,16 @@ final class PipelineCore: @unchecked Sendable {
     }
   }
 
-  /// Drops queued jobs and waits (at most `timeout` seconds) for the running
-  /// ones, so no worker is mid-write when the process exits.
+  /// Drops queued jobs and writes and waits (at most `timeout` seconds) for
+  /// the running ones, so no worker is mid-write when the process exits.
+  /// Thumbnails not written yet are simply made again next time.
   func shutdown(timeout: Double) {
     let deadline = Date(timeIntervalSinceNow: timeout)
     condition.lock()
     defer { condition.unlock() }
     stopped = true
     queued.removeAll()
+    writes.removeAll()
     condition.broadcast()
     while workersAlive > 0 && condition.wait(until: deadline) {}
   }
@@ -89,7 +95,7 @@ final class PipelineCore: @unchecked Sendable {
   func waitUntilIdle() {
     condition.lock()
     defer { condition.unlock() }
-    while (!queued.isEmpty || running > 0) && !stopped { condition.wait() }
+    while (!queued.isEmpty || !writes.isEmpty || running > 0) && !stopped { condition.wait() }
   }
 
   /// One worker's life: take the most urgent job, make it, hand it out.
@@ -101,7 +107,15 @@ final class PipelineCore: @unchecked Sendable {
         condition.broadcast()
       }
     }
-    while let job = nextJob() {
+    while let work = nextWork() {
+      guard case .job(let job) = work else {
+        if case .write(let write) = work { write() }
+        condition.withLock {
+          running -= 1
+          condition.broadcast()
+        }
+        continue
+      }
       let begin = DispatchTime.now().uptimeNanoseconds
       let (result, path, afterDelivery) = make(job.request.key)
       if case .success(let image)? = result { memoryCache.insert(image, for: job.request.key, cost: image.byteCost) }
@@ -118,24 +132,45 @@ final class PipelineCore: @unchecked Sendable {
         return job.subscribers.values.map(\.completion)
       }
       if let result { completions.forEach { $0(result) } }
-      // Disk writes happen after the result is out: nobody waits for them.
-      afterDelivery?()
-      condition.withLock {
-        running -= 1
-        condition.broadcast()
-      }
       if let observer = configuration.observer, let path {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e9
         observer(ImagePipeline.JobReport(key: job.request.key, path: path, seconds: seconds))
       }
+      // Disk cache writes wait until no thumbnail is wanted: nobody is
+      // waiting for them, and someone may be waiting for the next picture.
+      // Each holds its pixels, so past a backlog they are done at once.
+      let deferred = condition.withLock { () -> Bool in
+        guard let afterDelivery, writes.count < Self.maxDeferredWrites else { return false }
+        writes.append(afterDelivery)
+        return true
+      }
+      if !deferred { afterDelivery?() }
+      condition.withLock {
+        running -= 1
+        condition.broadcast()
+      }
     }
   }
 
-  private func nextJob() -> Job? {
+  private enum Work {
+    case job(Job)
+    case write(() -> Void)
+  }
+
+  /// The most urgent job, else a pending cache write; nil once stopped.
+  private func nextWork() -> Work? {
     condition.lock()
     defer { condition.unlock() }
-    while queued.isEmpty && !stopped { condition.wait() }
+    while queued.isEmpty && writes.isEmpty && !stopped { condition.wait() }
     if stopped { return nil }
+    if queued.isEmpty {
+      running += 1
+      return .write(writes.removeFirst())
+    }
+    return .job(takeMostUrgentJob())
+  }
+
+  private func takeMostUrgentJob() -> Job {
     var best = 0
     for index in queued.indices.dropFirst() {
       let a = queued[index]
