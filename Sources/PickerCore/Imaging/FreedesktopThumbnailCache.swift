@@ -80,22 +80,10 @@ public struct FreedesktopThumbnailCache: Sendable {
   }
 
   private static func status(_ path: PathBytes) -> Result<stat, ImageDecodingError> {
-    var info = stat()
-    let result = (path.bytes + [0]).withUnsafeBufferPointer { buffer in
-      buffer.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) }
-    }
-    // errno is read at once: any later call may change it.
-    if result != 0 { return .failure(ImageDecodingError(String(cString: strerror(errno)))) }
-    return .success(info)
+    DirectoryReader.statusOrError(path).mapError { ImageDecodingError($0.message) }
   }
 
-  private static func mtime(_ info: stat) -> Int {
-    #if canImport(Darwin)
-      return Int(info.st_mtimespec.tv_sec)
-    #else
-      return Int(info.st_mtim.tv_sec)
-    #endif
-  }
+  private static func mtime(_ info: stat) -> Int { DirectoryReader.modificationTime(of: info) }
 
   public func path(of entry: Entry, flavor: Flavor) -> String { root + "/" + flavor.rawValue + "/" + entry.name }
   public func failurePath(of entry: Entry) -> String { failureFolder + "/" + entry.name }

@@ -61,7 +61,10 @@ public enum DirectoryReader {
 
   /// The modification time in seconds, or 0 when it cannot be read.
   static func modificationTime(_ path: PathBytes) -> Int {
-    guard let info = status(path) else { return 0 }
+    status(path).map(modificationTime(of:)) ?? 0
+  }
+
+  static func modificationTime(of info: stat) -> Int {
     #if canImport(Darwin)
       return Int(info.st_mtimespec.tv_sec)
     #else
@@ -70,10 +73,20 @@ public enum DirectoryReader {
   }
 
   static func status(_ path: PathBytes) -> stat? {
+    try? statusOrError(path).get()
+  }
+
+  /// stat(2), following links, or strerror of why it failed (read at once:
+  /// any later call may change errno).
+  static func statusOrError(_ path: PathBytes) -> Result<stat, StatError> {
     var info = stat()
     let result = (path.bytes + [0]).withUnsafeBufferPointer { buffer in
       buffer.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) }
     }
-    return result == 0 ? info : nil
+    return result == 0 ? .success(info) : .failure(StatError(message: String(cString: strerror(errno))))
+  }
+
+  struct StatError: Error {
+    var message: String
   }
 }
