@@ -38,8 +38,11 @@ public final class PixelImage: @unchecked Sendable {
   /// A copy shrunk to fit inside the box (the same object when it already fits).
   public func fitted(maxWidth: Int, maxHeight: Int) -> PixelImage {
     if width <= maxWidth && height <= maxHeight { return self }
-    let copy = PixelImage(width: width, height: height, rgba: rgbaBytes())
-    _ = pk_image_fit(&copy.raw, Int32(maxWidth), Int32(maxHeight))
+    // One copy of the pixels, then the shrink in place.
+    let pixels = malloc(byteCount)!.assumingMemoryBound(to: UInt8.self)
+    pixels.update(from: raw.pixels, count: byteCount)
+    let copy = PixelImage(taking: pk_image(width: raw.width, height: raw.height, pixels: pixels))
+    copy.shrink(maxWidth: maxWidth, maxHeight: maxHeight)
     return copy
   }
 

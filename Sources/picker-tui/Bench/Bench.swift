@@ -41,10 +41,8 @@ struct FirstPaintBench: ParsableCommand {
   func run() throws {
     var times: [Double] = []
     var entries = 0
-    let cacheRoot = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "picker-tui-bench-\(getpid())/thumbnails"
-    ).path
-    defer { try? FileManager.default.removeItem(atPath: (cacheRoot as NSString).deletingLastPathComponent) }
+    let cacheRoot = BenchCache.makeRoot()
+    defer { BenchCache.remove(cacheRoot) }
     for _ in 0..<(max(1, runs) + (warm ? 1 : 0)) {
       if !warm { try? FileManager.default.removeItem(atPath: cacheRoot) }
       let started = DispatchTime.now().uptimeNanoseconds

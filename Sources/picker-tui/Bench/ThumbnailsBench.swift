@@ -31,10 +31,8 @@ struct ThumbnailsBench: ParsableCommand {
     }
     let paths = try photoPaths()
     guard !paths.isEmpty else { throw PickerExit(code: 2, message: "no photos in \(folder)") }
-    let cacheRoot = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "picker-tui-bench-\(getpid())/thumbnails"
-    ).path
-    defer { try? FileManager.default.removeItem(atPath: (cacheRoot as NSString).deletingLastPathComponent) }
+    let cacheRoot = BenchCache.makeRoot()
+    defer { BenchCache.remove(cacheRoot) }
     let cache = FreedesktopThumbnailCache(root: cacheRoot)
     if !cold {
       // Warm: the cache holds every thumbnail before the measured pass.
@@ -153,6 +151,17 @@ struct ThumbnailsBench: ParsableCommand {
     }
     semaphore.wait()
     return box.value
+  }
+}
+
+/// A private thumbnail cache for a benchmark, never the user's.
+enum BenchCache {
+  static func makeRoot() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("picker-tui-bench-\(getpid())/thumbnails").path
+  }
+
+  static func remove(_ root: String) {
+    try? FileManager.default.removeItem(atPath: (root as NSString).deletingLastPathComponent)
   }
 }
 
