@@ -32,8 +32,10 @@ let package = Package(
         .linkedLibrary("gif"), .linkedLibrary("heif"),
       ]
     ),
+    // libcurl behind one blocking GET that never follows redirects itself.
+    .target(name: "CNetworking", linkerSettings: [.linkedLibrary("curl")]),
     // Everything that can be tested without a terminal.
-    .target(name: "PickerCore", dependencies: ["CImaging"]),
+    .target(name: "PickerCore", dependencies: ["CImaging", "CNetworking"]),
     .executableTarget(
       name: "picker-tui",
       dependencies: [

@@ -10,7 +10,9 @@ what="${1:-build}"
 packages=(libncurses-dev ncurses-term pkg-config
   # Imaging: decoders, the thumbnail encoder (PNG) and cell rendering.
   # libchafa-dev does not pull in libglib2.0-dev, which its pkg-config needs.
-  libchafa-dev libglib2.0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libgif-dev libheif-dev)
+  libchafa-dev libglib2.0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libgif-dev libheif-dev
+  # Web sources: HTTP(S) through libcurl.
+  libcurl4-openssl-dev)
 if [ "$what" = test ] || [ "$what" = bench ]; then
   packages+=(tmux python3)
 fi

@@ -12,9 +12,16 @@ public enum LoadedImageData: Sendable {
 /// `load` runs on a pipeline worker and may block; it should give up when
 /// `isCancelled` turns true.
 public protocol ImageLoader: Sendable {
+  /// Loads over the network: such loads run on the pipeline's network
+  /// workers, so a slow server never holds a decoding thread.
+  var usesNetwork: Bool { get }
   func canHandle(_ reference: ImageReference) -> Bool
-  func load(_ reference: ImageReference, isCancelled: @Sendable () -> Bool) throws(ImageDecodingError)
+  func load(_ reference: ImageReference, isCancelled: @escaping @Sendable () -> Bool) throws(ImageDecodingError)
     -> LoadedImageData
+}
+
+extension ImageLoader {
+  public var usesNetwork: Bool { false }
 }
 
 /// Local files: nothing to fetch; the decoder reads the file.
@@ -26,7 +33,7 @@ public struct FileLoader: ImageLoader {
     return false
   }
 
-  public func load(_ reference: ImageReference, isCancelled: @Sendable () -> Bool) throws(ImageDecodingError)
+  public func load(_ reference: ImageReference, isCancelled: @escaping @Sendable () -> Bool) throws(ImageDecodingError)
     -> LoadedImageData
   {
     guard case .file(let path) = reference else { throw ImageDecodingError("not a file") }
@@ -43,7 +50,7 @@ public struct DataURLLoader: ImageLoader {
     return false
   }
 
-  public func load(_ reference: ImageReference, isCancelled: @Sendable () -> Bool) throws(ImageDecodingError)
+  public func load(_ reference: ImageReference, isCancelled: @escaping @Sendable () -> Bool) throws(ImageDecodingError)
     -> LoadedImageData
   {
     guard case .url(let url) = reference, let comma = url.firstIndex(of: ",") else {

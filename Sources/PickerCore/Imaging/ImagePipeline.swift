@@ -15,6 +15,12 @@ public final class ImagePipeline: Sendable {
     public var diskCache: FreedesktopThumbnailCache? = nil
     public var memoryCacheBytes = 48 << 20
     public var workerCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Fetches in flight at once for remote thumbnails (loaders that say
+    /// `usesNetwork`); they wait on servers, not on the CPU.
+    public var networkWorkerCount = 4
+    /// Thumbnails of remote photos, in the freedesktop layout under
+    /// `$XDG_CACHE_HOME/picker-tui/`; nil turns it off.
+    public var remoteCache: FreedesktopThumbnailCache? = nil
     /// Told about every job that finishes (benchmarks time them).
     public var observer: (@Sendable (JobReport) -> Void)? = nil
 
@@ -41,6 +47,13 @@ public final class ImagePipeline: Sendable {
     for number in 0..<configuration.workerCount {
       let thread = Thread { [core] in core.work() }
       thread.name = "thumbnails-\(number)"
+      thread.stackSize = 1 << 20
+      thread.start()
+    }
+    let fetchesRemotely = configuration.loaders.contains { $0.usesNetwork }
+    for number in 0..<(fetchesRemotely ? configuration.networkWorkerCount : 0) {
+      let thread = Thread { [core] in core.work(network: true) }
+      thread.name = "thumbnails-network-\(number)"
       thread.stackSize = 1 << 20
       thread.start()
     }

@@ -5,13 +5,16 @@ final class PipelineCore: @unchecked Sendable {
   private final class Job {
     let request: ImageRequest
     let sequence: Int
+    /// Fetched over the network: runs on a network worker.
+    let usesNetwork: Bool
     var subscribers: [Int: (priority: Int, completion: @Sendable (ThumbnailResult) -> Void)] = [:]
     var isRunning = false
     var priority: Int { subscribers.values.map(\.priority).max() ?? Int.min }
 
-    init(request: ImageRequest, sequence: Int) {
+    init(request: ImageRequest, sequence: Int, usesNetwork: Bool) {
       self.request = request
       self.sequence = sequence
+      self.usesNetwork = usesNetwork
     }
   }
 
@@ -19,7 +22,9 @@ final class PipelineCore: @unchecked Sendable {
   private let memoryCache: MemoryCache<ImageRequest.Key, CellImage>
   private let condition = NSCondition()
   private var jobs: [ImageRequest.Key: Job] = [:]
+  /// Jobs waiting for a decoding worker, and for a network worker.
   private var queued: [Job] = []
+  private var networkQueued: [Job] = []
   private var nextSequence = 0
   private var nextSubscriber = 0
   private var started = 0
@@ -47,11 +52,11 @@ final class PipelineCore: @unchecked Sendable {
     if let existing = jobs[request.key] {
       job = existing
     } else {
-      job = Job(request: request, sequence: nextSequence)
+      let usesNetwork = configuration.loaders.first { $0.canHandle(request.key.reference) }?.usesNetwork ?? false
+      job = Job(request: request, sequence: nextSequence, usesNetwork: usesNetwork)
       nextSequence += 1
       jobs[request.key] = job
-      queued.append(job)
-      condition.signal()
+      enqueue(job)
     }
     job.subscribers[nextSubscriber] = (request.priority, completion)
     return ImageTask(core: self, key: request.key, subscriber: nextSubscriber)
@@ -63,7 +68,15 @@ final class PipelineCore: @unchecked Sendable {
       guard job.subscribers.isEmpty, !job.isRunning else { return }
       jobs[key] = nil
       queued.removeAll { $0 === job }
+      networkQueued.removeAll { $0 === job }
     }
+  }
+
+  /// Called with the lock held.
+  private func enqueue(_ job: Job) {
+    if job.usesNetwork { networkQueued.append(job) } else { queued.append(job) }
+    // Workers of both kinds wait on the one condition.
+    condition.broadcast()
   }
 
   func setPriority(_ priority: Int, key: ImageRequest.Key, subscriber: Int) {
@@ -86,6 +99,7 @@ final class PipelineCore: @unchecked Sendable {
     defer { condition.unlock() }
     stopped = true
     queued.removeAll()
+    networkQueued.removeAll()
     writes.removeAll()
     condition.broadcast()
     while workersAlive > 0 && condition.wait(until: deadline) {}
@@ -95,11 +109,15 @@ final class PipelineCore: @unchecked Sendable {
   func waitUntilIdle() {
     condition.lock()
     defer { condition.unlock() }
-    while (!queued.isEmpty || !writes.isEmpty || running > 0) && !stopped { condition.wait() }
+    while (!queued.isEmpty || !networkQueued.isEmpty || !writes.isEmpty || running > 0) && !stopped {
+      condition.wait()
+    }
   }
 
   /// One worker's life: take the most urgent job, make it, hand it out.
-  func work() {
+  /// Network workers take only jobs that fetch over the network; decoding
+  /// workers take the rest and the deferred cache writes.
+  func work(network: Bool = false) {
     condition.withLock { workersAlive += 1 }
     defer {
       condition.withLock {
@@ -107,7 +125,7 @@ final class PipelineCore: @unchecked Sendable {
         condition.broadcast()
       }
     }
-    while let work = nextWork() {
+    while let work = nextWork(network: network) {
       guard case .job(let job) = work else {
         if case .write(let write) = work { write() }
         condition.withLock {
@@ -124,8 +142,7 @@ final class PipelineCore: @unchecked Sendable {
           // Given up for want of subscribers, and someone subscribed since:
           // back in the queue, or that subscriber would wait forever.
           job.isRunning = false
-          queued.append(job)
-          condition.signal()
+          enqueue(job)
           return []
         }
         jobs[job.request.key] = nil
@@ -158,26 +175,30 @@ final class PipelineCore: @unchecked Sendable {
   }
 
   /// The most urgent job, else a pending cache write; nil once stopped.
-  private func nextWork() -> Work? {
+  private func nextWork(network: Bool) -> Work? {
     condition.lock()
     defer { condition.unlock() }
+    if network {
+      while networkQueued.isEmpty && !stopped { condition.wait() }
+      return stopped ? nil : .job(takeMostUrgentJob(from: &networkQueued))
+    }
     while queued.isEmpty && writes.isEmpty && !stopped { condition.wait() }
     if stopped { return nil }
     if queued.isEmpty {
       running += 1
       return .write(writes.removeFirst())
     }
-    return .job(takeMostUrgentJob())
+    return .job(takeMostUrgentJob(from: &queued))
   }
 
-  private func takeMostUrgentJob() -> Job {
+  private func takeMostUrgentJob(from queue: inout [Job]) -> Job {
     var best = 0
-    for index in queued.indices.dropFirst() {
-      let a = queued[index]
-      let b = queued[best]
+    for index in queue.indices.dropFirst() {
+      let a = queue[index]
+      let b = queue[best]
       if a.priority > b.priority || (a.priority == b.priority && a.sequence < b.sequence) { best = index }
     }
-    let job = queued.remove(at: best)
+    let job = queue.remove(at: best)
     job.isRunning = true
     started += 1
     running += 1
@@ -210,6 +231,14 @@ final class PipelineCore: @unchecked Sendable {
         return (render(image, key), .diskCache, nil)
       }
     }
+    // A remote thumbnail made before: URLs of remote photos are taken to
+    // name fixed content, so the entry needs no date check.
+    var remoteEntry: FreedesktopThumbnailCache.Entry?
+    if case .remote(let source, let url) = key.reference, let cache = configuration.remoteCache {
+      let entry = FreedesktopThumbnailCache.Entry(uri: "picker-tui-remote:" + source + "\n" + url, mtime: 0)
+      if let image = cache.thumbnail(for: entry, flavor: flavor) { return (render(image, key), .diskCache, nil) }
+      remoteEntry = entry
+    }
     guard isWanted(key) else { return (nil, nil, nil) }
     guard let loader = configuration.loaders.first(where: { $0.canHandle(key.reference) }) else {
       return (.failure(ImageDecodingError("no loader for this image")), .failed, nil)
@@ -230,6 +259,9 @@ final class PipelineCore: @unchecked Sendable {
           guard cache.isSettled(path, as: cacheEntry) else { return }
           try? cache.store(thumbnail, for: cacheEntry, flavor: flavor)
         }
+      }
+      if let remoteEntry, let cache = configuration.remoteCache {
+        store = { try? cache.store(thumbnail, for: remoteEntry, flavor: flavor) }
       }
       return (render(thumbnail, key), .decoded(embeddedThumbnail: decoded.usedEmbeddedThumbnail), store)
     } catch {

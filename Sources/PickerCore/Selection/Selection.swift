@@ -10,11 +10,29 @@ public struct SelectionKey: Hashable, Sendable {
   }
 }
 
+/// What stdout gets for a picked photo.
+public enum PickedOutput: Hashable, Sendable {
+  /// A local file: its path, as the source gave it.
+  case local(PathBytes)
+  /// A remote original: downloaded on confirm (or printed with --print-urls).
+  case remote(source: String, url: String)
+}
+
 /// A picked photo, with what the tray shows and what stdout gets.
 public struct PickedPhoto: Hashable, Sendable {
   public var key: SelectionKey
   public var title: [UInt8]
-  public var outputPath: PathBytes
+  public var output: PickedOutput
+
+  public init(key: SelectionKey, title: [UInt8], output: PickedOutput) {
+    self.key = key
+    self.title = title
+    self.output = output
+  }
+
+  public init(key: SelectionKey, title: [UInt8], outputPath: PathBytes) {
+    self.init(key: key, title: title, output: .local(outputPath))
+  }
 }
 
 /// The photos picked so far, in the order they were picked.
@@ -52,11 +70,16 @@ public struct Selection: Hashable, Sendable {
     return true
   }
 
-  /// The paths to print, in pick order; a path picked twice (from two
-  /// sources) is printed once.
+  /// What to print, in pick order; a path picked twice (from two sources)
+  /// is printed once.
+  public var outputs: [PickedOutput] {
+    var seen = Set<PickedOutput>()
+    return photos.map(\.output).filter { seen.insert($0).inserted }
+  }
+
+  /// The local paths among `outputs`.
   public var outputPaths: [PathBytes] {
-    var seen = Set<PathBytes>()
-    return photos.map(\.outputPath).filter { seen.insert($0).inserted }
+    outputs.compactMap { if case .local(let path) = $0 { path } else { nil } }
   }
 
   private func checkInvariants() {

@@ -4,6 +4,9 @@
 public enum ImageReference: Hashable, Sendable {
   case file(PathBytes)
   case url(String)
+  /// A URL a remote source listed; that source fetches it (with its
+  /// credentials, or through its own protocol).
+  case remote(source: String, url: String)
 }
 
 /// One entry a source lists: a photo, or a folder (album) to open.
@@ -45,5 +48,12 @@ public struct PhotoItem: Hashable, Sendable, Identifiable {
   }
 
   /// Whether the user may put this item in the selection.
-  public var isPickable: Bool { !isFolder && !isMissing && outputPath != nil }
+  public var isPickable: Bool { !isFolder && !isMissing && pickedOutput != nil }
+
+  /// What picking this item yields: a local path, or an original to download.
+  public var pickedOutput: PickedOutput? {
+    if let outputPath { return .local(outputPath) }
+    if case .remote(let source, let url)? = original { return .remote(source: source, url: url) }
+    return nil
+  }
 }

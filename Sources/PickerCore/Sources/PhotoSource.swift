@@ -92,7 +92,12 @@ public typealias FolderID = String
 /// Errors a source reports; the UI shows the message and keeps running.
 public struct SourceError: Error, Hashable, Sendable, CustomStringConvertible {
   public var message: String
-  public init(_ message: String) { self.message = message }
+  /// Set when the user must sign in (again): the form to show.
+  public var signIn: AuthPrompt?
+  public init(_ message: String, signIn: AuthPrompt? = nil) {
+    self.message = message
+    self.signIn = signIn
+  }
   public var description: String { message }
 
   public static let searchUnsupported = SourceError("this source cannot search")
@@ -119,7 +124,11 @@ public protocol PhotoSource: AnyObject, Sendable {
   var rootLabel: String { get }
 
   func authStatus() async -> AuthStatus
+  /// Signs in with the answers to `authPrompt`'s fields; throws with a
+  /// message for the form's error line when they are refused.
   func authenticate(_ answers: [String: String]) async throws
+  /// Forgets the credentials, in memory and on disk.
+  func signOut() async
   /// Lists `folder` (nil: the root), one page at a time.
   func items(in folder: FolderID?, page: PageRequest) async throws -> Page
   /// Finds items matching `query` below `folder` (nil: the root).
@@ -133,6 +142,7 @@ extension PhotoSource {
   public var rootLabel: String { title }
   public func authStatus() async -> AuthStatus { .signedIn }
   public func authenticate(_ answers: [String: String]) async throws {}
+  public func signOut() async {}
   public func search(_ query: String, in folder: FolderID?, page: PageRequest) async throws -> Page {
     throw SourceError.searchUnsupported
   }

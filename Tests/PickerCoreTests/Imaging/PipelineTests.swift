@@ -19,7 +19,7 @@ final class CountingLoader: ImageLoader, @unchecked Sendable {
     return false
   }
 
-  func load(_ reference: ImageReference, isCancelled: @Sendable () -> Bool) throws(ImageDecodingError)
+  func load(_ reference: ImageReference, isCancelled: @escaping @Sendable () -> Bool) throws(ImageDecodingError)
     -> LoadedImageData
   {
     guard case .url(let url) = reference else { throw ImageDecodingError("not a test URL") }

@@ -1,0 +1,163 @@
+import Foundation
+
+/// One source the config lists, in bar order.
+public enum SourceConfig: Hashable, Sendable {
+  case web(name: String, url: String, auth: WebAuthKind, timeout: Double)
+  case command(name: String, command: [String], timeout: Double)
+  case folder(name: String, path: String)
+
+  public var name: String {
+    switch self {
+    case .web(let name, _, _, _), .command(let name, _, _), .folder(let name, _): return name
+    }
+  }
+}
+
+/// `$XDG_CONFIG_HOME/picker-tui/config.toml`:
+///
+///     [[sources]]
+///     kind = "web"            # web | command | folder
+///     name = "Stock"
+///     url = "http://127.0.0.1:8765/api"
+///     auth = "token"          # none | token | basic
+///
+/// Unknown keys are errors (a typo should not be ignored in silence), and
+/// every error names the file, the line and the key.
+public struct ConfigFile: Hashable, Sendable {
+  public var sources: [SourceConfig]
+
+  public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+  }
+
+  public static func defaultPath(environment: [String: String]) -> String {
+    PrivateFiles.configFolder(environment: environment) + "/config.toml"
+  }
+
+  /// Reads the file; nil when it does not exist and `required` is false.
+  public static func load(path: String, required: Bool, home: String) throws(Error) -> ConfigFile? {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      if !required && !FileManager.default.fileExists(atPath: path) { return nil }
+      throw Error(description: "cannot read the config file \(path)")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw Error(description: "\(path): not UTF-8 text")
+    }
+    return try parse(text, path: path, home: home)
+  }
+
+  public static func parse(_ text: String, path: String, home: String = NSHomeDirectory()) throws(Error) -> ConfigFile {
+    let tables: [TOMLSubset.Table]
+    do {
+      tables = try TOMLSubset.parse(text)
+    } catch {
+      throw Error(description: "\(path):\(error.line): \(error.message)")
+    }
+    var sources: [SourceConfig] = []
+    var names: Set<String> = []
+    for table in tables {
+      switch (table.name, table.isArrayElement) {
+      case ("", false):
+        if let first = table.values.first {
+          throw Error(description: "\(path):\(first.value.line): unknown key \(first.key) (sources go in [[sources]])")
+        }
+      case ("sources", true):
+        let source = try SourceReader(table: table, path: path, home: home).read()
+        guard names.insert(source.name.lowercased()).inserted else {
+          throw Error(description: "\(path):\(table.line): a source named \(source.name) is already listed")
+        }
+        sources.append(source)
+      default:
+        let brackets = table.isArrayElement ? "[[\(table.name)]]" : "[\(table.name)]"
+        throw Error(description: "\(path):\(table.line): unknown table \(brackets)")
+      }
+    }
+    return ConfigFile(sources: sources)
+  }
+}
+
+/// Reads one [[sources]] table, key by key.
+private struct SourceReader {
+  let table: TOMLSubset.Table
+  let path: String
+  let home: String
+
+  func fail(_ line: Int, _ key: String, _ message: String) -> ConfigFile.Error {
+    ConfigFile.Error(description: "\(path):\(line): \(key): \(message)")
+  }
+
+  func value(_ key: String) -> TOMLSubset.Value? { table.values.first { $0.key == key }?.value }
+
+  func string(_ key: String, required: Bool) throws(ConfigFile.Error) -> String? {
+    guard let value = value(key) else {
+      if required { throw ConfigFile.Error(description: "\(path):\(table.line): [[sources]] needs \(key)") }
+      return nil
+    }
+    guard case .string(let text) = value.kind, !text.isEmpty else {
+      throw fail(value.line, key, "expected a non-empty string")
+    }
+    return text
+  }
+
+  func timeout() throws(ConfigFile.Error) -> Double? {
+    guard let value = value("timeout") else { return nil }
+    let seconds: Double
+    switch value.kind {
+    case .integer(let number): seconds = Double(number)
+    case .float(let number): seconds = number
+    default: throw fail(value.line, "timeout", "expected a number of seconds")
+    }
+    guard seconds > 0, seconds <= 600 else { throw fail(value.line, "timeout", "expected 0 to 600 seconds") }
+    return seconds
+  }
+
+  func read() throws(ConfigFile.Error) -> SourceConfig {
+    let kind = try string("kind", required: true)!
+    let name = try string("name", required: true)!
+    let allowed: Set<String>
+    let source: SourceConfig
+    switch kind {
+    case "web":
+      allowed = ["kind", "name", "url", "auth", "timeout"]
+      let url = try string("url", required: true)!
+      guard URLResolver.isHTTP(url), Origin(url) != nil else {
+        throw fail(value("url")!.line, "url", "expected an http:// or https:// URL")
+      }
+      var auth = WebAuthKind.none
+      if let text = try string("auth", required: false) {
+        guard let parsed = WebAuthKind(rawValue: text) else {
+          throw fail(value("auth")!.line, "auth", "expected one of none, token, basic")
+        }
+        auth = parsed
+      }
+      source = .web(name: name, url: url, auth: auth, timeout: try timeout() ?? 30)
+    case "command":
+      allowed = ["kind", "name", "command", "timeout"]
+      guard let value = value("command") else {
+        throw ConfigFile.Error(description: "\(path):\(table.line): [[sources]] needs command")
+      }
+      guard case .array(let elements) = value.kind, !elements.isEmpty else {
+        throw fail(value.line, "command", "expected a list of strings, like [\"python3\", \"source.py\"]")
+      }
+      var command: [String] = []
+      for element in elements {
+        guard case .string(let text) = element.kind else {
+          throw fail(value.line, "command", "expected a list of strings")
+        }
+        command.append(text)
+      }
+      source = .command(name: name, command: command, timeout: try timeout() ?? 10)
+    case "folder":
+      allowed = ["kind", "name", "path"]
+      var folder = try string("path", required: true)!
+      if folder == "~" || folder.hasPrefix("~/") { folder = home + folder.dropFirst() }
+      source = .folder(name: name, path: folder)
+    default:
+      throw fail(value("kind")!.line, "kind", "expected one of web, command, folder")
+    }
+    if let unknown = table.values.first(where: { !allowed.contains($0.key) }) {
+      throw fail(unknown.value.line, unknown.key, "unknown key for a \(kind) source")
+    }
+    return source
+  }
+}

@@ -1,0 +1,55 @@
+/// Turns the listing shape both remote kinds share into a page:
+///
+///     {"items":[{"id":"42","kind":"photo","title":"Beach","thumbnail_url":"…",
+///       "url":"…","width":4000,"height":3000,"taken_at":"…"}],
+///      "has_more":true,"total":500}
+///
+/// URLs may be relative to `base`. A command source may give `path` (a local
+/// file) instead of URLs. Items without an id, or of an unknown kind, are
+/// skipped rather than failing the whole page.
+public enum RemoteListing {
+  public static func page(from json: JSONValue, sourceID: String, base: String?) throws(SourceError) -> Page {
+    guard case .object = json, let items = json["items"]?.array else {
+      throw SourceError("the response has no \"items\" list")
+    }
+    let parsed = items.compactMap { item(from: $0, sourceID: sourceID, base: base) }
+    let hasMore = json["has_more"]?.bool ?? false
+    let total = json["total"]?.int.flatMap { $0 >= 0 ? $0 : nil }
+    return Page(items: parsed, hasMore: hasMore, total: total)
+  }
+
+  static func item(from json: JSONValue, sourceID: String, base: String?) -> PhotoItem? {
+    guard let id = json["id"]?.string ?? json["id"]?.int.map(String.init), !id.isEmpty else { return nil }
+    let title = json["title"]?.string ?? id
+    switch json["kind"]?.string ?? "photo" {
+    case "album", "folder":
+      let count = json["count"]?.int
+      return PhotoItem(
+        id: id, kind: .folder(count: count), title: Array(title.utf8),
+        thumbnail: reference(json["thumbnail_url"], sourceID: sourceID, base: base))
+    case "photo":
+      if let path = json["path"]?.string, !path.isEmpty {
+        let file = PathBytes(path)
+        let thumbnail = reference(json["thumbnail_url"], sourceID: sourceID, base: base) ?? .file(file)
+        return PhotoItem(
+          id: id, kind: .photo, title: Array(title.utf8), thumbnail: thumbnail, original: .file(file),
+          outputPath: file)
+      }
+      let original = reference(json["url"], sourceID: sourceID, base: base)
+      let thumbnail = reference(json["thumbnail_url"], sourceID: sourceID, base: base) ?? original
+      guard original != nil || thumbnail != nil else { return nil }
+      return PhotoItem(id: id, kind: .photo, title: Array(title.utf8), thumbnail: thumbnail, original: original)
+    default:
+      return nil
+    }
+  }
+
+  private static func reference(_ value: JSONValue?, sourceID: String, base: String?) -> ImageReference? {
+    guard let text = value?.string, !text.isEmpty else { return nil }
+    if let base {
+      guard let resolved = URLResolver.resolve(text, against: base) else { return nil }
+      return .remote(source: sourceID, url: resolved)
+    }
+    return .remote(source: sourceID, url: text)
+  }
+}

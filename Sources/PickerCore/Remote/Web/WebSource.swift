@@ -1,0 +1,181 @@
+import Foundation
+
+/// A photo service that speaks the picker's HTTP JSON contract:
+///
+///     GET {url}/photos?offset=O&limit=L                root ("trending")
+///     GET {url}/albums/{id}/photos?offset=O&limit=L    an album
+///     GET {url}/search?q=Q&offset=O&limit=L            search
+///     GET {url}/me                                      200 signed in, 401 not
+///
+/// The Authorization header goes to the service's own origin only, never to
+/// a host a redirect or a thumbnail URL points at. A 401 anywhere asks the
+/// user to sign in again.
+public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendable {
+  public let id: String
+  public let title: String
+  public let baseURL: String
+  public let auth: WebAuthKind
+  /// Seconds a listing may take.
+  public let timeout: Double
+  private let origin: Origin?
+  private let credentials: CredentialStore
+  private let lock = NSLock()
+  /// The Authorization value in use; nil when signed out.
+  private var authorization: String?
+
+  public static let maxListingBytes = 16 << 20
+  public static let maxThumbnailBytes = 32 << 20
+
+  public init(title: String, url: String, auth: WebAuthKind, timeout: Double = 30, credentials: CredentialStore) {
+    self.id = "web:" + title
+    self.title = title
+    self.baseURL = url.hasSuffix("/") ? String(url.dropLast()) : url
+    self.auth = auth
+    self.timeout = timeout
+    self.origin = Origin(url)
+    self.credentials = credentials
+    if let token = credentials.environmentToken(for: title) {
+      authorization = auth.authorization(auth.answers(fromEnvironmentToken: token))
+    } else if let saved = credentials.answers(for: title) {
+      authorization = auth.authorization(saved)
+    }
+  }
+
+  public var icon: String { "☁" }
+  public var capabilities: SourceCapabilities {
+    auth == .none ? [.paging, .search, .albums] : [.paging, .search, .albums, .auth]
+  }
+  public var authPrompt: AuthPrompt? { auth.prompt.map { AuthPrompt(title: "Sign in to \(title)", fields: $0.fields) } }
+
+  private var currentAuthorization: String? { lock.withLock { authorization } }
+
+  public func authStatus() async -> AuthStatus {
+    guard auth != .none else { return .signedIn }
+    guard let authorization = currentAuthorization else { return .signedOut }
+    let response = try? await HTTPClient.get(request("me", authorization: authorization))
+    return response?.status == 200 ? .signedIn : .signedOut
+  }
+
+  public func authenticate(_ answers: [String: String]) async throws {
+    guard let candidate = auth.authorization(answers) else { throw SourceError("fill in every field") }
+    let response: HTTPResponse
+    do {
+      response = try await HTTPClient.get(request("me", authorization: candidate))
+    } catch {
+      throw SourceError("\(title): \(error.message)")
+    }
+    switch response.status {
+    case 200..<300:
+      lock.withLock { authorization = candidate }
+      // Signed in for this run even if the file cannot be written.
+      try? credentials.save(answers, for: title)
+    case 401, 403:
+      throw SourceError(auth == .token ? "the token was refused" : "wrong user or password")
+    default:
+      throw SourceError("\(title): HTTP \(response.status) while signing in")
+    }
+  }
+
+  public func signOut() async {
+    lock.withLock { authorization = nil }
+    credentials.remove(for: title)
+  }
+
+  public func items(in folder: FolderID?, page: PageRequest) async throws -> Page {
+    let path = folder.map { "albums/\(Self.escape($0))/photos" } ?? "photos"
+    return try await list(path + "?offset=\(page.offset)&limit=\(page.limit)")
+  }
+
+  public func search(_ query: String, in folder: FolderID?, page: PageRequest) async throws -> Page {
+    try await list("search?q=\(Self.escape(query))&offset=\(page.offset)&limit=\(page.limit)")
+  }
+
+  private func list(_ pathAndQuery: String) async throws(SourceError) -> Page {
+    let authorization = try signedInAuthorization()
+    let response: HTTPResponse
+    do {
+      response = try await HTTPClient.get(request(pathAndQuery, authorization: authorization))
+    } catch {
+      throw SourceError(error.message)
+    }
+    try check(response)
+    guard let json = JSONValue.parse(response.body) else {
+      throw SourceError("\(title) sent malformed JSON")
+    }
+    do {
+      return try RemoteListing.page(from: json, sourceID: id, base: baseURL)
+    } catch {
+      throw SourceError("\(title): \(error.message)")
+    }
+  }
+
+  /// The Authorization to send, or the sign-in error when one is needed and
+  /// there is none (no request is made that would only come back 401).
+  private func signedInAuthorization() throws(SourceError) -> String? {
+    guard auth != .none else { return nil }
+    guard let authorization = currentAuthorization else {
+      throw SourceError("sign in to \(title) to see its photos", signIn: authPrompt)
+    }
+    return authorization
+  }
+
+  private func check(_ response: HTTPResponse) throws(SourceError) {
+    switch response.status {
+    case 200..<300: return
+    case 401:
+      lock.withLock { authorization = nil }
+      throw SourceError("\(title) asks to sign in again", signIn: authPrompt ?? AuthPrompt(title: title, fields: []))
+    case 404: throw SourceError("\(title): not found (HTTP 404)")
+    default: throw SourceError("\(title): server error (HTTP \(response.status))")
+    }
+  }
+
+  private func request(_ pathAndQuery: String, authorization: String?) -> HTTPRequest {
+    HTTPRequest(
+      url: baseURL + "/" + pathAndQuery, headers: ["Accept": "application/json"], authorization: authorization,
+      credentialOrigin: origin, timeout: timeout, maxBytes: Self.maxListingBytes)
+  }
+
+  /// Path segments and query values: everything but unreserved characters
+  /// escaped, so an id or a query cannot add path segments or parameters.
+  static func escape(_ text: String) -> String {
+    var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+    allowed.insert(charactersIn: "-._~")
+    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+  }
+
+  // MARK: Images
+
+  public func fetchThumbnail(_ url: String, isCancelled: @escaping @Sendable () -> Bool) throws(SourceError)
+    -> LoadedImageData
+  {
+    let request = HTTPRequest(
+      url: url, authorization: currentAuthorization, credentialOrigin: origin, timeout: timeout,
+      maxBytes: Self.maxThumbnailBytes)
+    let response: HTTPResponse
+    do {
+      response = try HTTPClient.get(request, isCancelled: isCancelled)
+    } catch {
+      throw SourceError(error.message)
+    }
+    try check(response)
+    return .bytes(response.body)
+  }
+
+  public func download(
+    _ url: String, into file: Int32, progress: @escaping @Sendable (Int64, Int64?) -> Void,
+    isCancelled: @escaping @Sendable () -> Bool
+  ) throws(SourceError) {
+    // Originals can be large and slow: no overall limit, only a stall limit.
+    let request = HTTPRequest(
+      url: url, authorization: currentAuthorization, credentialOrigin: origin, timeout: 0, stallTimeout: timeout,
+      maxBytes: 2 << 30)
+    let response: HTTPResponse
+    do {
+      response = try HTTPClient.get(request, into: file, progress: progress, isCancelled: isCancelled)
+    } catch {
+      throw SourceError(error.message)
+    }
+    try check(response)
+  }
+}
