@@ -34,6 +34,15 @@ struct Pick: ParsableCommand {
   @Option(help: "Thumbnails: on, or off for captions only.")
   var thumbnails: Switch = .on
 
+  @Option(help: "The config file (default: $XDG_CONFIG_HOME/picker-tui/config.toml).")
+  var config: String?
+
+  @Option(help: "Where picked remote photos are downloaded (default: $XDG_CACHE_HOME/picker-tui/picked).")
+  var downloadDir: String?
+
+  @Flag(help: "Print the URLs of picked remote photos instead of downloading them.")
+  var printUrls = false
+
   func validate() throws {
     if let max, max < 1 { throw ValidationError("--max must be at least 1") }
     if let min, min < 1 { throw ValidationError("--min must be at least 1") }
@@ -45,11 +54,14 @@ struct Pick: ParsableCommand {
 
   func run() throws {
     let environment = ProcessInfo.processInfo.environment
-    let sources = makeSources(environment: environment)
+    let log = LogFile.forCurrentUser(environment: environment)
+    let sources = try makeSources(environment: environment, log: log)
     let active = try initialSource(among: sources)
     var options = AppOptions(
       limits: SelectionLimits(maximum: max, minimum: min), pageSize: pageSize, print0: print0,
       showsThumbnails: thumbnails == .on)
+    options.printsURLs = printUrls
+    let remoteSources = sources.compactMap { $0 as? any RemoteImageSource }
 
     let terminal: NcursesTerminal
     do {
@@ -62,13 +74,17 @@ struct Pick: ParsableCommand {
     var state = AppState(
       sources: sources.map(SourceSummary.init), activeSource: active, options: options, size: terminal.size)
     state.keepsStartingSource = source != nil
-    let pipeline = thumbnails == .on ? Self.makePipeline(environment: environment) : nil
-    let loop = EventLoop(state: state, terminal: terminal, sources: sources, pipeline: pipeline, theme: theme)
+    let pipeline = thumbnails == .on ? Self.makePipeline(environment: environment, remote: remoteSources) : nil
+    let downloads = downloadDir ?? PrivateFiles.cacheFolder(environment: environment) + "/picked"
+    let loop = EventLoop(
+      state: state, terminal: terminal, sources: sources, pipeline: pipeline,
+      downloader: Downloader(folder: downloads, sources: remoteSources), theme: theme)
     let end = loop.run(takeSignal: { terminal.takeSignal() })
     // Output only once the UI is gone.
     terminal.close()
     // A worker cut off mid-write would leave a temporary file in the cache.
     pipeline?.shutdown()
+    Self.stopCommandSources(sources)
     switch end {
     case .outcome(.picked(let picked)):
       try OutputWriter.write(picked, separator: print0 ? 0 : UInt8(ascii: "\n"))
@@ -81,16 +97,33 @@ struct Pick: ParsableCommand {
     }
   }
 
-  /// The thumbnail pipeline, with the user's freedesktop thumbnail cache.
-  static func makePipeline(environment: [String: String]) -> ImagePipeline {
+  /// The thumbnail pipeline, with the user's freedesktop thumbnail cache,
+  /// and remote thumbnails through their sources.
+  static func makePipeline(environment: [String: String], remote: [any RemoteImageSource] = []) -> ImagePipeline {
     var configuration = ImagePipeline.Configuration()
     configuration.diskCache = FreedesktopThumbnailCache.forCurrentUser(environment: environment)
+    if !remote.isEmpty {
+      configuration.loaders.append(RemoteImageLoader(sources: remote))
+      configuration.remoteCache = FreedesktopThumbnailCache(
+        root: PrivateFiles.cacheFolder(environment: environment) + "/thumbnails")
+    }
     return ImagePipeline(configuration: configuration)
   }
 
+  /// Sends every command source `shutdown`, together, and waits for them
+  /// (each is given half a second, then ended).
+  static func stopCommandSources(_ sources: [any PhotoSource]) {
+    let group = DispatchGroup()
+    for case let source as CommandSource in sources {
+      DispatchQueue.global().async(group: group) { source.stop() }
+    }
+    group.wait()
+  }
+
   /// Folder sources in argument order, then the Picked source when there are
-  /// file arguments or a stdin that is not a terminal.
-  private func makeSources(environment: [String: String]) -> [any PhotoSource] {
+  /// file arguments or a stdin that is not a terminal, then the config's
+  /// sources; with none of these, the pictures folder.
+  private func makeSources(environment: [String: String], log: LogFile?) throws -> [any PhotoSource] {
     let arguments = PathArguments(paths)
     var sources: [any PhotoSource] = []
     let titles = arguments.folderTitles()
@@ -107,10 +140,33 @@ struct Pick: ParsableCommand {
       }
       sources.append(PreselectedSource(stream: stream))
     }
+    sources += try configuredSources(environment: environment, log: log)
     if sources.isEmpty {
       sources.append(FolderSource(root: Self.defaultFolder(environment: environment)))
     }
     return sources
+  }
+
+  private func configuredSources(environment: [String: String], log: LogFile?) throws -> [any PhotoSource] {
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    let file: ConfigFile?
+    do {
+      file = try ConfigFile.load(
+        path: config ?? ConfigFile.defaultPath(environment: environment), required: config != nil, home: home)
+    } catch {
+      throw PickerExit(code: 2, message: error.description)
+    }
+    let credentials = CredentialStore.forCurrentUser(environment: environment)
+    return (file?.sources ?? []).map { entry -> any PhotoSource in
+      switch entry {
+      case .web(let name, let url, let auth, let timeout):
+        return WebSource(title: name, url: url, auth: auth, timeout: timeout, credentials: credentials)
+      case .command(let name, let command, let timeout):
+        return CommandSource(title: name, command: command, timeout: timeout, credentials: credentials, log: log)
+      case .folder(let name, let path):
+        return FolderSource(root: PathBytes(path), title: name)
+      }
+    }
   }
 
   /// The XDG pictures folder, else ~/Pictures, else the current folder.

@@ -34,6 +34,8 @@ public struct AppOptions: Hashable, Sendable {
   public var showsThumbnails: Bool
   /// The colours thumbnails are rendered for: the terminal's.
   public var colorDepth: ColorDepth
+  /// --print-urls: remote picks are printed as URLs, not downloaded.
+  public var printsURLs = false
 
   public init(
     limits: SelectionLimits = SelectionLimits(), pageSize: Int? = nil, print0: Bool = false,
@@ -56,6 +58,10 @@ public enum Mode: Hashable, Sendable {
   case help
   /// The search prompt, with what has been typed.
   case search(query: String)
+  /// The sign-in form of a source.
+  case signIn(SignInForm)
+  /// Confirmed; remote picks are being downloaded.
+  case downloading(DownloadProgress)
 }
 
 /// A one-line message at the bottom; cleared by the next key.
@@ -91,6 +97,13 @@ public struct PageLoad: Hashable, Sendable {
 /// Work `update` asks the event loop to do.
 public enum Effect: Hashable, Sendable {
   case load(PageLoad)
+  /// Sign in to a source with the form's answers.
+  case signIn(sourceIndex: Int, answers: [String: String])
+  /// Forget a source's credentials.
+  case signOut(sourceIndex: Int)
+  /// Fetch the remote picks, then report their local paths.
+  case download(DownloadPlan)
+  case cancelDownload
   /// The thumbnails still missing on and near the screen, most urgent
   /// first; replaces the previous list (what left it is cancelled).
   case thumbnails([ImageRequest])
@@ -112,6 +125,17 @@ public enum AppEvent: Hashable, Sendable {
   case resize(TerminalSize)
   case pageLoaded(PageLoad, Page)
   case pageFailed(PageLoad, String)
+  /// The source needs the user to sign in (again) before it can list.
+  case pageNeedsSignIn(PageLoad, String, AuthPrompt)
+  /// A sign-in attempt ended; nil error means signed in.
+  case signInFinished(sourceIndex: Int, error: String?)
+  case signedOut(sourceIndex: Int)
+  /// What a source can do changed (a command source said so when it started).
+  case sourceUpdated(sourceIndex: Int, SourceSummary)
+  case downloadProgress(DownloadProgress)
+  /// Every output's local path (or URL), in selection order.
+  case downloadFinished(id: Int, [PathBytes])
+  case downloadFailed(id: Int, String)
   case thumbnailLoaded(ImageRequest.Key, ThumbnailResult)
 }
 
@@ -134,6 +158,9 @@ public struct AppState: Hashable, Sendable {
   public var keepsStartingSource = false
   /// Thumbnails of the tiles on screen and of those prefetched near it.
   public var thumbnails: [ImageRequest.Key: ThumbnailState] = [:]
+  /// Sources that wait for the user to sign in, with their forms; the bar
+  /// marks them with *.
+  public var signInNeeded: [Int: AuthPrompt] = [:]
   /// What the last `.thumbnails` effect asked for (not asked again).
   var thumbnailDemand: [ImageRequest] = []
   var nextGeneration = 1

@@ -5,7 +5,7 @@ public enum Action: Hashable, Sendable {
   case toggle, activate, parent
   case nextSource, previousSource
   case source(Int)
-  case search, focusTray, bigger, smaller, cycleSort, help, cancel
+  case search, focusTray, bigger, smaller, cycleSort, signOut, help, cancel
 }
 
 /// One row of the key map: keys, what they do, and how help describes them.
@@ -66,6 +66,7 @@ public struct KeyMap: Hashable, Sendable {
         KeyBinding([.char("+"), .char("=")], .bigger, help: "bigger thumbnails"),
         KeyBinding([.char("-")], .smaller, help: "smaller thumbnails"),
         KeyBinding([.char("s")], .cycleSort, help: "sort by name / date"),
+        KeyBinding([.char("O")], .signOut, help: "sign out of this source (forgets its credentials)"),
         KeyBinding([.char("?"), .function(1)], .help, help: "this help", hint: "help"),
         KeyBinding([.escape, .char("q"), .ctrl("c")], .cancel, help: "cancel: print nothing"),
       ])

@@ -37,6 +37,10 @@ extension AppState {
       goToParent()
       return []
     case .loadMore:
+      if signInNeeded[activeSource] != nil {
+        openSignIn(for: activeSource)
+        return []
+      }
       // In place: a copy of the scope would copy every loaded item.
       let top = stacks[activeSource].count - 1
       if stacks[activeSource][top].revealPrefetched() { return [] }
@@ -66,6 +70,7 @@ extension AppState {
     guard sources.indices.contains(index) else { return }
     activeSource = index
     mode = .grid
+    openSignIn(for: index)
   }
 
   mutating func cycleSort() -> [Effect] {

@@ -9,7 +9,7 @@ extension AppState {
       notice = Notice("\(Sanitizer.sanitize(item.title)) is missing and cannot be picked", isError: true)
       return
     }
-    guard let path = item.outputPath else { return }
+    guard let output = item.pickedOutput else { return }
     let key = selectionKey(for: item)
     if selection.contains(key) {
       selection.remove(key)
@@ -19,32 +19,41 @@ extension AppState {
       notice = Notice(refusal, isError: true)
       return
     }
-    selection.insert(PickedPhoto(key: key, title: item.title, outputPath: path))
+    selection.insert(PickedPhoto(key: key, title: item.title, output: output))
   }
 
   /// Enter on a photo: confirm the selection, or the focused photo alone when
   /// nothing is selected.
   mutating func confirm(focused item: PhotoItem?) -> [Effect] {
-    var paths = selection.outputPaths
-    if paths.isEmpty {
-      guard let item, item.isPickable, let path = item.outputPath else {
+    var outputs: [PickedOutput] = []
+    var titles: [[UInt8]] = []
+    var seen = Set<PickedOutput>()
+    for photo in selection.photos where seen.insert(photo.output).inserted {
+      outputs.append(photo.output)
+      titles.append(photo.title)
+    }
+    if outputs.isEmpty {
+      guard let item, item.isPickable, let output = item.pickedOutput else {
         if let item, item.isMissing {
           notice = Notice("\(Sanitizer.sanitize(item.title)) is missing and cannot be picked", isError: true)
         }
         return []
       }
-      paths = [path]
+      outputs = [output]
+      titles = [item.title]
     }
-    if let refusal = options.limits.refusalToConfirm(count: paths.count) {
+    if let refusal = options.limits.refusalToConfirm(count: outputs.count) {
       notice = Notice(refusal, isError: true)
       return []
     }
+    let paths = outputs.compactMap { if case .local(let path) = $0 { path } else { nil } }
     if !options.print0, let bad = paths.first(where: { $0.bytes.contains(UInt8(ascii: "\n")) }) {
       notice = Notice(
         "\(Sanitizer.sanitize(bad.lastComponent)) has a newline in its path: use -0 (--print0) to pick it",
         isError: true)
       return []
     }
+    if paths.count < outputs.count { return startDownload(outputs, titles: titles) }
     return [.finish(.picked(paths))]
   }
 

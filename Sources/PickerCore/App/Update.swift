@@ -20,6 +20,23 @@ extension AppState {
       effects = receive(page, for: load)
     case .pageFailed(let load, let message):
       effects = receiveFailure(message, for: load)
+    case .pageNeedsSignIn(let load, let message, let prompt):
+      effects = receiveSignInNeeded(message, prompt: prompt, for: load)
+    case .signInFinished(let index, let error):
+      effects = finishSignIn(sourceIndex: index, error: error)
+    case .signedOut(let index):
+      effects = receiveSignedOut(sourceIndex: index)
+    case .sourceUpdated(let index, let summary):
+      if sources.indices.contains(index) { sources[index] = summary }
+      effects = []
+    case .downloadProgress(let progress):
+      if case .downloading(let current) = mode, current.id == progress.id { mode = .downloading(progress) }
+      effects = []
+    case .downloadFinished(let id, let paths):
+      effects = finishDownload(id: id, paths: paths)
+    case .downloadFailed(let id, let message):
+      failDownload(id: id, message: message)
+      effects = []
     case .thumbnailLoaded(let key, let result):
       receiveThumbnail(result, for: key)
       effects = []
@@ -48,6 +65,10 @@ extension AppState {
       return key == .ctrl("c") ? [.finish(.cancelled)] : []
     case .search(let query):
       return handleSearchPrompt(key, query: query)
+    case .signIn(let form):
+      return handleSignIn(key, form: form)
+    case .downloading(let progress):
+      return handleDownloading(key, progress: progress)
     case .tray(let focus):
       return handleTray(key, focus: focus)
     case .grid:
@@ -84,6 +105,7 @@ extension AppState {
     case .bigger: sizeLevel = min(sizeLevel + 1, GridLayout.thumbnailSizes.count - 1)
     case .smaller: sizeLevel = max(sizeLevel - 1, 0)
     case .cycleSort: return cycleSort()
+    case .signOut: return signOut()
     case .help: mode = .help
     case .cancel: return [.finish(.cancelled)]
     }

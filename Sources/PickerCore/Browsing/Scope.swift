@@ -81,7 +81,10 @@ public struct Scope: Hashable, Sendable {
   /// for, is shown at once; a prefetched one waits for Load-more.
   public mutating func receive(_ page: Page) {
     nextOffset += page.items.count
-    hasMore = page.hasMore && !page.items.isEmpty
+    // A page of ids already shown means the source repeats itself (it
+    // ignores the offset): asking on would loop forever.
+    let bringsNothingNew = page.items.allSatisfy { loadedIDs.contains($0.id) }
+    hasMore = page.hasMore && !bringsNothingNew
     total = page.total
     loadingOffset = nil
     error = nil

@@ -15,6 +15,7 @@ public enum AppView {
     GridView.draw(state, theme: theme, into: &screen)
     FooterView.draw(state, theme: theme, into: &screen)
     if state.mode == .help { HelpView.draw(state, theme: theme, into: &screen) }
+    if case .signIn(let form) = state.mode { SignInView.draw(form, state: state, theme: theme, into: &screen) }
     return screen
   }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The two bottom lines: the picked tray, then hints (or a message, or the
 /// search prompt).
 enum FooterView {
@@ -48,6 +50,10 @@ enum FooterView {
       screen.put("█", x: end, y: y, style: theme.text)
       return
     }
+    if case .downloading(let progress) = state.mode {
+      drawProgress(progress, theme: theme, y: y, into: &screen)
+      return
+    }
     if let notice = state.notice {
       let style = notice.isError ? theme.error : theme.notice
       screen.put(DisplayWidth.truncate(notice.text, to: screen.width), x: 0, y: y, style: style)
@@ -60,5 +66,20 @@ enum FooterView {
       hints = state.options.keyMap.hintLine
     }
     screen.put(DisplayWidth.truncate(hints, to: screen.width), x: 0, y: y, style: theme.muted)
+  }
+
+  /// "Downloading 2/5 [██████░░░░░░] 40% · 3.1 MB · Esc cancels"
+  static func drawProgress(_ progress: DownloadProgress, theme: Theme, y: Int, into screen: inout Screen) {
+    let done = min(progress.files, progress.finished + (progress.finished < progress.files ? 1 : 0))
+    let head = "Downloading \(done)/\(progress.files) "
+    let tail = " \(Int(progress.fraction * 100))% · \(megabytes(progress.totalReceived)) · Esc cancels"
+    let barWidth = max(4, min(30, screen.width - DisplayWidth.of(head) - DisplayWidth.of(tail) - 2))
+    let filled = Int((progress.fraction * Double(barWidth)).rounded(.down))
+    let bar = "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + "]"
+    screen.put(DisplayWidth.truncate(head + bar + tail, to: screen.width), x: 0, y: y, style: theme.notice)
+  }
+
+  static func megabytes(_ bytes: Int64) -> String {
+    bytes < 1 << 20 ? "\(bytes >> 10) KB" : String(format: "%.1f MB", Double(bytes) / Double(1 << 20))
   }
 }

@@ -2,7 +2,7 @@
 enum SourceBarView {
   static func labels(_ state: AppState) -> [String] {
     state.sources.enumerated().map { index, source in
-      let mark = source.capabilities.contains(.auth) ? "*" : ""
+      let mark = state.signInNeeded[index] != nil ? "*" : ""
       return "[\(index + 1) \(Sanitizer.sanitize(source.title))\(mark)]"
     }
   }

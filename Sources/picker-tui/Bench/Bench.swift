@@ -57,7 +57,9 @@ struct FirstPaintBench: ParsableCommand {
       let state = AppState(
         sources: [SourceSummary(source)],
         options: AppOptions(showsThumbnails: thumbnails > 0, colorDepth: .truecolor), size: terminal.size)
-      let loop = EventLoop(state: state, terminal: terminal, sources: [source], pipeline: pipeline, theme: .colored)
+      let loop = EventLoop(
+        state: state, terminal: terminal, sources: [source], pipeline: pipeline,
+        downloader: Downloader(folder: NSTemporaryDirectory(), sources: []), theme: .colored)
       var painted = false
       let wanted = thumbnails
       loop.onFrame = { state in

@@ -1,3 +1,4 @@
+import Foundation
 import PickerCore
 
 /// Carries out effects that need I/O, off the main thread, and posts their
@@ -7,15 +8,34 @@ final class EffectRunner {
   let inbox: Inbox
   /// Nil when thumbnails are off.
   private let thumbnails: ThumbnailDemand?
+  private let downloader: Downloader
+  /// Set to stop the download in progress.
+  private var downloadCancel: CancellationFlag?
+  /// What the UI was told of each source, to tell it when that changes.
+  private let summaries: [SourceSummary]
 
-  init(sources: [any PhotoSource], inbox: Inbox, pipeline: ImagePipeline?) {
+  init(sources: [any PhotoSource], inbox: Inbox, pipeline: ImagePipeline?, downloader: Downloader) {
     self.sources = sources
     self.inbox = inbox
     self.thumbnails = pipeline.map(ThumbnailDemand.init)
+    self.downloader = downloader
+    self.summaries = sources.map(SourceSummary.init)
   }
 
-  func load(_ load: PageLoad) {
+  func run(_ effect: Effect) {
+    switch effect {
+    case .load(let load): self.load(load)
+    case .signIn(let index, let answers): signIn(sourceIndex: index, answers: answers)
+    case .signOut(let index): signOut(sourceIndex: index)
+    case .download(let plan): download(plan)
+    case .cancelDownload: downloadCancel?.set()
+    case .thumbnails, .finish: break  // handled by the loop
+    }
+  }
+
+  private func load(_ load: PageLoad) {
     let source = sources[load.sourceIndex]
+    let known = summaries[load.sourceIndex]
     let inbox = inbox
     Task.detached {
       do {
@@ -25,9 +45,55 @@ final class EffectRunner {
         case .folder(let id): page = try await source.items(in: id, page: load.request)
         case .search(let query, let folder): page = try await source.search(query, in: folder, page: load.request)
         }
+        reportChanges(of: source, index: load.sourceIndex, known: known, to: inbox)
         inbox.post(.pageLoaded(load, page))
       } catch {
-        inbox.post(.pageFailed(load, String(describing: error)))
+        reportChanges(of: source, index: load.sourceIndex, known: known, to: inbox)
+        if let prompt = (error as? SourceError)?.signIn {
+          inbox.post(.pageNeedsSignIn(load, String(describing: error), prompt))
+        } else {
+          inbox.post(.pageFailed(load, String(describing: error)))
+        }
+      }
+    }
+  }
+
+
+  private func signIn(sourceIndex index: Int, answers: [String: String]) {
+    let source = sources[index]
+    let inbox = inbox
+    Task.detached {
+      do {
+        try await source.authenticate(answers)
+        inbox.post(.signInFinished(sourceIndex: index, error: nil))
+      } catch {
+        inbox.post(.signInFinished(sourceIndex: index, error: String(describing: error)))
+      }
+    }
+  }
+
+  private func signOut(sourceIndex index: Int) {
+    let source = sources[index]
+    let inbox = inbox
+    Task.detached {
+      await source.signOut()
+      inbox.post(.signedOut(sourceIndex: index))
+    }
+  }
+
+  private func download(_ plan: DownloadPlan) {
+    let flag = CancellationFlag()
+    downloadCancel = flag
+    let inbox = inbox
+    let downloader = downloader
+    // Blocking transfers: a thread of their own, not Swift's small pool.
+    Thread.detachNewThread {
+      do throws(SourceError) {
+        let paths = try downloader.run(
+          plan, progress: { inbox.post(.downloadProgress($0)) }, isCancelled: { flag.isSet })
+        inbox.post(.downloadFinished(id: plan.id, paths))
+      } catch {
+        inbox.post(.downloadFailed(id: plan.id, error.message))
       }
     }
   }
@@ -40,4 +106,10 @@ final class EffectRunner {
     let ready = thumbnails.want(requests) { key, result in inbox.post(.thumbnailLoaded(key, result)) }
     return ready.map { .thumbnailLoaded($0.0, .success($0.1)) }
   }
+}
+
+/// A command source tells what it can do once it runs (search, sign-in).
+private func reportChanges(of source: any PhotoSource, index: Int, known: SourceSummary, to inbox: Inbox) {
+  let now = SourceSummary(source)
+  if now != known { inbox.post(.sourceUpdated(sourceIndex: index, now)) }
 }

@@ -25,12 +25,13 @@ final class EventLoop {
   var onFrame: ((AppState) -> Bool)?
 
   init(
-    state: AppState, terminal: TerminalBackend, sources: [any PhotoSource], pipeline: ImagePipeline?, theme: Theme
+    state: AppState, terminal: TerminalBackend, sources: [any PhotoSource], pipeline: ImagePipeline?,
+    downloader: Downloader, theme: Theme
   ) {
     self.state = state
     self.terminal = terminal
     self.inbox = Inbox()
-    self.runner = EffectRunner(sources: sources, inbox: inbox, pipeline: pipeline)
+    self.runner = EffectRunner(sources: sources, inbox: inbox, pipeline: pipeline, downloader: downloader)
     self.theme = theme
   }
 
@@ -46,9 +47,9 @@ final class EventLoop {
       while index < pending.count {
         for effect in state.update(pending[index]) {
           switch effect {
-          case .load(let load): runner.load(load)
           case .thumbnails(let requests): thumbnails = requests
           case .finish(let outcome): return .outcome(outcome)
+          default: runner.run(effect)
           }
         }
         index += 1

@@ -1,0 +1,42 @@
+extension AppState {
+  /// Confirmed with remote picks: print their URLs (--print-urls), or
+  /// download them first with the UI still up.
+  mutating func startDownload(_ outputs: [PickedOutput], titles: [[UInt8]]) -> [Effect] {
+    if options.printsURLs {
+      let lines = outputs.map { output -> PathBytes in
+        switch output {
+        case .local(let path): return path
+        case .remote(_, let url): return PathBytes(url)
+        }
+      }
+      return [.finish(.picked(lines))]
+    }
+    let plan = DownloadPlan(id: takeGeneration(), outputs: outputs, titles: titles)
+    mode = .downloading(DownloadProgress(id: plan.id, files: plan.remoteCount))
+    return [.download(plan)]
+  }
+
+  /// While downloading only cancelling does anything.
+  mutating func handleDownloading(_ key: Key, progress: DownloadProgress) -> [Effect] {
+    switch key {
+    case .escape, .char("q"), .ctrl("c"):
+      mode = .grid
+      notice = Notice("Download cancelled; the selection is kept")
+      return [.cancelDownload]
+    default:
+      return []
+    }
+  }
+
+  mutating func finishDownload(id: Int, paths: [PathBytes]) -> [Effect] {
+    guard case .downloading(let progress) = mode, progress.id == id else { return [] }
+    return [.finish(.picked(paths))]
+  }
+
+  /// The UI stays, with the selection and the reason.
+  mutating func failDownload(id: Int, message: String) {
+    guard case .downloading(let progress) = mode, progress.id == id else { return }
+    mode = .grid
+    notice = Notice("Download failed: \(message) (the selection is kept)", isError: true)
+  }
+}
