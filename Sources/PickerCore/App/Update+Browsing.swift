@@ -66,11 +66,20 @@ extension AppState {
     stacks[activeSource].removeLast()
   }
 
-  mutating func switchSource(to index: Int) {
-    guard sources.indices.contains(index) else { return }
+  /// Shows another source: its sign-in form if it waits for one, and a
+  /// fresh try if its last page failed (a server back up, a command source
+  /// to start again).
+  mutating func switchSource(to index: Int) -> [Effect] {
+    guard sources.indices.contains(index) else { return [] }
     activeSource = index
     mode = .grid
-    openSignIn(for: index)
+    if signInNeeded[index] != nil {
+      openSignIn(for: index)
+      return []
+    }
+    guard let top = stacks[index].last, top.error != nil, top.canRequestPage else { return [] }
+    stacks[index][stacks[index].count - 1].error = nil
+    return loadNextPage(sourceIndex: index)
   }
 
   mutating func cycleSort() -> [Effect] {

@@ -91,10 +91,10 @@ extension AppState {
     case .toggle: toggleFocused()
     case .activate: return activateFocused()
     case .parent: goToParent()
-    case .nextSource: switchSource(to: (activeSource + 1) % max(1, sources.count))
-    case .previousSource: switchSource(to: (activeSource + sources.count - 1) % max(1, sources.count))
+    case .nextSource: return switchSource(to: (activeSource + 1) % max(1, sources.count))
+    case .previousSource: return switchSource(to: (activeSource + sources.count - 1) % max(1, sources.count))
     case .source(let index):
-      if sources.indices.contains(index) { switchSource(to: index) }
+      if sources.indices.contains(index) { return switchSource(to: index) }
     case .search: openSearchPrompt()
     case .focusTray:
       if selection.isEmpty {
@@ -121,8 +121,7 @@ extension AppState {
       moveDown()
     case .click, .doubleClick:
       if mouse.y == 0, let index = SourceBarView.source(at: mouse.x, in: self) {
-        switchSource(to: index)
-        return []
+        return switchSource(to: index)
       }
       guard let (row, column) = layout.hit(x: mouse.x, y: mouse.y, scrollRow: scope.scrollRow) else {
         return []

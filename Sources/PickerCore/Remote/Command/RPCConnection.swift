@@ -17,6 +17,8 @@ final class RPCConnection: @unchecked Sendable {
   private(set) var generation = 0
   private var nextID = 1
   private var waiting: [Int: Waiter] = [:]
+  /// The process `stop` ended on purpose: its end is not news for the log.
+  private var stoppedGeneration = 0
 
   private final class Waiter: @unchecked Sendable {
     let generation: Int
@@ -83,6 +85,7 @@ final class RPCConnection: @unchecked Sendable {
   func stop(grace: Double = 0.5) {
     let child: ChildProcess? = lock.withLock {
       defer { process = nil }
+      stoppedGeneration = generation
       return process
     }
     guard let child else { return }
@@ -127,14 +130,14 @@ final class RPCConnection: @unchecked Sendable {
   /// Ends the process of `generation` (if it still is the current one) and
   /// fails every call waiting on it with `reason`.
   private func fail(generation: Int, reason: String) {
-    let (child, waiters): (ChildProcess?, [Waiter]) = lock.withLock {
+    let (child, waiters, stopped): (ChildProcess?, [Waiter], Bool) = lock.withLock {
       let child = self.generation == generation ? process : nil
       if child != nil { process = nil }
       let failed = waiting.filter { $0.value.generation == generation }
       for id in failed.keys { waiting[id] = nil }
-      return (child, Array(failed.values))
+      return (child, Array(failed.values), stoppedGeneration == generation)
     }
-    log?.write("source \(name): \(reason)")
+    if !stopped || !waiters.isEmpty { log?.write("source \(name): \(reason)") }
     for waiter in waiters {
       waiter.result = .failure(SourceError("\(name) \(reason)"))
       waiter.done.signal()

@@ -1,0 +1,221 @@
+import Testing
+
+@testable import PickerCore
+
+/// Sign-in, sign-out and downloads, as the state sees them.
+@Suite struct UpdateRemoteTests {
+  static let prompt = AuthPrompt(
+    title: "Sign in to Stock", fields: [AuthField(name: "user", label: "User"), AuthField(name: "password", label: "Password", isSecret: true)])
+
+  static func remotePhoto(_ name: String) -> PhotoItem {
+    PhotoItem(
+      id: name, kind: .photo, title: Array(name.utf8), thumbnail: .remote(source: "web:Stock", url: "http://s/t/\(name)"),
+      original: .remote(source: "web:Stock", url: "http://s/o/\(name).png"))
+  }
+
+  /// Files (local) and Stock (remote, with sign-in), Stock on screen and
+  /// asking for its form.
+  static func signInAsked() -> AppState {
+    let stock = Fixture.source("Stock", id: "web:Stock", capabilities: [.paging, .search, .albums, .auth])
+    var (state, effects) = Fixture.started(sources: [Fixture.source(), stock])
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))
+    state.press(.tab)
+    let load = effects.loads.first { $0.sourceIndex == 1 }!
+    _ = state.update(.pageNeedsSignIn(load, "sign in to Stock to see its photos", prompt))
+    return state
+  }
+
+
+  @Test func aSourceThatNeedsSignInOpensTheFormWhenShown() throws {
+    let state = Self.signInAsked()
+    guard case .signIn(let form) = state.mode else {
+      Issue.record("no form: \(state.mode)")
+      return
+    }
+    #expect(form.sourceIndex == 1)
+    #expect(SourceBarView.labels(state) == ["[1 Files]", "[2 Stock*]"])
+  }
+
+  @Test func theFormIsNotForcedOverAnotherSource() {
+    let stock = Fixture.source("Stock", id: "web:Stock", capabilities: [.auth])
+    var (state, effects) = Fixture.started(sources: [Fixture.source(), stock])
+    let load = effects.loads.first { $0.sourceIndex == 1 }!
+    _ = state.update(.pageNeedsSignIn(load, "sign in", Self.prompt))
+    #expect(state.mode == .grid)
+    state.press(.char("2"))
+    guard case .signIn = state.mode else {
+      Issue.record("switching to the source should open its form")
+      return
+    }
+  }
+
+  @Test func typingFillsFieldsAndEnterSubmitsOnTheLast() {
+    var state = Self.signInAsked()
+    state.press(.char("m"), .char("e"), .enter, .char("p"), .char("w"), .backspace, .char("x"))
+    guard case .signIn(let form) = state.mode else {
+      Issue.record("form closed")
+      return
+    }
+    #expect(form.values == ["me", "px"])
+    #expect(form.shown(1) == "••")
+    let effects = state.update(.key(.enter))
+    #expect(effects.contains(.signIn(sourceIndex: 1, answers: ["user": "me", "password": "px"])))
+    // The secret never reaches the screen.
+    let text = AppView.render(state, theme: .monochrome).plainText
+    #expect(!text.contains("px"))
+    #expect(text.contains("Signing in…"))
+  }
+
+  @Test func aRefusalShowsTheErrorAndEmptiesSecrets() {
+    var state = Self.signInAsked()
+    state.press(.char("u"), .enter, .char("p"), .enter)
+    _ = state.update(.signInFinished(sourceIndex: 1, error: "wrong user or password"))
+    guard case .signIn(let form) = state.mode else {
+      Issue.record("form closed")
+      return
+    }
+    #expect(form.values == ["u", ""])
+    #expect(form.focus == 1)
+    #expect(!form.isSubmitting)
+    #expect(AppView.render(state, theme: .monochrome).plainText.contains("⚠ wrong user or password"))
+  }
+
+  @Test func signingInClosesTheFormAndLoadsWhatFailed() {
+    var state = Self.signInAsked()
+    let effects = state.update(.signInFinished(sourceIndex: 1, error: nil))
+    #expect(state.mode == .grid)
+    #expect(state.signInNeeded[1] == nil)
+    #expect(effects.loads.count == 1)
+    #expect(effects.loads.first?.sourceIndex == 1)
+    #expect(state.notice?.text == "Signed in to Stock")
+  }
+
+  @Test func escapeLeavesTheFormAndLoadMoreReopensIt() {
+    var state = Self.signInAsked()
+    state.press(.escape)
+    #expect(state.mode == .grid)
+    // The failed root offers its Retry cell.
+    state.press(.enter)
+    guard case .signIn = state.mode else {
+      Issue.record("Retry on a source that needs sign-in should open the form")
+      return
+    }
+  }
+
+  @Test func aSignInNeededMidSessionKeepsTheSelection() {
+    let stock = Fixture.source("Stock", id: "web:Stock", capabilities: [.paging, .albums, .auth])
+    var (state, effects) = Fixture.started(sources: [stock])
+    _ = state.answerLoad(from: effects, with: [Fixture.folder("Album"), Self.remotePhoto("Beach")])
+    state.press(.right, .char(" "))
+    #expect(state.selection.count == 1)
+    state.press(.left)
+    let open = state.update(.key(.enter))
+    _ = state.update(.pageNeedsSignIn(open.loads[0], "Stock asks to sign in again", Self.prompt))
+    guard case .signIn = state.mode else {
+      Issue.record("a 401 should bring the form back")
+      return
+    }
+    #expect(state.selection.count == 1)
+  }
+
+  @Test func signOutDropsPagesAndAsksTheRunner() {
+    let stock = Fixture.source("Stock", id: "web:Stock", capabilities: [.paging, .auth])
+    var (state, effects) = Fixture.started(sources: [stock])
+    _ = state.answerLoad(from: effects, with: [Self.remotePhoto("Beach")])
+    let out = state.update(.key(.char("O")))
+    #expect(out.contains(.signOut(sourceIndex: 0)))
+    #expect(state.scope?.items.isEmpty == true)
+    let reload = state.update(.signedOut(sourceIndex: 0))
+    #expect(reload.loads.count == 1)
+  }
+
+  @Test func signOutIsRefusedWhereThereIsNoSignIn() {
+    var (state, _) = Fixture.started()
+    #expect(state.update(.key(.char("O"))).isEmpty)
+    #expect(state.notice?.text == "Files has no sign-in")
+  }
+
+  // MARK: Downloads
+
+  /// Local IMG_1 picked, then remote Beach.
+  static func mixedSelection(options: AppOptions = AppOptions()) -> AppState {
+    let stock = Fixture.source("Stock", id: "web:Stock", capabilities: [.paging])
+    var (state, effects) = Fixture.started(sources: [Fixture.source(), stock], options: options)
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...2))
+    state.press(.char(" "))
+    state.press(.tab)
+    let load = effects.loads.first { $0.sourceIndex == 1 }!
+    _ = state.update(.pageLoaded(load, Page(items: [remotePhoto("Beach")], hasMore: false)))
+    state.press(.char(" "))
+    return state
+  }
+
+  @Test func confirmingRemotePicksDownloadsThemInSelectionOrder() throws {
+    var state = Self.mixedSelection()
+    let effects = state.update(.key(.enter))
+    let plan = try #require(
+      effects.compactMap { if case .download(let plan) = $0 { plan } else { nil } }.first)
+    #expect(plan.outputs == [.local(PathBytes("/p/IMG_1.jpg")), .remote(source: "web:Stock", url: "http://s/o/Beach.png")])
+    #expect(plan.titles == [Array("IMG_1.jpg".utf8), Array("Beach".utf8)])
+    guard case .downloading(let progress) = state.mode else {
+      Issue.record("not downloading")
+      return
+    }
+    #expect(progress.files == 1)
+    var half = progress
+    half.received = 50
+    half.expected = 100
+    _ = state.update(.downloadProgress(half))
+    #expect(AppView.render(state, theme: .monochrome).plainText.contains("Downloading 1/1"))
+    let done = state.update(.downloadFinished(id: plan.id, [PathBytes("/p/IMG_1.jpg"), PathBytes("/d/Beach.png")]))
+    #expect(done.outcome == .picked([PathBytes("/p/IMG_1.jpg"), PathBytes("/d/Beach.png")]))
+  }
+
+  @Test func aFailedDownloadKeepsTheUIAndTheSelection() throws {
+    var state = Self.mixedSelection()
+    let effects = state.update(.key(.enter))
+    let plan = try #require(effects.compactMap { if case .download(let plan) = $0 { plan } else { nil } }.first)
+    #expect(state.update(.downloadFailed(id: plan.id, "Stock: server error (HTTP 500)")).isEmpty)
+    #expect(state.mode == .grid)
+    #expect(state.selection.count == 2)
+    #expect(state.notice?.isError == true)
+    #expect(state.notice?.text.contains("HTTP 500") == true)
+  }
+
+  @Test func escapeCancelsTheDownloadAndLateResultsAreDropped() throws {
+    var state = Self.mixedSelection()
+    let effects = state.update(.key(.enter))
+    let plan = try #require(effects.compactMap { if case .download(let plan) = $0 { plan } else { nil } }.first)
+    #expect(state.update(.key(.escape)).contains(.cancelDownload))
+    #expect(state.mode == .grid)
+    #expect(state.update(.downloadFinished(id: plan.id, [])).outcome == nil)
+  }
+
+  @Test func printURLsPrintsRemoteURLsWithoutDownloading() {
+    var options = AppOptions()
+    options.printsURLs = true
+    var state = Self.mixedSelection(options: options)
+    let effects = state.update(.key(.enter))
+    #expect(effects.outcome == .picked([PathBytes("/p/IMG_1.jpg"), PathBytes("http://s/o/Beach.png")]))
+  }
+
+  @Test func aSourceDescribingItselfUpdatesTheBar() {
+    var (state, _) = Fixture.started(sources: [Fixture.source("Holiday", capabilities: [.paging])])
+    var updated = state.sources[0]
+    updated.capabilities = [.paging, .search]
+    _ = state.update(.sourceUpdated(sourceIndex: 0, updated))
+    state.press(.char("/"))
+    #expect(state.mode == .search(query: ""))
+  }
+
+  @Test func switchingToASourceWhosePageFailedTriesAgain() {
+    var (state, effects) = Fixture.started(sources: [Fixture.source(), Fixture.source("Holiday", id: "command:Holiday")])
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))
+    let load = effects.loads.first { $0.sourceIndex == 1 }!
+    _ = state.update(.pageFailed(load, "Holiday exited with status 1"))
+    #expect(state.stacks[1].last?.error != nil)
+    let retry = state.update(.key(.tab))
+    #expect(retry.loads.map(\.sourceIndex) == [1])
+    #expect(state.scope?.error == nil)
+  }
+}
