@@ -2,6 +2,7 @@
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,7 +15,40 @@ typedef struct {
   int write_failed;
 } transfer;
 
-void pk_http_global_init(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
+// One cache of connections, DNS answers and TLS sessions for every
+// transfer, whatever thread makes it: the thumbnails of a page come from
+// one host, and a new TCP (and TLS) handshake for each would cost more
+// than the thumbnail.
+static CURLSH *shared;
+static int reuse_connections = 1;
+static pthread_mutex_t locks[CURL_LOCK_DATA_LAST];
+
+static void lock_shared(CURL *handle, curl_lock_data data, curl_lock_access access, void *context) {
+  (void)handle;
+  (void)access;
+  (void)context;
+  pthread_mutex_lock(&locks[data]);
+}
+
+static void unlock_shared(CURL *handle, curl_lock_data data, void *context) {
+  (void)handle;
+  (void)context;
+  pthread_mutex_unlock(&locks[data]);
+}
+
+void pk_http_set_connection_reuse(int reuse) { reuse_connections = reuse; }
+
+void pk_http_global_init(void) {
+  curl_global_init(CURL_GLOBAL_DEFAULT);
+  for (int i = 0; i < CURL_LOCK_DATA_LAST; i++) pthread_mutex_init(&locks[i], NULL);
+  shared = curl_share_init();
+  if (!shared) return;
+  curl_share_setopt(shared, CURLSHOPT_LOCKFUNC, lock_shared);
+  curl_share_setopt(shared, CURLSHOPT_UNLOCKFUNC, unlock_shared);
+  curl_share_setopt(shared, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
+  curl_share_setopt(shared, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+  curl_share_setopt(shared, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+}
 
 static int write_all(int fd, const char *data, size_t length) {
   while (length > 0) {
@@ -92,6 +126,7 @@ int pk_http_get(const pk_http_request *request, pk_http_response *response) {
   char curl_error[CURL_ERROR_SIZE] = {0};
 
   curl_easy_setopt(curl, CURLOPT_URL, request->url);
+  if (shared && reuse_connections) curl_easy_setopt(curl, CURLOPT_SHARE, shared);
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);

@@ -59,6 +59,10 @@ enum {
 // Once, before any thread uses pk_http_get.
 void pk_http_global_init(void);
 
+// Connections are shared and kept alive across transfers unless turned off
+// (the benchmark compares both). Call before the first transfer.
+void pk_http_set_connection_reuse(int reuse);
+
 // Performs the GET; PK_HTTP_OK means a response arrived (any status).
 int pk_http_get(const pk_http_request *request, pk_http_response *response);
 

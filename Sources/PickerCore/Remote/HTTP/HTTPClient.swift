@@ -53,6 +53,9 @@ public struct HTTPError: Error, Hashable, Sendable, CustomStringConvertible {
 /// async variant gives each request its own thread.
 public enum HTTPClient {
   public static let maxRedirects = 5
+  /// Off: a new connection for every transfer (benchmarks compare).
+  public static func setConnectionReuse(_ reuse: Bool) { pk_http_set_connection_reuse(reuse ? 1 : 0) }
+
   private static let initialized: Bool = {
     pk_http_global_init()
     return true

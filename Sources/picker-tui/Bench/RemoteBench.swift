@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import PickerCore
+
+/// Remote thumbnails through the real pipeline: a web source's listing,
+/// then every photo's thumbnail fetched by the network workers, decoded and
+/// rendered, with no thumbnail cache.
+struct RemoteBench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "remote",
+    abstract: "Remote thumbnails per second and latency, from a web source without sign-in.")
+
+  @Argument(help: "The web source's URL (the config's url).")
+  var url: String
+
+  @Option(help: "Photos to thumbnail.")
+  var photos = 200
+
+  @Flag(help: "A new connection for every transfer (to compare with connection reuse).")
+  var noReuse = false
+
+  @Flag(help: "Print one JSON object.")
+  var json = false
+
+  func run() throws {
+    HTTPClient.setConnectionReuse(!noReuse)
+    let folder = NSTemporaryDirectory() + "/picker-tui-bench-\(getpid())"
+    let source = WebSource(
+      title: "Bench", url: url, auth: .none, credentials: CredentialStore(folder: folder))
+    let items = try listPhotos(source)
+    guard !items.isEmpty else { throw PickerExit(code: 2, message: "no photos at \(url)") }
+    var configuration = ImagePipeline.Configuration()
+    configuration.loaders = [RemoteImageLoader(sources: [source])]
+    let pipeline = ImagePipeline(configuration: configuration)
+    let done = DispatchSemaphore(value: 0)
+    let arrivals = Arrivals()
+    let start = DispatchTime.now().uptimeNanoseconds
+    for (index, item) in items.enumerated() {
+      let request = ImageRequest(
+        reference: item.thumbnail!, columns: 16, rows: 8, depth: .truecolor, priority: items.count - index)
+      pipeline.load(request) { result in
+        var failed = false
+        if case .failure = result { failed = true }
+        arrivals.record(seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, failed: failed)
+        done.signal()
+      }
+    }
+    for _ in items { done.wait() }
+    let total = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    pipeline.shutdown()
+    let perSecond = Double(items.count) / total
+    let (latencies, failures) = arrivals.snapshot()
+    let sorted = latencies.sorted()
+    let first40 = sorted[min(39, sorted.count - 1)] * 1000
+    if json {
+      print(
+        String(
+          format: "{\"photos\":%d,\"per_second\":%.1f,\"first40_ms\":%.1f,\"failures\":%d,\"reuse\":%@}",
+          items.count, perSecond, first40, failures, noReuse ? "false" : "true"))
+    } else {
+      print("photos:        \(items.count) (\(noReuse ? "a connection each" : "connections reused"))")
+      print(String(format: "thumbnails/s:  %.1f", perSecond))
+      print(String(format: "first 40:      %.1f ms", first40))
+      print("failures:      \(failures)")
+    }
+  }
+
+  /// Root photos, page by page, until enough.
+  private func listPhotos(_ source: WebSource) throws -> [PhotoItem] {
+    let result = ResultBox()
+    let target = photos
+    Task.detached {
+      var found: [PhotoItem] = []
+      var offset = 0
+      do {
+        while found.count < target {
+          let page = try await source.items(in: nil, page: PageRequest(offset: offset, limit: 100))
+          found += page.items.filter { !$0.isFolder && $0.thumbnail != nil }
+          offset += page.items.count
+          if !page.hasMore || page.items.isEmpty { break }
+        }
+        result.set(.success(Array(found.prefix(target))))
+      } catch {
+        result.set(.failure(PickerExit(code: 2, message: String(describing: error))))
+      }
+    }
+    return try result.wait()
+  }
+}
+
+/// When each thumbnail arrived, from any worker thread.
+private final class Arrivals: @unchecked Sendable {
+  private let lock = NSLock()
+  private var seconds: [Double] = []
+  private var failures = 0
+
+  func record(seconds value: Double, failed: Bool) {
+    lock.withLock {
+      seconds.append(value)
+      if failed { failures += 1 }
+    }
+  }
+
+  func snapshot() -> ([Double], Int) { lock.withLock { (seconds, failures) } }
+}
+
+/// Hands a result from a task to the waiting main thread.
+private final class ResultBox: @unchecked Sendable {
+  private let done = DispatchSemaphore(value: 0)
+  private var result: Result<[PhotoItem], PickerExit>?
+
+  func set(_ value: Result<[PhotoItem], PickerExit>) {
+    result = value
+    done.signal()
+  }
+
+  func wait() throws -> [PhotoItem] {
+    done.wait()
+    return try result!.get()
+  }
+}
