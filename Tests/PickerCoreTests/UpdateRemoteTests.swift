@@ -175,7 +175,7 @@ import Testing
     var state = Self.mixedSelection()
     let effects = state.update(.key(.enter))
     let plan = try #require(effects.compactMap { if case .download(let plan) = $0 { plan } else { nil } }.first)
-    #expect(state.update(.downloadFailed(id: plan.id, "Stock: server error (HTTP 500)")).isEmpty)
+    #expect(state.update(.downloadFailed(id: plan.id, DownloadFailure(message: "Stock: server error (HTTP 500)"))).isEmpty)
     #expect(state.mode == .grid)
     #expect(state.selection.count == 2)
     #expect(state.notice?.isError == true)
@@ -217,5 +217,33 @@ import Testing
     let retry = state.update(.key(.tab))
     #expect(retry.loads.map(\.sourceIndex) == [1])
     #expect(state.scope?.error == nil)
+  }
+
+  @Test func aDownloadThatAsksToSignInShowsTheForm() throws {
+    var state = Self.mixedSelection()
+    let effects = state.update(.key(.enter))
+    let plan = try #require(effects.compactMap { if case .download(let plan) = $0 { plan } else { nil } }.first)
+    let failure = DownloadFailure(message: "Stock asks to sign in again", sourceID: "web:Stock", signIn: Self.prompt)
+    _ = state.update(.downloadFailed(id: plan.id, failure))
+    guard case .signIn(let form) = state.mode else {
+      Issue.record("the form should open: \(state.mode)")
+      return
+    }
+    #expect(form.sourceIndex == 1)
+    #expect(form.error == "Stock asks to sign in again")
+    #expect(state.selection.count == 2)
+    #expect(SourceBarView.labels(state).last == "[2 Stock*]")
+  }
+
+  @Test func aPageOfRepeatsEndsTheListing() {
+    var (state, effects) = Fixture.started()
+    let first = Fixture.photos(1...6)
+    _ = state.answerLoad(from: effects, with: first, total: 60, hasMore: true)
+    let load = PageLoad(sourceIndex: 0, scope: .root, request: PageRequest(offset: 6, limit: 48), generation: state.scope!.generation)
+    state.stacks[0][0].loadingOffset = 6
+    _ = state.update(.pageLoaded(load, Page(items: first, hasMore: true, total: 60)))
+    #expect(state.scope?.offersMore == false)
+    #expect(state.scope?.total == 6)
+    #expect(state.scope?.items.count == 6)
   }
 }

@@ -135,7 +135,7 @@ public enum AppEvent: Hashable, Sendable {
   case downloadProgress(DownloadProgress)
   /// Every output's local path (or URL), in selection order.
   case downloadFinished(id: Int, [PathBytes])
-  case downloadFailed(id: Int, String)
+  case downloadFailed(id: Int, DownloadFailure)
   case thumbnailLoaded(ImageRequest.Key, ThumbnailResult)
 }
 

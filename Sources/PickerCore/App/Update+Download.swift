@@ -33,10 +33,18 @@ extension AppState {
     return [.finish(.picked(paths))]
   }
 
-  /// The UI stays, with the selection and the reason.
-  mutating func failDownload(id: Int, message: String) {
+  /// The UI stays, with the selection and the reason; a source that asks
+  /// to sign in again shows its form, and Enter afterwards downloads anew.
+  mutating func failDownload(id: Int, failure: DownloadFailure) {
     guard case .downloading(let progress) = mode, progress.id == id else { return }
     mode = .grid
-    notice = Notice("Download failed: \(message) (the selection is kept)", isError: true)
+    if let prompt = failure.signIn, let index = sources.firstIndex(where: { $0.id == failure.sourceID }) {
+      signInNeeded[index] = prompt
+      var form = SignInForm(sourceIndex: index, prompt: prompt)
+      form.error = failure.message
+      mode = .signIn(form)
+      return
+    }
+    notice = Notice("Download failed: \(failure.message) (the selection is kept)", isError: true)
   }
 }

@@ -34,8 +34,8 @@ extension AppState {
       effects = []
     case .downloadFinished(let id, let paths):
       effects = finishDownload(id: id, paths: paths)
-    case .downloadFailed(let id, let message):
-      failDownload(id: id, message: message)
+    case .downloadFailed(let id, let failure):
+      failDownload(id: id, failure: failure)
       effects = []
     case .thumbnailLoaded(let key, let result):
       receiveThumbnail(result, for: key)

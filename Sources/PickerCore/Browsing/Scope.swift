@@ -88,6 +88,12 @@ public struct Scope: Hashable, Sendable {
     total = page.total
     loadingOffset = nil
     error = nil
+    if bringsNothingNew && !items.isEmpty {
+      // Nothing to offer behind Load-more, and its total cannot be right.
+      revealOnArrival = false
+      total = items.count
+      return
+    }
     if items.isEmpty || revealOnArrival {
       revealOnArrival = false
       show(page)

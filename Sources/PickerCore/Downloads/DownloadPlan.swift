@@ -42,3 +42,17 @@ public struct DownloadProgress: Hashable, Sendable {
     return min(1, done / Double(files))
   }
 }
+
+/// Why a download stopped; when the source asked to sign in again, which
+/// source and its form, so the picker can show it.
+public struct DownloadFailure: Error, Hashable, Sendable {
+  public var message: String
+  public var sourceID: String?
+  public var signIn: AuthPrompt?
+
+  public init(message: String, sourceID: String? = nil, signIn: AuthPrompt? = nil) {
+    self.message = message
+    self.sourceID = sourceID
+    self.signIn = signIn
+  }
+}

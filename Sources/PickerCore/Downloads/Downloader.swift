@@ -17,9 +17,11 @@ public final class Downloader: Sendable {
   public func run(
     _ plan: DownloadPlan, progress: @escaping @Sendable (DownloadProgress) -> Void,
     isCancelled: @escaping @Sendable () -> Bool
-  ) throws(SourceError) -> [PathBytes] {
-    guard PrivateFiles.makeFolder(folder) else { throw SourceError("cannot create the folder \(folder)") }
+  ) throws(DownloadFailure) -> [PathBytes] {
+    guard PrivateFiles.makeFolder(folder) else { throw DownloadFailure(message: "cannot create the folder \(folder)") }
     var created: [String] = []
+    /// Whose download failed, should it ask to sign in.
+    var current: String?
     var paths: [PathBytes] = []
     var status = DownloadProgress(id: plan.id, files: plan.remoteCount)
     do throws(SourceError) {
@@ -29,6 +31,7 @@ public final class Downloader: Sendable {
           paths.append(path)
         case .remote(let sourceID, let url):
           guard let source = sources[sourceID] else { throw SourceError("no source to download \(url) from") }
+          current = sourceID
           let (path, fd) = try create(DownloadNaming.fileName(title: title, url: url))
           created.append(path)
           let before = status.totalReceived
@@ -57,7 +60,8 @@ public final class Downloader: Sendable {
       }
     } catch {
       for path in created { unlink(path) }
-      throw error
+      throw DownloadFailure(
+        message: error.message, sourceID: error.signIn == nil ? nil : current, signIn: error.signIn)
     }
     return paths
   }

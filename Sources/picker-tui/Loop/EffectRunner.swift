@@ -88,12 +88,12 @@ final class EffectRunner {
     let downloader = downloader
     // Blocking transfers: a thread of their own, not Swift's small pool.
     Thread.detachNewThread {
-      do throws(SourceError) {
+      do throws(DownloadFailure) {
         let paths = try downloader.run(
           plan, progress: { inbox.post(.downloadProgress($0)) }, isCancelled: { flag.isSet })
         inbox.post(.downloadFinished(id: plan.id, paths))
       } catch {
-        inbox.post(.downloadFailed(id: plan.id, error.message))
+        inbox.post(.downloadFailed(id: plan.id, error))
       }
     }
   }
