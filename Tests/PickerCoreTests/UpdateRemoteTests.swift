@@ -5,11 +5,13 @@ import Testing
 /// Sign-in, sign-out and downloads, as the state sees them.
 @Suite struct UpdateRemoteTests {
   static let prompt = AuthPrompt(
-    title: "Sign in to Stock", fields: [AuthField(name: "user", label: "User"), AuthField(name: "password", label: "Password", isSecret: true)])
+    title: "Sign in to Stock",
+    fields: [AuthField(name: "user", label: "User"), AuthField(name: "password", label: "Password", isSecret: true)])
 
   static func remotePhoto(_ name: String) -> PhotoItem {
     PhotoItem(
-      id: name, kind: .photo, title: Array(name.utf8), thumbnail: .remote(source: "web:Stock", url: "http://s/t/\(name)"),
+      id: name, kind: .photo, title: Array(name.utf8),
+      thumbnail: .remote(source: "web:Stock", url: "http://s/t/\(name)"),
       original: .remote(source: "web:Stock", url: "http://s/o/\(name).png"))
   }
 
@@ -24,7 +26,6 @@ import Testing
     _ = state.update(.pageNeedsSignIn(load, "sign in to Stock to see its photos", prompt))
     return state
   }
-
 
   @Test func aSourceThatNeedsSignInOpensTheFormWhenShown() throws {
     let state = Self.signInAsked()
@@ -155,7 +156,8 @@ import Testing
     let effects = state.update(.key(.enter))
     let plan = try #require(
       effects.compactMap { if case .download(let plan) = $0 { plan } else { nil } }.first)
-    #expect(plan.outputs == [.local(PathBytes("/p/IMG_1.jpg")), .remote(source: "web:Stock", url: "http://s/o/Beach.png")])
+    #expect(
+      plan.outputs == [.local(PathBytes("/p/IMG_1.jpg")), .remote(source: "web:Stock", url: "http://s/o/Beach.png")])
     #expect(plan.titles == [Array("IMG_1.jpg".utf8), Array("Beach".utf8)])
     guard case .downloading(let progress) = state.mode else {
       Issue.record("not downloading")
@@ -175,7 +177,8 @@ import Testing
     var state = Self.mixedSelection()
     let effects = state.update(.key(.enter))
     let plan = try #require(effects.compactMap { if case .download(let plan) = $0 { plan } else { nil } }.first)
-    #expect(state.update(.downloadFailed(id: plan.id, DownloadFailure(message: "Stock: server error (HTTP 500)"))).isEmpty)
+    #expect(
+      state.update(.downloadFailed(id: plan.id, DownloadFailure(message: "Stock: server error (HTTP 500)"))).isEmpty)
     #expect(state.mode == .grid)
     #expect(state.selection.count == 2)
     #expect(state.notice?.isError == true)
@@ -209,7 +212,9 @@ import Testing
   }
 
   @Test func switchingToASourceWhosePageFailedTriesAgain() {
-    var (state, effects) = Fixture.started(sources: [Fixture.source(), Fixture.source("Holiday", id: "command:Holiday")])
+    var (state, effects) = Fixture.started(sources: [
+      Fixture.source(), Fixture.source("Holiday", id: "command:Holiday"),
+    ])
     _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))
     let load = effects.loads.first { $0.sourceIndex == 1 }!
     _ = state.update(.pageFailed(load, "Holiday exited with status 1"))
@@ -239,7 +244,8 @@ import Testing
     var (state, effects) = Fixture.started()
     let first = Fixture.photos(1...6)
     _ = state.answerLoad(from: effects, with: first, total: 60, hasMore: true)
-    let load = PageLoad(sourceIndex: 0, scope: .root, request: PageRequest(offset: 6, limit: 48), generation: state.scope!.generation)
+    let load = PageLoad(
+      sourceIndex: 0, scope: .root, request: PageRequest(offset: 6, limit: 48), generation: state.scope!.generation)
     state.stacks[0][0].loadingOffset = 6
     _ = state.update(.pageLoaded(load, Page(items: first, hasMore: true, total: 60)))
     #expect(state.scope?.offersMore == false)

@@ -42,7 +42,9 @@ extension AppState {
     case .backTab, .up:
       form.focus = (form.focus + max(1, form.values.count) - 1) % max(1, form.values.count)
     case .backspace:
-      if form.values.indices.contains(form.focus) { form.values[form.focus] = String(form.values[form.focus].dropLast()) }
+      if form.values.indices.contains(form.focus) {
+        form.values[form.focus] = String(form.values[form.focus].dropLast())
+      }
     case .ctrl("u"):
       if form.values.indices.contains(form.focus) { form.values[form.focus] = "" }
     case .char(let c):

@@ -38,7 +38,8 @@ public enum TOMLSubset {
   }
 
   public static func parse(_ text: String) throws(ParseError) -> [Table] {
-    var parser = Parser(lines: text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) })
+    var parser = Parser(
+      lines: text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) })
     return try parser.parse()
   }
 

@@ -10,7 +10,8 @@ public enum DownloadNaming {
   /// the URL's extension when the title has none.
   public static func fileName(title: [UInt8], url: String) -> [UInt8] {
     var name = clean(title)
-    let urlName = clean(Array((URLComponents(string: url)?.path ?? url).split(separator: "/").last.map(String.init)?.utf8 ?? "".utf8))
+    let urlName = clean(
+      Array((URLComponents(string: url)?.path ?? url).split(separator: "/").last.map(String.init)?.utf8 ?? "".utf8))
     if name.isEmpty { name = urlName }
     if name.isEmpty { name = Array("photo".utf8) }
     if splitExtension(name).ext.isEmpty {

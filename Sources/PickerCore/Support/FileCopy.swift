@@ -8,7 +8,9 @@ enum FileCopy {
   ) throws(SourceError) {
     let source = path.bytes.withUnsafeBufferPointer { buffer -> Int32 in
       let cPath = Array(buffer) + [0]
-      return cPath.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+      return cPath.withUnsafeBufferPointer {
+        open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+      }
     }
     guard source >= 0 else {
       throw SourceError("cannot read \(Sanitizer.sanitize(path.bytes)): \(String(cString: strerror(errno)))")

@@ -58,7 +58,6 @@ final class EffectRunner {
     }
   }
 
-
   private func signIn(sourceIndex index: Int, answers: [String: String]) {
     let source = sources[index]
     let inbox = inbox

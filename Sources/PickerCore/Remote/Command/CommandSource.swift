@@ -134,8 +134,10 @@ public final class CommandSource: PhotoSource, RemoteImageSource, @unchecked Sen
   public func items(in folder: FolderID?, page: PageRequest) async throws -> Page {
     try await self.page(
       "list",
-      ["folder": folder.map(JSONValue.string) ?? .null, "offset": .number(Double(page.offset)),
-       "limit": .number(Double(page.limit))])
+      [
+        "folder": folder.map(JSONValue.string) ?? .null, "offset": .number(Double(page.offset)),
+        "limit": .number(Double(page.limit)),
+      ])
   }
 
   public func search(_ query: String, in folder: FolderID?, page: PageRequest) async throws -> Page {
@@ -225,7 +227,8 @@ public final class CommandSource: PhotoSource, RemoteImageSource, @unchecked Sen
 
   /// Runs blocking work on a thread of its own, so a source that takes its
   /// time holds no thread of Swift's small shared pool.
-  static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws(SourceError) -> T) async throws(SourceError)
+  static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws(SourceError) -> T)
+    async throws(SourceError)
     -> T
   {
     let result: Result<T, SourceError> = await withCheckedContinuation { continuation in

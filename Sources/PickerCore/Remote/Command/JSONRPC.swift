@@ -34,7 +34,8 @@ public enum JSONRPC {
     }
     if let method = fields["method"]?.string { return .success(.notification(method: method)) }
     guard fields["jsonrpc"]?.string == "2.0", let id = fields["id"]?.int else {
-      return .failure(RemoteError(code: -32600, message: "wrote JSON that is not a JSON-RPC 2.0 response: " + preview(line)))
+      return .failure(
+        RemoteError(code: -32600, message: "wrote JSON that is not a JSON-RPC 2.0 response: " + preview(line)))
     }
     if let error = fields["error"], case .object = error {
       let message = error["message"]?.string ?? "error without a message"

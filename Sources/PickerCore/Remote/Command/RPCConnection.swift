@@ -117,7 +117,8 @@ final class RPCConnection: @unchecked Sendable {
           let waiter = lock.withLock { waiting.removeValue(forKey: id) }
           guard let waiter else { continue }  // answered after its timeout
           waiter.result = result.mapError { error in
-            SourceError(error.message, signIn: error.code == JSONRPC.signInRequired ? AuthPrompt(title: name, fields: []) : nil)
+            SourceError(
+              error.message, signIn: error.code == JSONRPC.signInRequired ? AuthPrompt(title: name, fields: []) : nil)
           }
           waiter.done.signal()
         }

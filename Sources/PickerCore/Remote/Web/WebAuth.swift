@@ -12,7 +12,9 @@ public enum WebAuthKind: String, CaseIterable, Hashable, Sendable {
     case .basic:
       return AuthPrompt(
         title: "",
-        fields: [AuthField(name: "user", label: "User"), AuthField(name: "password", label: "Password", isSecret: true)])
+        fields: [
+          AuthField(name: "user", label: "User"), AuthField(name: "password", label: "Password", isSecret: true),
+        ])
     }
   }
 

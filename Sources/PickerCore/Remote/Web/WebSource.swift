@@ -139,7 +139,8 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
   /// Path segments and query values: everything but unreserved characters
   /// escaped, so an id or a query cannot add path segments or parameters.
   static func escape(_ text: String) -> String {
-    var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+    var allowed = CharacterSet.alphanumerics.intersection(
+      CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
     allowed.insert(charactersIn: "-._~")
     return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
   }
