@@ -83,14 +83,14 @@ def test_sign_in_browse_search_and_fetch_the_picks(picker, home, tmp_path):
     p.wait(lambda s: "••••" in token_line(s), "the masked token")
     p.send("Enter")
     p.wait_text("⚠ wrong token")
-    assert not home.credentials("holiday").exists()
+    assert not home.credentials("Holiday").exists()
     p.type(HOLIDAY_TOKEN)
     p.wait(lambda s: "•" * len(HOLIDAY_TOKEN) in token_line(s), "the masked token")
     p.send("Enter")
     screen = p.wait(lambda s: s.captions() == HOLIDAY_ROOT and not sign_in_box(s), "Holiday's root")
     assert "Signed in to Holiday" in screen.status, screen
     assert bar_labels(screen) == ["[1 Files]", "[2 Holiday]"], screen
-    credentials = home.credentials("holiday")
+    credentials = home.credentials("Holiday")
     assert json.loads(credentials.read_text()) == {"token": HOLIDAY_TOKEN}
     assert mode(credentials) == 0o600
 
@@ -155,7 +155,7 @@ def test_the_programs_stderr_goes_to_the_log_and_it_ends_with_the_picker(picker,
     assert "source Holiday: exited with status 0 at shutdown" in log, log
     assert HOLIDAY_TOKEN not in log, log
     # The environment's token is not saved.
-    assert not home.credentials("holiday").exists()
+    assert not home.credentials("Holiday").exists()
 
 
 CRASHES = """

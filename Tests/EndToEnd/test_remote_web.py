@@ -78,7 +78,7 @@ def test_sign_in_browse_search_and_download_the_picks(picker, home, stock, tmp_p
     p.send("Enter")
     screen = p.wait_text("⚠ the token was refused")
     assert sign_in_box(screen) and "•" not in token_line(screen), screen
-    assert not home.credentials("stock").exists()
+    assert not home.credentials("Stock").exists()
 
     # The right one: the form closes and the root loads.
     sign_in(p, TOKEN)
@@ -87,7 +87,7 @@ def test_sign_in_browse_search_and_download_the_picks(picker, home, stock, tmp_p
     assert bar_labels(screen) == ["[1 Files]", "[2 Stock]"], screen
     assert screen.crumb_path == "Stock" and screen.counts == (12, 63), screen
     assert screen.focused_caption() == "Album 1/", screen
-    credentials = home.credentials("stock")
+    credentials = home.credentials("Stock")
     assert json.loads(credentials.read_text()) == {"token": TOKEN}
     assert mode(credentials) == 0o600 and mode(credentials.parent) == 0o700
     assert authorizations(stock, "/api/me") == {"Bearer wrong", f"Bearer {TOKEN}"}
@@ -200,7 +200,7 @@ def test_a_token_in_the_environment_signs_in_without_a_prompt(picker, home, stoc
     p.send("q")
     p.finish(130)
     # The environment's token is never written down.
-    assert not home.credentials("stock").exists()
+    assert not home.credentials("Stock").exists()
 
 
 def test_a_refused_token_from_the_environment_brings_the_form(picker, home, stock, tmp_path):
@@ -339,7 +339,7 @@ def test_a_401_mid_session_brings_the_form_back_and_keeps_the_selection(picker, 
         "Album 1 after signing in again",
     )
     assert "Stock*" not in screen.source_bar, screen
-    assert json.loads(home.credentials("stock").read_text()) == {"token": "new-token"}
+    assert json.loads(home.credentials("Stock").read_text()) == {"token": "new-token"}
 
     # The kept pick downloads with the new token (Enter in the tray).
     p.send("t")
@@ -423,7 +423,7 @@ def test_saved_credentials_sign_in_and_sign_out_forgets_them(picker, home, stock
     p.wait(lambda s: "Album 1/" in s.captions() and not sign_in_box(s), "Stock's root")
     p.send("q")
     p.finish(130)
-    credentials = home.credentials("stock")
+    credentials = home.credentials("Stock")
     assert credentials.exists()
 
     # The next run signs in with the saved token.

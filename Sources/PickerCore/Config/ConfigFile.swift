@@ -40,9 +40,11 @@ public struct ConfigFile: Hashable, Sendable {
       if !required && !FileManager.default.fileExists(atPath: path) { return nil }
       throw Error(description: "cannot read the config file \(path)")
     }
-    guard let text = String(data: data, encoding: .utf8) else {
+    guard var text = String(data: data, encoding: .utf8) else {
       throw Error(description: "\(path): not UTF-8 text")
     }
+    // Some editors start UTF-8 files with a byte-order mark.
+    if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
     return try parse(text, path: path, home: home)
   }
 
@@ -55,6 +57,8 @@ public struct ConfigFile: Hashable, Sendable {
     }
     var sources: [SourceConfig] = []
     var names: Set<String> = []
+    /// PICKER_TUI_<NAME>_TOKEN must name one source only.
+    var variables: [String: String] = [:]
     for table in tables {
       switch (table.name, table.isArrayElement) {
       case ("", false):
@@ -66,6 +70,12 @@ public struct ConfigFile: Hashable, Sendable {
         guard names.insert(source.name.lowercased()).inserted else {
           throw Error(description: "\(path):\(table.line): a source named \(source.name) is already listed")
         }
+        let variable = "PICKER_TUI_\(CredentialStore.environmentName(of: source.name))_TOKEN"
+        if let other = variables[variable] {
+          throw Error(
+            description: "\(path):\(table.line): name: \(source.name) and \(other) would share \(variable); rename one")
+        }
+        variables[variable] = source.name
         sources.append(source)
       default:
         let brackets = table.isArrayElement ? "[[\(table.name)]]" : "[\(table.name)]"

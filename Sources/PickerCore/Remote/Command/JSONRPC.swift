@@ -73,6 +73,7 @@ public struct LineSplitter: Sendable {
     while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
       var end = newline
       if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+      if end - start > maxLineBytes { throw TooLong() }
       lines.append(Array(buffer[start..<end]))
       start = newline + 1
     }

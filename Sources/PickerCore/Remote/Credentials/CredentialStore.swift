@@ -33,8 +33,21 @@ public struct CredentialStore: Sendable {
     return value?.isEmpty == false ? value : nil
   }
 
+  /// One file per source name, the name kept whole: ASCII letters, digits,
+  /// "-" and "_" as they are, every other byte as %XX, so two names never
+  /// share a file (nor one source's token).
   public func path(for source: String) -> String {
-    folder + "/" + Self.environmentName(of: source).lowercased() + ".json"
+    var name = ""
+    for byte in source.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+        name.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        name += String(format: "%%%02X", byte)
+      }
+    }
+    return folder + "/" + name + ".json"
   }
 
   /// The answers saved after the last successful sign-in.

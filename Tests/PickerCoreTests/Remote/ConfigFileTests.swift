@@ -1,0 +1,291 @@
+import Foundation
+import Testing
+
+@testable import PickerCore
+
+@Suite struct ConfigFileTests {
+  static let path = "/cfg/picker-tui/config.toml"
+
+  /// The error text for `text`, or nil when it parses.
+  func error(_ text: String) -> String? {
+    do {
+      _ = try ConfigFile.parse(text, path: Self.path, home: "/home/ann")
+      return nil
+    } catch {
+      return error.description
+    }
+  }
+
+  /// Checks that the error starts with "path:line:" and mentions `words`.
+  func expectError(
+    _ text: String, line: Int, mentions words: [String], sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    guard let message = error(text) else {
+      Issue.record("parsed without an error", sourceLocation: sourceLocation)
+      return
+    }
+    #expect(message.hasPrefix("\(Self.path):\(line): "), "\(message)", sourceLocation: sourceLocation)
+    for word in words {
+      #expect(message.contains(word), "\(message) should mention \(word)", sourceLocation: sourceLocation)
+    }
+  }
+
+  @Test func aFullConfigParsesToItsSources() throws {
+    let text = """
+      # My sources, in bar order.
+
+      [[sources]]
+      kind = "web"   # a photo service
+      name = "Stock"
+      url = "https://photos.example.com/api"
+      auth = "token"
+      timeout = 12
+
+      [[sources]]
+      kind = 'command'
+      name = "Shoebox"
+      command = [
+        "python3",          # the interpreter
+        "/opt/shoebox.py",
+        # a comment between elements
+        "--fast",
+      ]
+      timeout = 2.5
+
+      [[sources]]
+      kind = "folder"
+      name = "Holiday"
+      path = "~/Pictures/2024"
+
+      [[sources]]
+      kind = "web"
+      name = "Open"
+      url = "http://127.0.0.1:8765/api"
+      """
+    let config = try ConfigFile.parse(text, path: Self.path, home: "/home/ann")
+    #expect(
+      config.sources == [
+        .web(name: "Stock", url: "https://photos.example.com/api", auth: .token, timeout: 12),
+        .command(name: "Shoebox", command: ["python3", "/opt/shoebox.py", "--fast"], timeout: 2.5),
+        .folder(name: "Holiday", path: "/home/ann/Pictures/2024"),
+        .web(name: "Open", url: "http://127.0.0.1:8765/api", auth: .none, timeout: 30),
+      ])
+  }
+
+  @Test func defaultsAndTildeAlone() throws {
+    let text = """
+      [[sources]]
+      kind = "command"
+      name = "C"
+      command = ["src"]
+      [[sources]]
+      kind = "folder"
+      name = "Home"
+      path = "~"
+      [[sources]]
+      kind = "folder"
+      name = "Other"
+      path = "~bob/x"
+      """
+    let config = try ConfigFile.parse(text, path: Self.path, home: "/home/ann")
+    #expect(config.sources[0] == .command(name: "C", command: ["src"], timeout: 10))
+    #expect(config.sources[1] == .folder(name: "Home", path: "/home/ann"))
+    // Only "~" and "~/" are the user's home; "~bob" stays as written.
+    #expect(config.sources[2] == .folder(name: "Other", path: "~bob/x"))
+  }
+
+  @Test func anUnknownKeyNamesItsLine() {
+    expectError(
+      """
+      [[sources]]
+      kind = "web"
+      name = "Stock"
+      url = "http://h/api"
+      tokn = "x"
+      """, line: 5, mentions: ["tokn", "unknown key"])
+  }
+
+  @Test func aBadAuthValue() {
+    expectError(
+      """
+      [[sources]]
+      kind = "web"
+      name = "Stock"
+      url = "http://h/api"
+
+      auth = "oauth"
+      """, line: 6, mentions: ["auth", "none, token, basic"])
+  }
+
+  @Test func aMissingURLNamesTheTable() {
+    expectError(
+      """
+      # first
+      [[sources]]
+      kind = "web"
+      name = "Stock"
+      """, line: 2, mentions: ["url"])
+  }
+
+  @Test func anUnknownKind() {
+    expectError(
+      """
+      [[sources]]
+      name = "X"
+      kind = "ftp"
+      """, line: 3, mentions: ["kind", "web, command, folder"])
+  }
+
+  @Test(arguments: ["ftp://h/api", "file:///tmp", "http://", "127.0.0.1:8765/api"])
+  func aURLThatIsNotHTTP(url: String) {
+    expectError(
+      """
+      [[sources]]
+      kind = "web"
+      name = "Stock"
+      url = "\(url)"
+      """, line: 4, mentions: ["url", "http://"])
+  }
+
+  @Test func aCommandThatIsNotAList() {
+    expectError(
+      """
+      [[sources]]
+      kind = "command"
+      name = "C"
+      command = "python3 source.py"
+      """, line: 4, mentions: ["command", "list"])
+    expectError(
+      """
+      [[sources]]
+      kind = "command"
+      name = "C"
+      command = ["python3", 3]
+      """, line: 4, mentions: ["command", "list of strings"])
+    expectError(
+      """
+      [[sources]]
+      kind = "command"
+      name = "C"
+      command = []
+      """, line: 4, mentions: ["command"])
+  }
+
+  @Test func aTimeoutOutOfRange() {
+    for value in ["0", "-1", "601", "\"10\"", "nan"] {
+      expectError(
+        """
+        [[sources]]
+        kind = "command"
+        name = "C"
+        command = ["x"]
+        timeout = \(value)
+        """, line: 5, mentions: ["timeout"])
+    }
+  }
+
+  @Test func duplicateNamesIgnoringCase() {
+    expectError(
+      """
+      [[sources]]
+      kind = "folder"
+      name = "Photos"
+      path = "/a"
+
+      [[sources]]
+      kind = "folder"
+      name = "photos"
+      path = "/b"
+      """, line: 6, mentions: ["photos", "already"])
+  }
+
+  @Test func anUnclosedString() {
+    expectError(
+      """
+      [[sources]]
+      kind = "folder"
+      name = "Photos
+      path = "/a"
+      """, line: 3, mentions: ["not closed"])
+  }
+
+  @Test func anUnclosedList() {
+    expectError(
+      """
+      [[sources]]
+      kind = "command"
+      name = "C"
+      command = ["a",
+        "b"
+      """, line: 5, mentions: ["not closed"])
+  }
+
+  @Test func anUnknownTable() {
+    expectError(
+      """
+      [[sources]]
+      kind = "folder"
+      name = "Photos"
+      path = "/a"
+      [settings]
+      """, line: 5, mentions: ["[settings]"])
+    expectError("[source]\n", line: 1, mentions: ["[source]"])
+  }
+
+  @Test func aTopLevelKey() {
+    expectError(
+      """
+      # theme first
+      theme = "dark"
+      [[sources]]
+      """, line: 2, mentions: ["theme", "[[sources]]"])
+  }
+
+  @Test func aBadEscape() {
+    expectError(
+      """
+      [[sources]]
+      kind = "folder"
+      name = "a\\qb"
+      """, line: 3, mentions: ["\\q"])
+    expectError(
+      """
+      [[sources]]
+      kind = "folder"
+      name = "\\uD800"
+      """, line: 3, mentions: ["\\u"])
+  }
+
+  @Test func escapesAndLiteralStrings() throws {
+    let text = """
+      [[sources]]
+      kind = "folder"
+      name = "Caf\\u00e9 \\"2\\""
+      path = 'C:\\raw\\n'
+      """
+    let config = try ConfigFile.parse(text, path: Self.path, home: "/h")
+    #expect(config.sources == [.folder(name: "Café \"2\"", path: "C:\\raw\\n")])
+  }
+
+  @Test func aMissingOptionalFileIsNil() throws {
+    let folder = ScratchFolder()
+    let path = folder.url.appendingPathComponent("config.toml").path
+    #expect(try ConfigFile.load(path: path, required: false, home: "/h") == nil)
+    #expect(throws: ConfigFile.Error.self) { try ConfigFile.load(path: path, required: true, home: "/h") }
+    do {
+      _ = try ConfigFile.load(path: path, required: true, home: "/h")
+    } catch {
+      #expect(error.description.contains(path))
+    }
+  }
+
+  @Test func loadReadsTheFile() throws {
+    let folder = ScratchFolder()
+    let path = folder.url.appendingPathComponent("config.toml").path
+    TestImages.write(
+      Array("[[sources]]\nkind = \"folder\"\nname = \"P\"\npath = \"~/p\"\n".utf8), to: URL(fileURLWithPath: path))
+    let config = try #require(try ConfigFile.load(path: path, required: false, home: "/home/ann"))
+    #expect(config.sources == [.folder(name: "P", path: "/home/ann/p")])
+    #expect(ConfigFile.defaultPath(environment: ["XDG_CONFIG_HOME": "/x"]) == "/x/picker-tui/config.toml")
+  }
+}
