@@ -288,4 +288,29 @@ import Testing
     #expect(config.sources == [.folder(name: "P", path: "/home/ann/p")])
     #expect(ConfigFile.defaultPath(environment: ["XDG_CONFIG_HOME": "/x"]) == "/x/picker-tui/config.toml")
   }
+
+  @Test func namesSharingATokenVariableAreRefused() {
+    let text = """
+      [[sources]]
+      kind = "folder"
+      name = "My Stock"
+      path = "/a"
+
+      [[sources]]
+      kind = "folder"
+      name = "My-Stock"
+      path = "/b"
+      """
+    expectError(text, line: 6, mentions: ["My-Stock", "PICKER_TUI_MY_STOCK_TOKEN"])
+  }
+
+  @Test func aByteOrderMarkIsSkipped() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bom-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("config.toml")
+    try Data("\u{FEFF}[[sources]]\nkind = \"folder\"\nname = \"A\"\npath = \"/a\"\n".utf8).write(to: file)
+    let config = try ConfigFile.load(path: file.path, required: true, home: "/h")
+    #expect(config?.sources == [.folder(name: "A", path: "/a")])
+  }
 }
