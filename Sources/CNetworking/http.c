@@ -15,11 +15,13 @@ typedef struct {
   int write_failed;
 } transfer;
 
-// One cache of connections, DNS answers and TLS sessions for every
-// transfer, whatever thread makes it: the thumbnails of a page come from
-// one host, and a new TCP (and TLS) handshake for each would cost more
-// than the thumbnail.
+// The thumbnails of a page come from one host, and a new TCP (and TLS)
+// handshake for each would cost more than the thumbnail. libcurl cannot
+// share connections between threads, so each thread keeps one handle (and
+// with it its connections) for its life; DNS answers and TLS sessions are
+// shared by all.
 static CURLSH *shared;
+static pthread_key_t handle_key;
 static int reuse_connections = 1;
 static pthread_mutex_t locks[CURL_LOCK_DATA_LAST];
 
@@ -38,14 +40,34 @@ static void unlock_shared(CURL *handle, curl_lock_data data, void *context) {
 
 void pk_http_set_connection_reuse(int reuse) { reuse_connections = reuse; }
 
+static void release_handle(void *handle) { curl_easy_cleanup(handle); }
+
+// This thread's handle, reset to defaults (connections kept), or a fresh
+// one when reuse is off; NULL when libcurl cannot make one.
+static CURL *take_handle(void) {
+  if (!reuse_connections) return curl_easy_init();
+  CURL *handle = pthread_getspecific(handle_key);
+  if (handle) {
+    curl_easy_reset(handle);
+    return handle;
+  }
+  handle = curl_easy_init();
+  if (handle) pthread_setspecific(handle_key, handle);
+  return handle;
+}
+
+static void give_back_handle(CURL *handle) {
+  if (!reuse_connections) curl_easy_cleanup(handle);
+}
+
 void pk_http_global_init(void) {
   curl_global_init(CURL_GLOBAL_DEFAULT);
+  pthread_key_create(&handle_key, release_handle);
   for (int i = 0; i < CURL_LOCK_DATA_LAST; i++) pthread_mutex_init(&locks[i], NULL);
   shared = curl_share_init();
   if (!shared) return;
   curl_share_setopt(shared, CURLSHOPT_LOCKFUNC, lock_shared);
   curl_share_setopt(shared, CURLSHOPT_UNLOCKFUNC, unlock_shared);
-  curl_share_setopt(shared, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
   curl_share_setopt(shared, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
   curl_share_setopt(shared, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
 }
@@ -115,7 +137,7 @@ static void copy_text(char *target, size_t size, const char *text) {
 
 int pk_http_get(const pk_http_request *request, pk_http_response *response) {
   memset(response, 0, sizeof *response);
-  CURL *curl = curl_easy_init();
+  CURL *curl = take_handle();
   if (!curl) {
     copy_text(response->error, sizeof response->error, "cannot start an HTTP transfer");
     return PK_HTTP_FAILED;
@@ -126,7 +148,7 @@ int pk_http_get(const pk_http_request *request, pk_http_response *response) {
   char curl_error[CURL_ERROR_SIZE] = {0};
 
   curl_easy_setopt(curl, CURLOPT_URL, request->url);
-  if (shared && reuse_connections) curl_easy_setopt(curl, CURLOPT_SHARE, shared);
+  if (shared) curl_easy_setopt(curl, CURLOPT_SHARE, shared);
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
@@ -174,8 +196,11 @@ int pk_http_get(const pk_http_request *request, pk_http_response *response) {
     if (code == CURLE_COULDNT_CONNECT) reason = "cannot connect";
     copy_text(response->error, sizeof response->error, reason);
   }
+  // The handle keeps pointers to these until its next reset.
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, NULL);
+  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, NULL);
   curl_slist_free_all(headers);
-  curl_easy_cleanup(curl);
+  give_back_handle(curl);
   if (result != PK_HTTP_OK) {
     free(response->body);
     response->body = NULL;

@@ -59,7 +59,7 @@ enum {
 // Once, before any thread uses pk_http_get.
 void pk_http_global_init(void);
 
-// Connections are shared and kept alive across transfers unless turned off
+// Connections are kept alive across a thread's transfers unless turned off
 // (the benchmark compares both). Call before the first transfer.
 void pk_http_set_connection_reuse(int reuse);
 

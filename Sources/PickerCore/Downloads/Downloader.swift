@@ -21,7 +21,7 @@ public final class Downloader: Sendable {
     guard PrivateFiles.makeFolder(folder) else { throw DownloadFailure(message: "cannot create the folder \(folder)") }
     var created: [String] = []
     /// Whose download failed, should it ask to sign in.
-    var current: String?
+    var currentSource: String?
     var paths: [PathBytes] = []
     var status = DownloadProgress(id: plan.id, files: plan.remoteCount)
     do throws(SourceError) {
@@ -31,17 +31,17 @@ public final class Downloader: Sendable {
           paths.append(path)
         case .remote(let sourceID, let url):
           guard let source = sources[sourceID] else { throw SourceError("no source to download \(url) from") }
-          current = sourceID
+          currentSource = sourceID
           let (path, fd) = try create(DownloadNaming.fileName(title: title, url: url))
           created.append(path)
           let before = status.totalReceived
           let throttle = ProgressThrottle()
-          let current = status
+          let atStart = status
           defer { close(fd) }
           try source.download(
             url, into: fd,
             progress: { received, expected in
-              var update = current
+              var update = atStart
               update.received = received
               update.expected = expected
               update.totalReceived = before + received
@@ -61,9 +61,16 @@ public final class Downloader: Sendable {
     } catch {
       for path in created { unlink(path) }
       throw DownloadFailure(
-        message: error.message, sourceID: error.signIn == nil ? nil : current, signIn: error.signIn)
+        message: error.message, sourceID: error.signIn == nil ? nil : currentSource, signIn: error.signIn)
     }
     return paths
+  }
+
+  /// Removes the downloaded files of a finished run (local outputs stay).
+  public func remove(_ paths: [PathBytes], of plan: DownloadPlan) {
+    for (path, output) in zip(paths, plan.outputs) {
+      if case .remote = output { unlink(path.lossyString) }
+    }
   }
 
   /// Creates the first free name; never follows a link or overwrites.

@@ -90,6 +90,11 @@ final class EffectRunner {
       do throws(DownloadFailure) {
         let paths = try downloader.run(
           plan, progress: { inbox.post(.downloadProgress($0)) }, isCancelled: { flag.isSet })
+        if flag.isSet {
+          // Cancelled as it finished: nobody will print these paths.
+          downloader.remove(paths, of: plan)
+          return
+        }
         inbox.post(.downloadFinished(id: plan.id, paths))
       } catch {
         inbox.post(.downloadFailed(id: plan.id, error))

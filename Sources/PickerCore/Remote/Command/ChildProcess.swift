@@ -68,6 +68,7 @@ final class ChildProcess: @unchecked Sendable {
   }
 
   private var inputIsOpen = true
+  private let writeLock = NSLock()
 
   deinit {
     closeInput()
@@ -77,15 +78,19 @@ final class ChildProcess: @unchecked Sendable {
   /// The child sees the end of its stdin; once only, as the number could
   /// name another file after.
   func closeInput() {
-    lock.withLock {
+    writeLock.withLock {
       guard inputIsOpen else { return }
       inputIsOpen = false
       close(input)
     }
   }
 
-  /// Writes a whole message; false once the child has gone.
-  func write(_ bytes: [UInt8]) -> Bool { PrivateFiles.writeAll(input, bytes) }
+  /// Writes a whole message; false once the child has gone or its input was
+  /// closed. One writer at a time, so messages never interleave, and never
+  /// after `closeInput` (the number could name another file by then).
+  func write(_ bytes: [UInt8]) -> Bool {
+    writeLock.withLock { inputIsOpen && PrivateFiles.writeAll(input, bytes) }
+  }
 
   /// Reads what is there, blocking; empty at end of file.
   func read() -> [UInt8] {

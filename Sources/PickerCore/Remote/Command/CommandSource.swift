@@ -54,7 +54,7 @@ public final class CommandSource: PhotoSource, RemoteImageSource, @unchecked Sen
   private func ready() throws(SourceError) {
     startLock.lock()
     defer { startLock.unlock() }
-    if connection.isRunning && readyGeneration == connection.generation { return }
+    if let running = connection.runningGeneration, running == readyGeneration { return }
     let generation = try connection.start()
     let answer = try connection.call(
       "initialize", ["protocol": 1, "client": "picker-tui", "version": .string(pickerVersion)])

@@ -36,13 +36,16 @@ final class RPCConnection: @unchecked Sendable {
 
   var isRunning: Bool { lock.withLock { process != nil } }
 
+  /// The generation of the process running now, nil when none runs.
+  var runningGeneration: Int? { lock.withLock { process == nil ? nil : generation } }
+
   /// Starts the program unless it runs; returns its generation.
   @discardableResult
   func start() throws(SourceError) -> Int {
     lock.lock()
     defer { lock.unlock() }
     if process != nil { return generation }
-    let child = try ChildProcess(command: command, stderr: log?.descriptor ?? Self.devNull)
+    let child = try ChildProcess(command: command, stderr: try stderrDescriptor)
     generation += 1
     process = child
     let generation = generation
@@ -150,6 +153,16 @@ final class RPCConnection: @unchecked Sendable {
   }
 
   private static let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
+
+  /// Where the child's stderr goes: the log, else /dev/null, never the
+  /// terminal the picker draws on.
+  private var stderrDescriptor: Int32 {
+    get throws(SourceError) {
+      let fd = log?.descriptor ?? Self.devNull
+      guard fd >= 0 else { throw SourceError("cannot open /dev/null for \(name)'s stderr") }
+      return fd
+    }
+  }
 
   static func seconds(_ value: Double) -> String {
     value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)

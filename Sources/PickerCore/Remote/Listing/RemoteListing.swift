@@ -28,7 +28,10 @@ public enum RemoteListing {
         id: id, kind: .folder(count: count), title: Array(title.utf8),
         thumbnail: reference(json["thumbnail_url"], sourceID: sourceID, base: base))
     case "photo":
-      if let path = json["path"]?.string, !path.isEmpty {
+      // Only a command source (no base URL) runs on this machine and may
+      // name a local file; a web service naming one could make the picker
+      // print (and read) any path.
+      if base == nil, let path = json["path"]?.string, !path.isEmpty {
         let file = PathBytes(path)
         let thumbnail = reference(json["thumbnail_url"], sourceID: sourceID, base: base) ?? .file(file)
         return PhotoItem(

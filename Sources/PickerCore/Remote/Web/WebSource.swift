@@ -98,7 +98,7 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
     } catch {
       throw SourceError(error.message)
     }
-    try check(response)
+    try check(response, sent: authorization)
     guard let json = JSONValue.parse(response.body) else {
       throw SourceError("\(title) sent malformed JSON")
     }
@@ -119,11 +119,16 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
     return authorization
   }
 
-  private func check(_ response: HTTPResponse) throws(SourceError) {
+  /// A 401 forgets the credentials only if they were sent with the
+  /// request (to our origin) and are still the ones in use: a 401 from a
+  /// CDN, or for a request sent before a new sign-in, is no verdict on them.
+  private func check(_ response: HTTPResponse, sent: String?) throws(SourceError) {
     switch response.status {
     case 200..<300: return
     case 401:
-      lock.withLock { authorization = nil }
+      if let sent, Origin(response.url) == origin {
+        lock.withLock { if authorization == sent { authorization = nil } }
+      }
       throw SourceError("\(title) asks to sign in again", signIn: authPrompt ?? AuthPrompt(title: title, fields: []))
     case 404: throw SourceError("\(title): not found (HTTP 404)")
     default: throw SourceError("\(title): server error (HTTP \(response.status))")
@@ -150,8 +155,9 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
   public func fetchThumbnail(_ url: String, isCancelled: @escaping @Sendable () -> Bool) throws(SourceError)
     -> LoadedImageData
   {
+    let authorization = currentAuthorization
     let request = HTTPRequest(
-      url: url, authorization: currentAuthorization, credentialOrigin: origin, timeout: timeout,
+      url: url, authorization: authorization, credentialOrigin: origin, timeout: timeout,
       maxBytes: Self.maxThumbnailBytes)
     let response: HTTPResponse
     do {
@@ -159,7 +165,7 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
     } catch {
       throw SourceError(error.message)
     }
-    try check(response)
+    try check(response, sent: authorization)
     return .bytes(response.body)
   }
 
@@ -168,8 +174,9 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
     isCancelled: @escaping @Sendable () -> Bool
   ) throws(SourceError) {
     // Originals can be large and slow: no overall limit, only a stall limit.
+    let authorization = currentAuthorization
     let request = HTTPRequest(
-      url: url, authorization: currentAuthorization, credentialOrigin: origin, timeout: 0, stallTimeout: timeout,
+      url: url, authorization: authorization, credentialOrigin: origin, timeout: 0, stallTimeout: timeout,
       maxBytes: 2 << 30)
     let response: HTTPResponse
     do {
@@ -177,6 +184,6 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
     } catch {
       throw SourceError(error.message)
     }
-    try check(response)
+    try check(response, sent: authorization)
   }
 }
