@@ -25,13 +25,9 @@ extension AppState {
   /// Enter on a photo: confirm the selection, or the focused photo alone when
   /// nothing is selected.
   mutating func confirm(focused item: PhotoItem?) -> [Effect] {
-    var outputs: [PickedOutput] = []
-    var titles: [[UInt8]] = []
-    var seen = Set<PickedOutput>()
-    for photo in selection.photos where seen.insert(photo.output).inserted {
-      outputs.append(photo.output)
-      titles.append(photo.title)
-    }
+    let printed = selection.printed
+    var outputs = printed.map(\.output)
+    var titles = printed.map(\.title)
     if outputs.isEmpty {
       guard let item, item.isPickable, let output = item.pickedOutput else {
         if let item, item.isMissing {

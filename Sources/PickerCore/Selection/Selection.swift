@@ -70,16 +70,16 @@ public struct Selection: Hashable, Sendable {
     return true
   }
 
-  /// What to print, in pick order; a path picked twice (from two sources)
-  /// is printed once.
-  public var outputs: [PickedOutput] {
+  /// The photos whose outputs are printed, in pick order; a path picked
+  /// twice (from two sources) is printed once.
+  public var printed: [PickedPhoto] {
     var seen = Set<PickedOutput>()
-    return photos.map(\.output).filter { seen.insert($0).inserted }
+    return photos.filter { seen.insert($0.output).inserted }
   }
 
-  /// The local paths among `outputs`.
+  /// The local paths among what is printed.
   public var outputPaths: [PathBytes] {
-    outputs.compactMap { if case .local(let path) = $0 { path } else { nil } }
+    printed.compactMap { if case .local(let path) = $0.output { path } else { nil } }
   }
 
   private func checkInvariants() {

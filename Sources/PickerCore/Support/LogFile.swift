@@ -27,10 +27,14 @@ public final class LogFile: @unchecked Sendable {
 
   deinit { close(descriptor) }
 
+  /// Made once: a formatter is costly to build. Used under `lock` only.
+  private let formatter = ISO8601DateFormatter()
+
   /// One line, with the time and the process id.
   public func write(_ message: String) {
-    let formatter = ISO8601DateFormatter()
-    let line = "\(formatter.string(from: Date())) [\(getpid())] \(message)\n"
-    lock.withLock { _ = PrivateFiles.writeAll(descriptor, Array(line.utf8)) }
+    lock.withLock {
+      let line = "\(formatter.string(from: Date())) [\(getpid())] \(message)\n"
+      _ = PrivateFiles.writeAll(descriptor, Array(line.utf8))
+    }
   }
 }

@@ -84,8 +84,6 @@ public enum JSONValue: Hashable, Sendable, Codable {
     if case .array(let value) = self { return value }
     return nil
   }
-
-  public var isNull: Bool { self == .null }
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
