@@ -2,7 +2,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <stdio.h>
 #include <string.h>
 #include <term.h>
@@ -23,17 +25,37 @@ static struct sigaction ncurses_resize_action;
 static char reset_bytes[256];
 static size_t reset_length = 0;
 
-SCREEN *pk_open_terminal(const char *termname, pk_open_status *status) {
-  *status = PK_OPEN_OK;
+int pk_open_tty(void) {
+  if (tty_file != NULL) return fileno(tty_file);
   tty_file = fopen("/dev/tty", "r+");
-  if (tty_file == NULL) {
-    *status = PK_OPEN_NO_TTY;
-    return NULL;
-  }
+  if (tty_file == NULL) return -1;
   int fd = fileno(tty_file);
   // The descriptor must not leak into child processes (custom sources).
   fcntl(fd, F_SETFD, FD_CLOEXEC);
   if (tcgetattr(fd, &saved_modes) == 0) saved_modes_valid = 1;
+  return fd;
+}
+
+int pk_raw_mode(int on) {
+  if (tty_file == NULL || !saved_modes_valid) return -1;
+  struct termios modes = saved_modes;
+  if (on) {
+    modes.c_lflag &= ~(ICANON | ECHO | ISIG | IEXTEN);
+    modes.c_iflag &= ~(IXON | ICRNL | INLCR | IGNCR);
+    modes.c_cc[VMIN] = 0;
+    modes.c_cc[VTIME] = 0;
+  }
+  // TCSANOW, never TCSAFLUSH: keys typed already are kept.
+  return tcsetattr(fileno(tty_file), TCSANOW, &modes);
+}
+
+SCREEN *pk_open_terminal(const char *termname, pk_open_status *status) {
+  *status = PK_OPEN_OK;
+  if (pk_open_tty() < 0) {
+    *status = PK_OPEN_NO_TTY;
+    return NULL;
+  }
+  int fd = fileno(tty_file);
   SCREEN *screen = newterm(termname, tty_file, tty_file);
   if (screen == NULL) {
     fclose(tty_file);
@@ -105,7 +127,10 @@ void pk_drain_wakeups(void) {
   }
 }
 
+static volatile sig_atomic_t resync_pending = 0;
+
 static void resize_then_wake(int sig) {
+  resync_pending = 1;
   // ncurses' handler only records the resize; chaining keeps that intact.
   if (ncurses_resize_action.sa_handler != SIG_DFL && ncurses_resize_action.sa_handler != SIG_IGN) {
     if (ncurses_resize_action.sa_flags & SA_SIGINFO) {
@@ -117,12 +142,75 @@ static void resize_then_wake(int sig) {
   wake_loop();
 }
 
+static void continue_then_wake(int sig) {
+  (void)sig;
+  resync_pending = 1;
+  wake_loop();
+}
+
 void pk_install_resize_wakeup(void) {
   struct sigaction action;
   memset(&action, 0, sizeof action);
   action.sa_handler = resize_then_wake;
   sigemptyset(&action.sa_mask);
   sigaction(SIGWINCH, &action, &ncurses_resize_action);
+  struct sigaction on_continue;
+  memset(&on_continue, 0, sizeof on_continue);
+  on_continue.sa_handler = continue_then_wake;
+  sigemptyset(&on_continue.sa_mask);
+  sigaction(SIGCONT, &on_continue, NULL);
+}
+
+int pk_take_resync(void) { return __atomic_exchange_n(&resync_pending, 0, __ATOMIC_SEQ_CST); }
+
+int pk_window_size(int *out_rows, int *out_columns, int *pixel_width, int *pixel_height) {
+  struct winsize size;
+  if (tty_fd < 0 || ioctl(tty_fd, TIOCGWINSZ, &size) != 0 || size.ws_row == 0 || size.ws_col == 0) return -1;
+  *out_rows = size.ws_row;
+  *out_columns = size.ws_col;
+  *pixel_width = size.ws_xpixel;
+  *pixel_height = size.ws_ypixel;
+  return 0;
+}
+
+void pk_resync_screen(int new_rows, int new_columns) {
+  if (new_rows != LINES || new_columns != COLS) resizeterm(new_rows, new_columns);
+  clearok(curscr, TRUE);
+}
+
+long pk_read_input(unsigned char *buffer, unsigned long capacity) {
+  if (tty_file == NULL) return -1;
+  struct pollfd ready = {.fd = fileno(tty_file), .events = POLLIN};
+  // The descriptor stays blocking (ncurses writes through it), so look first.
+  int found;
+  do {
+    found = poll(&ready, 1, 0);
+  } while (found < 0 && errno == EINTR);
+  if (found <= 0) return found;
+  if (ready.revents & (POLLERR | POLLHUP | POLLNVAL) && !(ready.revents & POLLIN)) return -1;
+  ssize_t n;
+  do {
+    n = read(fileno(tty_file), buffer, capacity);
+  } while (n < 0 && errno == EINTR);
+  return n < 0 ? -1 : (n == 0 ? -1 : n);
+}
+
+int pk_write_tty(const unsigned char *bytes, unsigned long count) {
+  if (tty_file == NULL) return -1;
+  int fd = fileno(tty_file);
+  unsigned long done = 0;
+  while (done < count) {
+    ssize_t n = write(fd, bytes + done, count - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) {
+      struct pollfd wait_for = {.fd = fd, .events = POLLOUT};
+      poll(&wait_for, 1, 100);
+      continue;
+    }
+    if (n <= 0) return -1;
+    done += (unsigned long)n;
+  }
+  return 0;
 }
 
 int pk_can_address_cursor(void) {
@@ -196,6 +284,9 @@ void pk_configure_screen(int use_color) {
   nonl();
   keypad(stdscr, TRUE);
   nodelay(stdscr, TRUE);
+  // Input is read and decoded by the picker itself; ncurses must not stop
+  // a refresh half-way because keys are waiting.
+  typeahead(-1);
   curs_set(0);
   set_escdelay(25);
   if (use_color && has_colors()) {
@@ -209,24 +300,4 @@ int pk_enable_mouse(void) {
   mmask_t got = mousemask(wanted, NULL);
   mouseinterval(250);
   return got != 0;
-}
-
-int pk_get_mouse(int *x, int *y, int *button, int *clicks) {
-  MEVENT event;
-  if (getmouse(&event) != OK) return 0;
-  *x = event.x;
-  *y = event.y;
-  *clicks = 1;
-  *button = 0;
-  if (event.bstate & BUTTON1_DOUBLE_CLICKED) {
-    *button = 1;
-    *clicks = 2;
-  } else if (event.bstate & BUTTON1_CLICKED) {
-    *button = 1;
-  } else if (event.bstate & BUTTON4_PRESSED) {
-    *button = 4;
-  } else if (event.bstate & BUTTON5_PRESSED) {
-    *button = 5;
-  }
-  return 1;
 }

@@ -448,5 +448,7 @@ def test_saved_credentials_sign_in_and_sign_out_forgets_them(picker, home, stock
     p.send("2")
     p.wait(sign_in_box, "the sign-in form on the next run")
     p.send("Escape")
+    # Esc and q within the escape delay would be Alt+q: wait for the form to go.
+    p.wait(lambda s: not sign_in_box(s), "the form closed")
     p.send("q")
     p.finish(130)

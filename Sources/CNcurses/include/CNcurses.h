@@ -33,9 +33,17 @@ typedef enum {
   PK_OPEN_UNKNOWN_TERM = 2,
 } pk_open_status;
 
-/// Opens /dev/tty and starts ncurses on it with `termname` (NULL: $TERM).
-/// Keeps stdin and stdout free for data. Saves the terminal modes first so a
-/// crash can restore them.
+/// Opens /dev/tty, saving its modes so a crash can restore them. Returns
+/// the descriptor, or -1. Queries can be exchanged on it before ncurses
+/// starts (`pk_raw_mode`, `pk_read_input`, `pk_write_tty`).
+int pk_open_tty(void);
+
+/// Puts the tty in raw mode (no echo, no line buffering, no signals from
+/// keys) without discarding pending input, or back to the saved modes.
+int pk_raw_mode(int on);
+
+/// Starts ncurses on the tty `pk_open_tty` opened, with `termname` (NULL:
+/// $TERM). Keeps stdin and stdout free for data.
 SCREEN *pk_open_terminal(const char *termname, pk_open_status *status);
 
 /// Ends ncurses, frees the screen and closes /dev/tty.
@@ -58,9 +66,26 @@ int pk_take_signal(void);
 int pk_signal_fd(void);
 void pk_drain_wakeups(void);
 
-/// After newterm: SIGWINCH still goes to ncurses' own handler (which makes
-/// the next read return KEY_RESIZE) and also wakes the event loop.
+/// After newterm: SIGWINCH still goes to ncurses' own handler and also
+/// wakes the event loop; SIGCONT (back from Ctrl-Z, perhaps at another size)
+/// does too. `pk_take_resync` says whether either came since the last call.
 void pk_install_resize_wakeup(void);
+int pk_take_resync(void);
+
+/// The terminal's size in cells and pixels (pixels 0 when unknown), from
+/// TIOCGWINSZ on /dev/tty; returns 0 on success.
+int pk_window_size(int *rows, int *columns, int *pixel_width, int *pixel_height);
+
+/// Adopts a new size (resizeterm) and makes the next refresh repaint every
+/// cell, as after a resize or a return from Ctrl-Z.
+void pk_resync_screen(int rows, int columns);
+
+/// Reads what the terminal has sent, without waiting: up to `capacity`
+/// bytes, 0 when nothing is there, -1 on error.
+long pk_read_input(unsigned char *buffer, unsigned long capacity);
+
+/// Writes all bytes to the terminal (after ncurses' own output is flushed).
+int pk_write_tty(const unsigned char *bytes, unsigned long count);
 
 /// Whether the terminal can move the cursor (TERM=dumb cannot draw a grid).
 int pk_can_address_cursor(void);
@@ -84,7 +109,4 @@ void pk_configure_screen(int use_color);
 
 /// Enables mouse reports (clicks, wheel); returns 1 when the terminal has them.
 int pk_enable_mouse(void);
-
-/// Reads the last mouse event; returns 1 on success.
-int pk_get_mouse(int *x, int *y, int *button, int *clicks);
 #endif

@@ -3,6 +3,8 @@ public enum Key: Hashable, Sendable {
   case char(Character)
   /// Ctrl plus a letter, e.g. `.ctrl("c")`.
   case ctrl(Character)
+  /// Alt (Meta) plus a character, sent as ESC and the character.
+  case alt(Character)
   case up, down, left, right
   case pageUp, pageDown, home, end
   case enter, backspace, delete, tab, backTab, escape
@@ -14,6 +16,7 @@ public enum Key: Hashable, Sendable {
     case .char(" "): return "Space"
     case .char(let c): return String(c)
     case .ctrl(let c): return "Ctrl-" + String(c).uppercased()
+    case .alt(let c): return "Alt-" + String(c)
     case .up: return "↑"
     case .down: return "↓"
     case .left: return "←"

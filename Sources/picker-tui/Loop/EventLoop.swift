@@ -75,7 +75,7 @@ final class EventLoop {
     }
     // Signals write to one of these descriptors, so one arriving while the
     // loop was busy still ends this wait at once.
-    _ = poll(&descriptors, nfds_t(descriptors.count), -1)
+    _ = poll(&descriptors, nfds_t(descriptors.count), terminal.inputTimeout)
     var events: [AppEvent] = []
     for input in terminal.readInput() {
       switch input {

@@ -1,4 +1,5 @@
 import CNcurses
+import Dispatch
 import PickerCore
 
 #if canImport(Glibc)
@@ -36,6 +37,12 @@ final class NcursesTerminal: TerminalBackend {
   private var previous: Screen?
   private var pairs: [PairKey: Int32] = [:]
   private(set) var size: TerminalSize
+  private var decoder = InputDecoder()
+  private var clicks = ClickTracker()
+  /// When the decoder began waiting for the rest of a sequence.
+  private var waitingSince: Double?
+  /// Events read before the screen started (keys typed during detection).
+  private var typedAhead: [TerminalInputEvent] = []
 
   private struct PairKey: Hashable {
     var foreground: Int32
@@ -81,70 +88,65 @@ final class NcursesTerminal: TerminalBackend {
 
   var pollDescriptors: [Int32] { [pk_tty_fd(), pk_signal_fd()].filter { $0 >= 0 } }
 
+  /// How long a lone ESC waits for the rest of a sequence before it is the
+  /// Esc key; replies cut in two by a slow link get longer.
+  static let escapeDelay = 0.04
+  static let replyDelay = 0.5
+
   func readInput() -> [TerminalInput] {
     pk_drain_wakeups()
     var inputs: [TerminalInput] = []
-    var character: wint_t = 0
+    if pk_take_resync() != 0 { inputs.append(resync()) }
+    var events = typedAhead
+    typedAhead = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
-      let result = wget_wch(pk_stdscr(), &character)
-      if result == ERR { break }
-      if result == pk_key_code_yes() {
-        if let input = specialKey(Int32(character)) { inputs.append(input) }
-      } else if let key = Self.key(forCharacter: UInt32(character)) {
-        inputs.append(.key(key))
+      let count = buffer.withUnsafeMutableBufferPointer { pk_read_input($0.baseAddress, UInt($0.count)) }
+      guard count > 0 else { break }
+      events += decoder.decode(Array(buffer[0..<count]))
+      waitingSince = Self.now()
+    }
+    if decoder.waiting != .none, let since = waitingSince, Self.now() - since >= delay(for: decoder.waiting) {
+      events += decoder.timeOut()
+    }
+    if decoder.waiting == .none { waitingSince = nil }
+    for event in events {
+      switch event {
+      case .key(let key): inputs.append(.key(key))
+      case .mouse(let report):
+        if let click = clicks.event(for: report, at: Self.now()) { inputs.append(.mouse(click)) }
+      case .reply: break  // late answers to the start-up queries
       }
     }
     return inputs
   }
 
-  private func specialKey(_ code: Int32) -> TerminalInput? {
-    switch code {
-    case KEY_RESIZE:
-      size = TerminalSize(width: Int(getmaxx(pk_stdscr())), height: Int(getmaxy(pk_stdscr())))
-      previous = nil
-      return .resize(size)
-    case KEY_MOUSE:
-      var x: Int32 = 0
-      var y: Int32 = 0
-      var button: Int32 = 0
-      var clicks: Int32 = 0
-      guard pk_get_mouse(&x, &y, &button, &clicks) == 1 else { return nil }
-      let kind: MouseEvent.Kind
-      switch button {
-      case 1: kind = clicks == 2 ? .doubleClick : .click
-      case 4: kind = .wheelUp
-      case 5: kind = .wheelDown
-      default: return nil
-      }
-      return .mouse(MouseEvent(kind: kind, x: Int(x), y: Int(y)))
-    case KEY_UP: return .key(.up)
-    case KEY_DOWN: return .key(.down)
-    case KEY_LEFT: return .key(.left)
-    case KEY_RIGHT: return .key(.right)
-    case KEY_PPAGE: return .key(.pageUp)
-    case KEY_NPAGE: return .key(.pageDown)
-    case KEY_HOME: return .key(.home)
-    case KEY_END: return .key(.end)
-    case KEY_BACKSPACE: return .key(.backspace)
-    case KEY_DC: return .key(.delete)
-    case KEY_BTAB: return .key(.backTab)
-    case KEY_ENTER: return .key(.enter)
-    case (KEY_F0 + 1)...(KEY_F0 + 12): return .key(.function(Int(code - KEY_F0)))
-    default: return nil
-    }
+  /// Milliseconds until an unfinished sequence must be decided, or -1.
+  var inputTimeout: Int32 {
+    guard decoder.waiting != .none, let since = waitingSince else { return -1 }
+    let left = delay(for: decoder.waiting) - (Self.now() - since)
+    return Int32(max(0, (left * 1000).rounded(.up)))
   }
 
-  static func key(forCharacter value: UInt32) -> Key? {
-    switch value {
-    case 0x0D, 0x0A: return .enter
-    case 0x09: return .tab
-    case 0x1B: return .escape
-    case 0x7F, 0x08: return .backspace
-    case 0x01...0x1A: return .ctrl(Character(Unicode.Scalar(value + 0x60)!))
-    default:
-      guard let scalar = Unicode.Scalar(value), value >= 0x20 else { return nil }
-      return .char(Character(scalar))
+  private func delay(for wait: InputDecoder.Wait) -> Double {
+    wait == .replyDelay ? Self.replyDelay : Self.escapeDelay
+  }
+
+  private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+  /// After a resize or a return from Ctrl-Z: the size may have changed
+  /// while nobody was looking, and the screen may hold anything.
+  private func resync() -> TerminalInput {
+    var rows: Int32 = 0
+    var columns: Int32 = 0
+    var pixelWidth: Int32 = 0
+    var pixelHeight: Int32 = 0
+    if pk_window_size(&rows, &columns, &pixelWidth, &pixelHeight) == 0 {
+      pk_resync_screen(rows, columns)
     }
+    size = TerminalSize(width: Int(getmaxx(pk_stdscr())), height: Int(getmaxy(pk_stdscr())))
+    previous = nil
+    return .resize(size)
   }
 
   func draw(_ screen: Screen) {

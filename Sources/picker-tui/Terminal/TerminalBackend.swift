@@ -15,6 +15,9 @@ protocol TerminalBackend: AnyObject {
   var pollDescriptors: [Int32] { get }
   /// Everything the terminal has buffered; never blocks.
   func readInput() -> [TerminalInput]
+  /// Milliseconds the loop may wait before calling `readInput` again even
+  /// if nothing arrives (an ESC waiting to be told from a sequence), or -1.
+  var inputTimeout: Int32 { get }
   func draw(_ screen: Screen)
   /// Restores the terminal; safe to call twice.
   func close()
@@ -28,6 +31,7 @@ final class HeadlessTerminal: TerminalBackend {
   init(size: TerminalSize) { self.size = size }
 
   func readInput() -> [TerminalInput] { [] }
+  var inputTimeout: Int32 { -1 }
   func draw(_ screen: Screen) {}
   func close() {}
 }
