@@ -33,6 +33,7 @@ int pk_open_tty(void) {
   // The descriptor must not leak into child processes (custom sources).
   fcntl(fd, F_SETFD, FD_CLOEXEC);
   if (tcgetattr(fd, &saved_modes) == 0) saved_modes_valid = 1;
+  tty_fd = fd;
   return fd;
 }
 

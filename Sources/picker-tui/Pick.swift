@@ -31,8 +31,11 @@ struct Pick: ParsableCommand {
   @Option(help: "Items per page (rounded up to whole grid rows).")
   var pageSize: Int?
 
-  @Option(help: "Thumbnails: on, or off for captions only.")
-  var thumbnails: Switch = .on
+  @Option(
+    help: ArgumentHelp(
+      "Thumbnails: auto, kitty, sixel, iterm2, symbols, or off for captions only.",
+      discussion: "auto draws pixels where the terminal says it can, else block symbols."))
+  var thumbnails: ThumbnailMode = .auto
 
   @Option(help: "The config file (default: $XDG_CONFIG_HOME/picker-tui/config.toml).")
   var config: String?
@@ -59,22 +62,27 @@ struct Pick: ParsableCommand {
     let active = try initialSource(among: sources)
     var options = AppOptions(
       limits: SelectionLimits(maximum: max, minimum: min), pageSize: pageSize, print0: print0,
-      showsThumbnails: thumbnails == .on)
+      showsThumbnails: thumbnails != .off)
     options.printsURLs = printUrls
     let remoteSources = sources.compactMap { $0 as? any RemoteImageSource }
 
     let terminal: NcursesTerminal
     do {
-      terminal = try NcursesTerminal(requested: colors.depth, environment: environment)
+      terminal = try NcursesTerminal(requested: colors.depth, environment: environment, thumbnails: thumbnails)
     } catch {
       throw PickerExit(code: 2, message: String(describing: error))
     }
     let theme = terminal.depth == .none ? Theme.monochrome : Theme.colored
     options.colorDepth = terminal.depth
+    if let graphics = terminal.graphics.graphics {
+      options.pixelFormat = PixelFormat(
+        graphics: graphics, cellSize: terminal.graphics.cellSize, colorRegisters: terminal.graphics.colorRegisters)
+    }
     var state = AppState(
       sources: sources.map(SourceSummary.init), activeSource: active, options: options, size: terminal.size)
     state.keepsStartingSource = source != nil
-    let pipeline = thumbnails == .on ? Self.makePipeline(environment: environment, remote: remoteSources) : nil
+    if let notice = terminal.graphics.notice { state.notice = Notice(notice) }
+    let pipeline = thumbnails != .off ? Self.makePipeline(environment: environment, remote: remoteSources) : nil
     let downloads = downloadDir ?? PrivateFiles.cacheFolder(environment: environment) + "/picked"
     let loop = EventLoop(
       state: state, terminal: terminal, sources: sources, pipeline: pipeline,

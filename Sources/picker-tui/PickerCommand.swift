@@ -12,7 +12,7 @@ struct PickerCommand: ParsableCommand {
       130 cancelled.
       """,
     version: pickerVersion,
-    subcommands: [Pick.self, Bench.self],
+    subcommands: [Pick.self, Doctor.self, Bench.self],
     defaultSubcommand: Pick.self)
 }
 
@@ -37,7 +37,13 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
   }
 }
 
-/// An option that is on or off.
-enum Switch: String, ExpressibleByArgument, CaseIterable {
-  case on, off
+extension ThumbnailMode: ExpressibleByArgument {
+  /// `on` is kept for older scripts: it means auto.
+  public init?(argument: String) {
+    if argument == "on" {
+      self = .auto
+      return
+    }
+    self.init(rawValue: argument)
+  }
 }

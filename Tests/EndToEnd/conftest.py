@@ -40,6 +40,8 @@ TIMEOUT = 10.0  # seconds to wait for any expected screen or exit
 POLL = 0.02
 WIDTH, HEIGHT = 120, 40
 HINTS = "Enter pick · Space select · Tab source · / search · ? help"
+# Shown once at start inside tmux with allow-passthrough off (as here).
+TMUX_NOTICE = "Pixel thumbnails in tmux need: tmux set -g allow-passthrough on"
 
 
 # --------------------------------------------------------------------------

@@ -32,7 +32,8 @@ extension Array where Element == Effect {
     #expect(zip(requests, requests.dropFirst()).allSatisfy { $0.priority > $1.priority })
     #expect(requests[17].priority > AppState.visiblePriority - 100)
     #expect(requests[18].priority < AppState.visiblePriority - 100)
-    #expect(requests[0].key.columns == 16 && requests[0].key.rows == 8 && requests[0].key.depth == .palette256)
+    #expect(
+      requests[0].key.columns == 16 && requests[0].key.rows == 8 && requests[0].key.style == .symbols(.palette256))
   }
 
   @Test func resultsFillTilesAndStaleOnesAreDropped() throws {
@@ -41,15 +42,15 @@ extension Array where Element == Effect {
     let cells = CellImage(
       columns: 1, rows: 1, colors: .rgb, glyphs: [CellGlyph(scalar: 0x2580, foreground: 0xFF0000, background: 0x0000FF)]
     )
-    let next = state.update(.thumbnailLoaded(requests[0].key, .success(cells)))
-    #expect(state.thumbnails[requests[0].key] == .ready(cells))
+    let next = state.update(.thumbnailLoaded(requests[0].key, .success(.cells(cells))))
+    #expect(state.thumbnails[requests[0].key] == .ready(.cells(cells)))
     #expect(next.thumbnailRequests?.count == 35, "what arrived is no longer asked for")
     _ = state.update(.thumbnailLoaded(requests[1].key, .failure(ImageDecodingError("corrupt JPEG"))))
     #expect(state.thumbnails[requests[1].key] == .failed("corrupt JPEG"))
     // A result for a photo no longer on or near the screen is dropped.
     let elsewhere = ImageRequest.Key(
       reference: .file(PathBytes("/p/other.jpg")), columns: 16, rows: 8, depth: .palette256)
-    _ = state.update(.thumbnailLoaded(elsewhere, .success(cells)))
+    _ = state.update(.thumbnailLoaded(elsewhere, .success(.cells(cells))))
     #expect(state.thumbnails[elsewhere] == nil)
   }
 
@@ -86,7 +87,7 @@ extension Array where Element == Effect {
         CellGlyph(scalar: 0x2580, foreground: 0xFF0000, background: 0x0000FF),
         CellGlyph(scalar: 0x2584, foreground: 0x00FF00, background: -1),
       ])
-    _ = state.update(.thumbnailLoaded(requests[0].key, .success(cells)))
+    _ = state.update(.thumbnailLoaded(requests[0].key, .success(.cells(cells))))
     _ = state.update(.thumbnailLoaded(requests[1].key, .failure(ImageDecodingError("truncated JPEG"))))
     let screen = AppView.render(state, theme: .colored)
     let layout = state.layout

@@ -111,6 +111,22 @@ void pk_cells_fit(int32_t width, int32_t height, int32_t max_columns, int32_t ma
 // (columns * rows of them). Returns 0, or -1 when libchafa failed.
 int pk_render_cells(const pk_image *image, int32_t columns, int32_t rows, pk_cell_mode mode, pk_cell *out);
 
+// MARK: Pixel graphics (kitty, sixel, iTerm2)
+
+// Centres `image` on a transparent width x height canvas (at least as large
+// as the image), so a picture fills whole terminal cells unstretched.
+int pk_image_pad(const pk_image *image, int32_t width, int32_t height, pk_image *out);
+
+// zlib (RFC 1950) of the bytes, as kitty's `o=z` takes them; a malloc'd
+// buffer (pk_buffer_free), 0 or -1.
+int pk_zlib_compress(const uint8_t *data, size_t size, int level, uint8_t **out, size_t *out_size);
+
+// A complete sixel image (DCS … ST) of `image` filling columns x rows cells
+// of cell_width x cell_height pixels, for a terminal with this many colour
+// registers; a malloc'd buffer (pk_buffer_free), 0 or -1.
+int pk_encode_sixel(const pk_image *image, int32_t columns, int32_t rows, int32_t cell_width, int32_t cell_height,
+  int32_t color_registers, uint8_t **out, size_t *out_size);
+
 // MARK: Checksums
 
 // Lowercase hex MD5 of the bytes, into out[33].

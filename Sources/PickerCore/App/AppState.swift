@@ -34,6 +34,8 @@ public struct AppOptions: Hashable, Sendable {
   public var showsThumbnails: Bool
   /// The colours thumbnails are rendered for: the terminal's.
   public var colorDepth: ColorDepth
+  /// Set when the terminal draws pixels: thumbnails are encoded for it.
+  public var pixelFormat: PixelFormat?
   /// --print-urls: remote picks are printed as URLs, not downloaded.
   public var printsURLs = false
 
@@ -113,7 +115,7 @@ public enum Effect: Hashable, Sendable {
 /// A photo tile's thumbnail.
 public enum ThumbnailState: Hashable, Sendable {
   case loading
-  case ready(CellImage)
+  case ready(Thumbnail)
   case failed(String)
 }
 

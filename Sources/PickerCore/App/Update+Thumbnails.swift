@@ -11,7 +11,12 @@ extension AppState {
     }
     let layout = layout
     return ImageRequest.Key(
-      reference: reference, columns: layout.thumbnailWidth, rows: layout.thumbnailHeight, depth: options.colorDepth)
+      reference: reference, columns: layout.thumbnailWidth, rows: layout.thumbnailHeight, style: thumbnailStyle)
+  }
+
+  /// Pixels where the terminal draws them, else symbols in its colours.
+  public var thumbnailStyle: ThumbnailStyle {
+    options.pixelFormat.map(ThumbnailStyle.pixels) ?? .symbols(options.colorDepth)
   }
 
   /// The thumbnails of the rows on screen, then of one screen below and one

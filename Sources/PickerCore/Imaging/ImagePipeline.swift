@@ -38,7 +38,7 @@ public final class ImagePipeline: Sendable {
     public var seconds: Double
   }
 
-  public let memoryCache: MemoryCache<ImageRequest.Key, CellImage>
+  public let memoryCache: MemoryCache<ImageRequest.Key, Thumbnail>
   private let core: PipelineCore
 
   public init(configuration: Configuration = Configuration()) {
@@ -69,7 +69,7 @@ public final class ImagePipeline: Sendable {
   public func waitUntilIdle() { core.waitUntilIdle() }
 
   /// The thumbnail when it is already in memory; never waits.
-  public func cachedImage(for key: ImageRequest.Key) -> CellImage? { memoryCache.value(for: key) }
+  public func cachedImage(for key: ImageRequest.Key) -> Thumbnail? { memoryCache.value(for: key) }
 
   /// Asks for a thumbnail. `completion` runs once, on a worker thread,
   /// unless the task is cancelled first.

@@ -1,4 +1,4 @@
-/// A thumbnail to make: which image, how many cells, for which colours.
+/// A thumbnail to make: which image, how many cells, drawn how.
 public struct ImageRequest: Hashable, Sendable {
   /// What identifies the result: two requests with equal keys share one load
   /// and one cache entry. Priority is not part of it.
@@ -6,13 +6,26 @@ public struct ImageRequest: Hashable, Sendable {
     public var reference: ImageReference
     public var columns: Int
     public var rows: Int
-    public var depth: ColorDepth
+    public var style: ThumbnailStyle
 
-    public init(reference: ImageReference, columns: Int, rows: Int, depth: ColorDepth) {
+    public init(reference: ImageReference, columns: Int, rows: Int, style: ThumbnailStyle) {
       self.reference = reference
       self.columns = columns
       self.rows = rows
-      self.depth = depth
+      self.style = style
+    }
+
+    /// Symbols in these colours.
+    public init(reference: ImageReference, columns: Int, rows: Int, depth: ColorDepth) {
+      self.init(reference: reference, columns: columns, rows: rows, style: .symbols(depth))
+    }
+
+    /// The pixels worth decoding for it.
+    public var pixelBox: PixelSize {
+      switch style {
+      case .symbols: return CellRenderer.pixelBox(columns: columns, rows: rows)
+      case .pixels(let format): return PixelRenderer.pixelBox(columns: columns, rows: rows, cellSize: format.cellSize)
+      }
     }
   }
 
@@ -31,4 +44,4 @@ public struct ImageRequest: Hashable, Sendable {
 }
 
 /// A finished thumbnail, or why there is none.
-public typealias ThumbnailResult = Result<CellImage, ImageDecodingError>
+public typealias ThumbnailResult = Result<Thumbnail, ImageDecodingError>

@@ -19,7 +19,7 @@ final class PipelineCore: @unchecked Sendable {
   }
 
   private let configuration: ImagePipeline.Configuration
-  private let memoryCache: MemoryCache<ImageRequest.Key, CellImage>
+  private let memoryCache: MemoryCache<ImageRequest.Key, Thumbnail>
   private let condition = NSCondition()
   private var jobs: [ImageRequest.Key: Job] = [:]
   /// Jobs waiting for a decoding worker, and for a network worker.
@@ -36,7 +36,7 @@ final class PipelineCore: @unchecked Sendable {
   /// About 64 KB of pixels each: a bound of a few MB.
   static let maxDeferredWrites = 64
 
-  init(configuration: ImagePipeline.Configuration, memoryCache: MemoryCache<ImageRequest.Key, CellImage>) {
+  init(configuration: ImagePipeline.Configuration, memoryCache: MemoryCache<ImageRequest.Key, Thumbnail>) {
     self.configuration = configuration
     self.memoryCache = memoryCache
   }
@@ -213,11 +213,14 @@ final class PipelineCore: @unchecked Sendable {
   /// expensive part. The closure returned runs after delivery.
   private func make(_ key: ImageRequest.Key) -> (ThumbnailResult?, ImagePipeline.JobReport.Path?, (() -> Void)?) {
     if let image = memoryCache.value(for: key) { return (.success(image), .memoryCache, nil) }
-    let box = CellRenderer.pixelBox(columns: key.columns, rows: key.rows)
+    let box = key.pixelBox
     let flavor: FreedesktopThumbnailCache.Flavor = max(box.width, box.height) <= 128 ? .normal : .large
+    // Tiles larger than the cache's largest thumbnails are decoded for
+    // themselves, past the disk cache.
+    let usesDiskCache = max(box.width, box.height) <= flavor.size
     // The local file's disk cache entry: a thumbnail, or a remembered failure.
     var cacheEntry: FreedesktopThumbnailCache.Entry?
-    if case .file(let path) = key.reference, let cache = configuration.diskCache {
+    if case .file(let path) = key.reference, let cache = configuration.diskCache, usesDiskCache {
       let entry: FreedesktopThumbnailCache.Entry
       switch cache.entry(for: path) {
       case .success(let found): entry = found
@@ -234,7 +237,7 @@ final class PipelineCore: @unchecked Sendable {
     // A remote thumbnail made before: URLs of remote photos are taken to
     // name fixed content, so the entry needs no date check.
     var remoteEntry: FreedesktopThumbnailCache.Entry?
-    if case .remote(let source, let url) = key.reference, let cache = configuration.remoteCache {
+    if case .remote(let source, let url) = key.reference, let cache = configuration.remoteCache, usesDiskCache {
       let entry = FreedesktopThumbnailCache.Entry(uri: "picker-tui-remote:" + source + "\n" + url, mtime: 0)
       if let image = cache.thumbnail(for: entry, flavor: flavor) { return (render(image, key), .diskCache, nil) }
       remoteEntry = entry
@@ -245,14 +248,15 @@ final class PipelineCore: @unchecked Sendable {
     }
     do {
       let data = try loader.load(key.reference) { [weak self] in !(self?.isWanted(key) ?? false) }
-      let square = PixelSize(width: flavor.size, height: flavor.size)
+      let side = usesDiskCache ? flavor.size : max(box.width, box.height)
+      let square = PixelSize(width: side, height: side)
       let decoded: DecodedImage
       switch data {
       case .file(let path): decoded = try configuration.decoder.decode(file: path, covering: square)
       case .bytes(let bytes): decoded = try configuration.decoder.decode(bytes: bytes, covering: square)
       }
       let thumbnail = decoded.image
-      thumbnail.shrink(maxWidth: flavor.size, maxHeight: flavor.size)
+      thumbnail.shrink(maxWidth: side, maxHeight: side)
       var store: (() -> Void)?
       if let cacheEntry, let cache = configuration.diskCache, case .file(let path) = key.reference {
         store = {
@@ -279,9 +283,17 @@ final class PipelineCore: @unchecked Sendable {
   }
 
   private func render(_ image: PixelImage, _ key: ImageRequest.Key) -> ThumbnailResult {
-    guard let cells = CellRenderer.render(image, maxColumns: key.columns, maxRows: key.rows, depth: key.depth) else {
-      return .failure(ImageDecodingError("cannot render image"))
+    switch key.style {
+    case .symbols(let depth):
+      guard let cells = CellRenderer.render(image, maxColumns: key.columns, maxRows: key.rows, depth: depth) else {
+        return .failure(ImageDecodingError("cannot render image"))
+      }
+      return .success(.cells(cells))
+    case .pixels(let format):
+      guard let pixels = PixelRenderer.render(image, maxColumns: key.columns, maxRows: key.rows, format: format) else {
+        return .failure(ImageDecodingError("cannot encode image for the terminal"))
+      }
+      return .success(.pixels(pixels))
     }
-    return .success(cells)
   }
 }

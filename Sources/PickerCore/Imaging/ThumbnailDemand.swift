@@ -16,8 +16,8 @@ public final class ThumbnailDemand {
   /// placeholder); the others arrive later through `deliver`.
   public func want(
     _ requests: [ImageRequest], deliver: @escaping @Sendable (ImageRequest.Key, ThumbnailResult) -> Void
-  ) -> [(ImageRequest.Key, CellImage)] {
-    var ready: [(ImageRequest.Key, CellImage)] = []
+  ) -> [(ImageRequest.Key, Thumbnail)] {
+    var ready: [(ImageRequest.Key, Thumbnail)] = []
     var next: [ImageRequest.Key: ImageTask] = [:]
     for request in requests where next[request.key] == nil {
       if let image = pipeline.cachedImage(for: request.key) {

@@ -16,6 +16,8 @@ public enum AppView {
     FooterView.draw(state, theme: theme, into: &screen)
     if state.mode == .help { HelpView.draw(state, theme: theme, into: &screen) }
     if case .signIn(let form) = state.mode { SignInView.draw(form, state: state, theme: theme, into: &screen) }
+    // Pictures sit above the text in some terminals: none under an overlay.
+    if state.mode == .help || state.isSigningIn { screen.images.removeAll() }
     return screen
   }
 
@@ -41,6 +43,13 @@ public enum AppView {
     let pathWidth = max(0, screen.width - statusWidth - 2)
     screen.put(DisplayWidth.truncateLeading(path, to: pathWidth), x: 0, y: 1, style: theme.text.bolded)
     screen.put(status, x: screen.width - statusWidth, y: 1, style: theme.muted)
+  }
+}
+
+extension AppState {
+  var isSigningIn: Bool {
+    if case .signIn = mode { return true }
+    return false
   }
 }
 

@@ -24,9 +24,9 @@ enum GridView {
           content = .loadMore(count: count, loading: scope.revealOnArrival, failed: scope.error != nil)
         case .item(let itemIndex):
           let item = scope.items[itemIndex]
-          let thumbnail: TileView.Thumbnail =
+          let thumbnail: TileView.Picture =
             if !state.options.showsThumbnails { .off } else {
-              state.thumbnailKey(for: item).flatMap { state.thumbnails[$0] }.map(TileView.Thumbnail.init) ?? .pending
+              state.thumbnailKey(for: item).flatMap { state.thumbnails[$0] }.map(TileView.Picture.init) ?? .pending
             }
           content = .item(item, thumbnail)
           selected = state.selection.contains(SelectionKey(sourceID: sourceID, itemID: item.id))

@@ -50,11 +50,36 @@ public struct ScreenCell: Hashable, Sendable {
   public static let blank = ScreenCell()
 }
 
+/// An image the terminal draws over cells: its top-left cell and the
+/// encoded picture (which knows how many cells it covers).
+public struct ImagePlacement: Hashable, Sendable {
+  public var x: Int
+  public var y: Int
+  public var image: PixelThumbnail
+
+  public init(x: Int, y: Int, image: PixelThumbnail) {
+    self.x = x
+    self.y = y
+    self.image = image
+  }
+
+  public var columns: Int { image.columns }
+  public var rows: Int { image.rows }
+
+  /// Whether the two share a cell.
+  public func overlaps(x: Int, y: Int, width: Int, height: Int) -> Bool {
+    self.x < x + width && x < self.x + columns && self.y < y + height && y < self.y + rows
+  }
+}
+
 /// A whole frame: what `view` returns and the backend draws.
 public struct Screen: Hashable, Sendable {
   public let width: Int
   public let height: Int
   public private(set) var cells: [ScreenCell]
+  /// Pictures over the cells (pixel thumbnails); their cells are blank.
+  /// The backend turns them into graphics commands after the text.
+  public var images: [ImagePlacement] = []
 
   public init(width: Int, height: Int) {
     self.width = max(0, width)

@@ -3,20 +3,20 @@ enum TileView {
   enum Content {
     case back
     case loadMore(count: Int, loading: Bool, failed: Bool)
-    case item(PhotoItem, Thumbnail)
+    case item(PhotoItem, Picture)
   }
 
   /// What a photo tile shows in its picture area.
-  enum Thumbnail {
+  enum Picture {
     case off
     case pending
-    case ready(CellImage)
+    case ready(Thumbnail)
     case failed(String)
 
     init(_ state: ThumbnailState) {
       switch state {
       case .loading: self = .pending
-      case .ready(let cells): self = .ready(cells)
+      case .ready(let thumbnail): self = .ready(thumbnail)
       case .failed(let message): self = .failed(message)
       }
     }
@@ -80,7 +80,7 @@ enum TileView {
   }
 
   private static func drawThumbnail(
-    _ thumbnail: Thumbnail, of item: PhotoItem, in area: (x: Int, y: Int, width: Int, height: Int), theme: Theme,
+    _ thumbnail: Picture, of item: PhotoItem, in area: (x: Int, y: Int, width: Int, height: Int), theme: Theme,
     into screen: inout Screen
   ) {
     switch thumbnail {
@@ -94,10 +94,16 @@ enum TileView {
       centered([kind], in: area, style: theme.muted, into: &screen)
     case .failed(let message):
       centered(["✗"] + wrap(message, width: area.width), in: area, style: theme.error, into: &screen)
-    case .ready(let cells):
-      // Centred; the cell image is never larger than the area it was made for.
-      let left = area.x + max(0, (area.width - cells.columns) / 2)
-      let top = area.y + max(0, (area.height - cells.rows) / 2)
+    case .ready(let thumbnail):
+      // Centred; the thumbnail is never larger than the area it was made for.
+      let left = area.x + max(0, (area.width - thumbnail.columns) / 2)
+      let top = area.y + max(0, (area.height - thumbnail.rows) / 2)
+      guard case .cells(let cells) = thumbnail else {
+        if case .pixels(let image) = thumbnail, image.columns <= area.width, image.rows <= area.height {
+          screen.images.append(ImagePlacement(x: left, y: top, image: image))
+        }
+        return
+      }
       for row in 0..<min(cells.rows, area.height) {
         for column in 0..<min(cells.columns, area.width) {
           let glyph = cells[column, row]

@@ -33,6 +33,11 @@ enum TerminalError: Error, CustomStringConvertible {
 /// must be used from the main thread only.
 final class NcursesTerminal: TerminalBackend {
   let depth: ColorDepth
+  /// How pictures are drawn, as detected or asked for.
+  let graphics: GraphicsSupport
+  /// What the terminal answered at start.
+  let facts: TerminalFacts
+  private let writer: GraphicsWriter?
   private var screenHandle: OpaquePointer?
   private var previous: Screen?
   private var pairs: [PairKey: Int32] = [:]
@@ -50,14 +55,22 @@ final class NcursesTerminal: TerminalBackend {
   }
 
   /// Opens the terminal. `requested` nil means: as many colours as the
-  /// terminal has, none under NO_COLOR.
-  init(requested: ColorDepth?, environment: [String: String]) throws {
+  /// terminal has, none under NO_COLOR. Before ncurses starts, the terminal
+  /// is asked what it can draw (`thumbnails` auto), or told (a protocol).
+  init(requested: ColorDepth?, environment: [String: String], thumbnails: ThumbnailMode = .symbols) throws {
     Self.selectUTF8Locale()
     pk_install_signal_handlers()
     guard let term = environment["TERM"], !term.isEmpty else { throw TerminalError.termNotSet }
+    guard pk_open_tty() >= 0 else { throw TerminalError.noTerminal }
+    let probe = TerminalProbe.run(mode: thumbnails, environment: environment)
+    typedAhead = probe.typedAhead
+    facts = probe.facts
+    var support = probe.support
+    // Placeholder ids travel as palette colours, never as 24-bit ones.
     let wantsTruecolor =
-      requested == .truecolor
-      || (requested == nil && ["truecolor", "24bit"].contains(environment["COLORTERM"] ?? ""))
+      !support.usesPlaceholders
+      && (requested == .truecolor
+        || (requested == nil && ["truecolor", "24bit"].contains(environment["COLORTERM"] ?? "")))
     var status = PK_OPEN_OK
     var handle: OpaquePointer?
     // A *-direct terminfo entry is what lets ncurses send 24-bit colours.
@@ -79,6 +92,13 @@ final class NcursesTerminal: TerminalBackend {
     if chosen != .none && available == .none { chosen = .none }
     if Self.rank(chosen) > Self.rank(available) { chosen = available }
     depth = chosen
+    if support.usesPlaceholders && chosen == .none {
+      support.graphics = nil
+      support.usesPlaceholders = false
+      support.reasons.append("no colours for kitty placeholder ids: symbols")
+    }
+    graphics = support
+    writer = makeGraphicsWriter(for: support)
     pk_configure_screen(chosen == .none ? 0 : 1)
     _ = pk_enable_mouse()
     pk_install_resize_wakeup()
@@ -150,30 +170,50 @@ final class NcursesTerminal: TerminalBackend {
   }
 
   func draw(_ screen: Screen) {
-    drawCells(of: screen)
+    var screen = screen
+    let full = previous == nil || previous!.width != screen.width || previous!.height != screen.height
+    var repaint: [Int] = []
+    if let writer {
+      repaint = writer.prepare(&screen, fullRedraw: full)
+      // ncurses repaints these lines whole: pictures that left are erased.
+      for line in repaint where line >= 0 && line < screen.height { wredrawln(pk_stdscr(), Int32(line), 1) }
+    }
+    var changed = drawCells(of: screen)
     // A reset of the colour pairs in the middle of a frame leaves cells
     // drawn earlier with numbers that now mean other colours: draw again.
     if pairsWereReset {
       previous = nil
-      drawCells(of: screen)
+      changed = drawCells(of: screen)
     }
     previous = screen
     wnoutrefresh(pk_stdscr())
     doupdate()
+    guard let writer else { return }
+    for line in repaint where line >= 0 && line < screen.height {
+      for x in 0..<screen.width { changed.mark(x: x, y: line) }
+    }
+    let bytes = writer.finish(screen, changed: changed, fullRedraw: full)
+    if !bytes.isEmpty { _ = bytes.withUnsafeBufferPointer { pk_write_tty($0.baseAddress, UInt($0.count)) } }
   }
 
   private var pairsWereReset = false
 
-  private func drawCells(of screen: Screen) {
-    guard let window = pk_stdscr() else { return }
+  /// Draws what changed since the last frame; returns which cells.
+  private func drawCells(of screen: Screen) -> ChangedCells {
+    var changed = ChangedCells(width: screen.width, height: screen.height)
+    guard let window = pk_stdscr() else { return changed }
     pairsWereReset = false
     let full = previous == nil || previous!.width != screen.width || previous!.height != screen.height
     if full { werase(window) }
     var wide: [wchar_t] = [0, 0, 0, 0, 0, 0]
     for y in 0..<screen.height {
+      var tail = screen.width
+      while tail > 0 && screen[tail - 1, y] == .blank { tail -= 1 }
+      changed.setBlankTail(tail, line: y)
       for x in 0..<screen.width {
         let cell = screen[x, y]
         if !full, previous![x, y] == cell { continue }
+        changed.mark(x: x, y: y)
         if cell.text.isEmpty { continue }  // the right half of a wide character
         var count = 0
         for scalar in cell.text.unicodeScalars.prefix(5) {
@@ -191,6 +231,7 @@ final class NcursesTerminal: TerminalBackend {
         }
       }
     }
+    return changed
   }
 
   private func appearance(of style: Style) -> (attr_t, Int32) {
@@ -237,6 +278,9 @@ final class NcursesTerminal: TerminalBackend {
 
   func close() {
     guard screenHandle != nil else { return }
+    if let bytes = writer?.clear(), !bytes.isEmpty {
+      _ = bytes.withUnsafeBufferPointer { pk_write_tty($0.baseAddress, UInt($0.count)) }
+    }
     pk_close_terminal(screenHandle)
     screenHandle = nil
   }

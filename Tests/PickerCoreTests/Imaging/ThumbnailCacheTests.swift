@@ -106,7 +106,7 @@ import Testing
     try setup.cache.store(TestImages.solid(120, 80, TestImages.red), for: setup.entry, flavor: .normal)
     let (result, path) = setup.load()
     #expect(path == .diskCache)
-    let cells = try #require(try result?.get())
+    let cells = try #require(try result?.get().cells)
     #expect(
       cells.glyphs.contains {
         cells.color($0.background) == .rgb(0xFF0000) || cells.color($0.foreground) == .rgb(0xFF0000)

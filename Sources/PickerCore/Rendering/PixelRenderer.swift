@@ -1,0 +1,143 @@
+import CImaging
+import Foundation
+
+/// Encodes decoded pixels for a terminal graphics protocol, sized to whole
+/// cells of the terminal's cell size and centred in them.
+public enum PixelRenderer {
+  /// The cells an image of `width` x `height` pixels fills when fitted (and
+  /// never enlarged) into `maxColumns` x `maxRows` cells.
+  public static func footprint(
+    width: Int, height: Int, maxColumns: Int, maxRows: Int, cellSize: PixelSize
+  ) -> (columns: Int, rows: Int, fitted: PixelSize) {
+    let box = PixelSize(width: maxColumns * cellSize.width, height: maxRows * cellSize.height)
+    var fitted = PixelSize(width: width, height: height)
+    if width > box.width || height > box.height {
+      if width * box.height >= height * box.width {
+        fitted = PixelSize(width: box.width, height: max(1, (height * box.width + width / 2) / width))
+      } else {
+        fitted = PixelSize(width: max(1, (width * box.height + height / 2) / height), height: box.height)
+      }
+    }
+    let columns = min(maxColumns, max(1, (fitted.width + cellSize.width - 1) / cellSize.width))
+    let rows = min(maxRows, max(1, (fitted.height + cellSize.height - 1) / cellSize.height))
+    return (columns, rows, fitted)
+  }
+
+  /// The pixel box a thumbnail of this many cells is decoded for.
+  public static func pixelBox(columns: Int, rows: Int, cellSize: PixelSize) -> PixelSize {
+    PixelSize(width: columns * cellSize.width, height: rows * cellSize.height)
+  }
+
+  public static func render(_ image: PixelImage, maxColumns: Int, maxRows: Int, format: PixelFormat)
+    -> PixelThumbnail?
+  {
+    let cell = format.cellSize
+    guard cell.width > 0, cell.height > 0, maxColumns > 0, maxRows > 0 else { return nil }
+    let (columns, rows, fitted) = footprint(
+      width: image.width, height: image.height, maxColumns: maxColumns, maxRows: maxRows, cellSize: cell)
+    let shown = image.fitted(maxWidth: fitted.width, maxHeight: fitted.height)
+    switch format.graphics {
+    case .kitty:
+      guard let padded = shown.padded(width: columns * cell.width, height: rows * cell.height),
+        let payload = KittyEncoding.payload(padded)
+      else { return nil }
+      return PixelThumbnail(
+        graphics: .kitty, columns: columns, rows: rows,
+        pixelSize: PixelSize(width: padded.width, height: padded.height), payload: payload)
+    case .sixel:
+      guard let padded = shown.padded(width: columns * cell.width, height: rows * cell.height) else { return nil }
+      var buffer: UnsafeMutablePointer<UInt8>?
+      var size = 0
+      let status = pk_encode_sixel(
+        &padded.raw, Int32(columns), Int32(rows), Int32(cell.width), Int32(cell.height),
+        Int32(format.colorRegisters), &buffer, &size)
+      guard status == 0, let buffer else { return nil }
+      defer { pk_buffer_free(buffer) }
+      return PixelThumbnail(
+        graphics: .sixel, columns: columns, rows: rows,
+        pixelSize: PixelSize(width: padded.width, height: padded.height),
+        payload: Array(UnsafeBufferPointer(start: buffer, count: size)))
+    case .iterm2:
+      guard let jpeg = ImageEncoder.encode(shown, as: .jpeg(quality: 85)) else { return nil }
+      return PixelThumbnail(
+        graphics: .iterm2, columns: columns, rows: rows, pixelSize: PixelSize(width: shown.width, height: shown.height),
+        payload: ITerm2Encoding.inlineImage(jpeg, columns: columns, rows: rows))
+    }
+  }
+}
+
+/// kitty's graphics protocol: the transmitted data, and the commands.
+public enum KittyEncoding {
+  /// zlib-compressed RGBA pixels in base64: `f=32,o=z`.
+  public static func payload(_ image: PixelImage) -> [UInt8]? {
+    var buffer: UnsafeMutablePointer<UInt8>?
+    var size = 0
+    guard pk_zlib_compress(image.raw.pixels, image.byteCount, 1, &buffer, &size) == 0, let buffer else { return nil }
+    defer { pk_buffer_free(buffer) }
+    return Array(Data(bytes: buffer, count: size).base64EncodedData())
+  }
+
+  /// Transmits a thumbnail's data under `id` (chunks of at most 4096 bytes,
+  /// `q=2`: the terminal answers nothing). With `virtualPlacement`, also
+  /// creates the placement that Unicode placeholder cells show.
+  public static func transmit(_ image: PixelThumbnail, id: UInt32, virtualPlacement: Bool = false) -> [UInt8] {
+    let chunk = 4096
+    var out: [UInt8] = []
+    out.reserveCapacity(image.payload.count + image.payload.count / chunk * 8 + 96)
+    var offset = 0
+    repeat {
+      let end = min(image.payload.count, offset + chunk)
+      let more = end < image.payload.count ? 1 : 0
+      var control = "m=\(more)"
+      if offset == 0 {
+        control =
+          "a=t,i=\(id),f=32,o=z,s=\(image.pixelSize.width),v=\(image.pixelSize.height),q=2,m=\(more)"
+      } else {
+        control += ",q=2"
+      }
+      out += Array("\u{1B}_G\(control);".utf8)
+      out += image.payload[offset..<end]
+      out += [0x1B, UInt8(ascii: "\\")]
+      offset = end
+    } while offset < image.payload.count
+    if virtualPlacement {
+      out += Array("\u{1B}_Ga=p,U=1,i=\(id),c=\(image.columns),r=\(image.rows),q=2\u{1B}\\".utf8)
+    }
+    return out
+  }
+
+  /// Shows image `id` at the cursor over its cells without moving the
+  /// cursor; placing the same placement again moves it.
+  public static func place(_ image: PixelThumbnail, id: UInt32, placement: UInt32) -> [UInt8] {
+    Array("\u{1B}_Ga=p,i=\(id),p=\(placement),c=\(image.columns),r=\(image.rows),C=1,q=2\u{1B}\\".utf8)
+  }
+
+  /// Removes a placement, keeping the data for later.
+  public static func removePlacement(id: UInt32, placement: UInt32) -> [UInt8] {
+    Array("\u{1B}_Ga=d,d=i,i=\(id),p=\(placement),q=2\u{1B}\\".utf8)
+  }
+
+  /// Frees an image and its placements (our own id only, never "all").
+  public static func delete(id: UInt32) -> [UInt8] {
+    Array("\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\".utf8)
+  }
+}
+
+/// iTerm2's inline images (OSC 1337), also drawn by WezTerm and mlterm.
+public enum ITerm2Encoding {
+  public static func inlineImage(_ file: [UInt8], columns: Int, rows: Int) -> [UInt8] {
+    let header =
+      "\u{1B}]1337;File=inline=1;size=\(file.count);width=\(columns);height=\(rows);preserveAspectRatio=1:"
+    return Array(header.utf8) + Array(Data(file).base64EncodedData()) + [0x07]
+  }
+}
+
+extension PixelImage {
+  /// This image centred on a transparent canvas of the given size.
+  func padded(width: Int, height: Int) -> PixelImage? {
+    if width == self.width && height == self.height { return self }
+    var out = pk_image()
+    guard pk_image_pad(&raw, Int32(width), Int32(height), &out) == 0 else { return nil }
+    return PixelImage(taking: out)
+  }
+}

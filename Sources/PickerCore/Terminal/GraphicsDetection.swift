@@ -1,0 +1,203 @@
+/// How thumbnails are drawn: `--thumbnails` and the config's `thumbnails`.
+public enum ThumbnailMode: String, CaseIterable, Sendable {
+  /// Pixels where the terminal answers that it can draw them, else symbols.
+  case auto
+  case kitty, sixel, iterm2
+  /// libchafa block symbols in the terminal's colours.
+  case symbols
+  /// Captions only.
+  case off
+}
+
+/// A way of drawing real pixels in a terminal.
+public enum GraphicsProtocol: String, Hashable, Sendable {
+  case kitty, sixel, iterm2
+}
+
+/// What the terminal said about itself in answer to the start-up queries.
+public struct TerminalFacts: Hashable, Sendable {
+  /// DA1's attributes; nil when it never answered.
+  public var attributes: [Int]?
+  /// The kitty graphics query was answered OK.
+  public var kittyGraphics = false
+  /// XTVERSION, e.g. "XTerm(379)" or "kitty(0.26.5)".
+  public var version: String?
+  /// XTSMGRAPHICS: sixel colour registers, and the largest sixel image.
+  public var colorRegisters: Int?
+  public var sixelMaxSize: PixelSize?
+  /// CSI 16 t: one cell in pixels.
+  public var cellSize: PixelSize?
+  /// CSI 14 t and CSI 18 t: the text area in pixels and in cells.
+  public var textAreaPixels: PixelSize?
+  public var textAreaCells: TerminalSize?
+
+  public init() {}
+
+  /// DA1 came: every terminal answers it, so it ends the wait.
+  public var isComplete: Bool { attributes != nil }
+
+  public mutating func absorb(_ reply: TerminalReply) {
+    switch reply {
+    case .primaryAttributes(let values): attributes = values
+    case .kittyGraphics(let id, let message):
+      if id == GraphicsDetection.queryImageID && message == "OK" { kittyGraphics = true }
+    case .version(let text): version = text
+    case .graphicsAttribute(let item, let status, let values):
+      guard status == 0 else { return }
+      if item == 1, let registers = values.first { colorRegisters = registers }
+      if item == 2, values.count >= 2 { sixelMaxSize = PixelSize(width: values[0], height: values[1]) }
+    case .windowReport(let kind, let first, let second):
+      guard first > 0, second > 0 else { return }
+      switch kind {
+      case 6: cellSize = PixelSize(width: second, height: first)
+      case 4: textAreaPixels = PixelSize(width: second, height: first)
+      case 8: textAreaCells = TerminalSize(width: second, height: first)
+      default: break
+      }
+    case .secondaryAttributes, .otherString: break
+    }
+  }
+}
+
+/// The outcome of detection: how thumbnails will be drawn, and why.
+public struct GraphicsSupport: Hashable, Sendable {
+  /// Nil: symbols (or captions only with `off`).
+  public var graphics: GraphicsProtocol?
+  /// Kitty images go as Unicode placeholder cells (inside tmux).
+  public var usesPlaceholders = false
+  /// Inside tmux, graphics commands are wrapped in its passthrough.
+  public var inTmux = false
+  /// One cell in pixels (a common 8x16 when nothing better is known).
+  public var cellSize = PixelSize(width: 8, height: 16)
+  /// Sixel colour registers to use.
+  public var colorRegisters = 256
+  /// The largest sixel image the terminal draws whole.
+  public var sixelMaxSize: PixelSize?
+  /// How it was decided, one fact a line (for `--version --verbose`).
+  public var reasons: [String] = []
+  /// Said once in the footer (e.g. how to let images through tmux).
+  public var notice: String?
+
+  public init() {}
+}
+
+/// The start-up queries and what their answers mean. The I/O (raw mode,
+/// the deadline) is the terminal backend's; this part is pure.
+public enum GraphicsDetection {
+  /// The id of the 1x1 image the kitty query names (never displayed).
+  public static let queryImageID = 31
+
+  /// One batch, DA1 last as the sentinel: kitty graphics query, XTVERSION,
+  /// XTSMGRAPHICS (colour registers, sixel geometry), cell size, text area
+  /// in pixels and cells, DA1.
+  public static func queries() -> [UInt8] {
+    let esc = "\u{1B}"
+    let parts = [
+      "\(esc)_Gi=\(queryImageID),s=1,v=1,a=q,t=d,f=24;AAAA\(esc)\\",
+      "\(esc)[>0q",
+      "\(esc)[?1;1;0S",
+      "\(esc)[?2;1;0S",
+      "\(esc)[16t",
+      "\(esc)[14t",
+      "\(esc)[18t",
+      "\(esc)[c",
+    ]
+    return Array(parts.joined().utf8)
+  }
+
+  /// Wraps bytes in tmux's passthrough (`ESC Ptmux; … ESC \`, every inner
+  /// ESC doubled) so they reach the terminal tmux runs in. The sentinel DA1
+  /// goes through too: tmux would answer a bare one itself, at once.
+  public static func tmuxPassthrough(_ bytes: [UInt8]) -> [UInt8] {
+    var wrapped = Array("\u{1B}Ptmux;".utf8)
+    wrapped.reserveCapacity(bytes.count + bytes.count / 8 + 8)
+    for byte in bytes {
+      if byte == 0x1B { wrapped.append(0x1B) }
+      wrapped.append(byte)
+    }
+    wrapped += Array("\u{1B}\\".utf8)
+    return wrapped
+  }
+
+  /// Decides how to draw. `passthrough` is tmux's `allow-passthrough`
+  /// (nil outside tmux); `windowPixels` the tty's own pixel size and
+  /// `windowCells` its size in cells (TIOCGWINSZ), the fallback for the
+  /// cell size.
+  public static func decide(
+    mode: ThumbnailMode, facts: TerminalFacts, environment: [String: String], passthrough: Bool?,
+    windowPixels: PixelSize?, windowCells: TerminalSize?
+  ) -> GraphicsSupport {
+    var support = GraphicsSupport()
+    support.inTmux = passthrough != nil
+    support.cellSize = cellSize(facts: facts, windowPixels: windowPixels, windowCells: windowCells, into: &support)
+    if let registers = facts.colorRegisters { support.colorRegisters = max(2, min(registers, 256)) }
+    support.sixelMaxSize = facts.sixelMaxSize
+    let name = facts.version ?? environment["TERM_PROGRAM"]
+    if let attributes = facts.attributes {
+      support.reasons.append("DA1 attributes: \(attributes.map(String.init).joined(separator: ";"))")
+    } else {
+      support.reasons.append("no DA1 answer before the deadline")
+    }
+    if let name { support.reasons.append("terminal: \(name)") }
+    if facts.kittyGraphics { support.reasons.append("kitty graphics query answered OK") }
+    switch mode {
+    case .off, .symbols:
+      support.reasons.append("--thumbnails \(mode.rawValue)")
+      return support
+    case .kitty, .sixel, .iterm2:
+      support.graphics = GraphicsProtocol(rawValue: mode.rawValue)
+      support.reasons.append("--thumbnails \(mode.rawValue) (forced)")
+    case .auto:
+      if passthrough == false {
+        support.reasons.append("inside tmux with allow-passthrough off: symbols")
+        support.notice = "Pixel thumbnails in tmux need: tmux set -g allow-passthrough on"
+        return support
+      }
+      support.graphics = automatic(facts: facts, name: name, inTmux: passthrough != nil)
+      support.reasons.append("chosen: \(support.graphics?.rawValue ?? "symbols")")
+    }
+    // tmux moves text, not images: kitty images there are placeholder
+    // cells that tmux moves like text.
+    support.usesPlaceholders = support.inTmux && support.graphics == .kitty
+    return support
+  }
+
+  private static func automatic(facts: TerminalFacts, name: String?, inTmux: Bool) -> GraphicsProtocol? {
+    if facts.kittyGraphics { return .kitty }
+    // Sixel and iTerm2 images are cells' worth of pixels that tmux does not
+    // know of: it would paint over them or leave them behind.
+    if inTmux { return nil }
+    if facts.attributes?.contains(4) == true { return .sixel }
+    let lower = (name ?? "").lowercased()
+    if lower.contains("iterm") || lower.contains("wezterm") { return .iterm2 }
+    return nil
+  }
+
+  private static func cellSize(
+    facts: TerminalFacts, windowPixels: PixelSize?, windowCells: TerminalSize?,
+    into support: inout GraphicsSupport
+  ) -> PixelSize {
+    if let size = facts.cellSize, size.width > 0, size.height > 0 {
+      support.reasons.append("cell \(size.width)x\(size.height) px (CSI 16 t)")
+      return size
+    }
+    if let pixels = facts.textAreaPixels, let cells = facts.textAreaCells ?? windowCells, cells.width > 0,
+      cells.height > 0
+    {
+      let size = PixelSize(width: pixels.width / cells.width, height: pixels.height / cells.height)
+      if size.width > 0 && size.height > 0 {
+        support.reasons.append("cell \(size.width)x\(size.height) px (CSI 14 t)")
+        return size
+      }
+    }
+    if let pixels = windowPixels, let cells = windowCells, cells.width > 0, cells.height > 0 {
+      let size = PixelSize(width: pixels.width / cells.width, height: pixels.height / cells.height)
+      if size.width > 0 && size.height > 0 {
+        support.reasons.append("cell \(size.width)x\(size.height) px (TIOCGWINSZ)")
+        return size
+      }
+    }
+    support.reasons.append("cell size unknown: 8x16 px assumed")
+    return PixelSize(width: 8, height: 16)
+  }
+}

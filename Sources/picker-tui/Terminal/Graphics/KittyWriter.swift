@@ -1,0 +1,122 @@
+import PickerCore
+
+/// kitty's classic placements: each picture is sent once under an id and
+/// then only placed, moved or taken off by that id, so a page seen before
+/// costs no image data again. Pictures float above the text, so ncurses'
+/// redraws never erase them; every one that leaves the screen is removed.
+final class KittyWriter: GraphicsWriter {
+  /// Pictures the terminal holds, by content id, in least recently shown
+  /// order; past `maxKept` the oldest not on screen are freed.
+  private var kept = LRUIDs(first: 0x50_0000, last: 0xFF_FFFF)
+  /// What is on screen: terminal id → top-left cell.
+  private var shown: [UInt32: (x: Int, y: Int)] = [:]
+  static let maxKept = 400
+
+  func prepare(_ screen: inout Screen, fullRedraw: Bool) -> [Int] { [] }
+
+  func finish(_ screen: Screen, changed: ChangedCells, fullRedraw: Bool) -> [UInt8] {
+    var out: [UInt8] = []
+    if fullRedraw {
+      // A full clear (ESC [2J, a screen switch) drops image data in some
+      // kitty versions: free ours and send again what is needed.
+      for id in kept.allIDs { out += KittyEncoding.delete(id: id) }
+      kept.removeAll()
+      shown.removeAll()
+    }
+    var next: [UInt32: (x: Int, y: Int)] = [:]
+    for placement in screen.images {
+      let (id, isNew) = kept.id(for: placement.image.id)
+      if isNew { out += KittyEncoding.transmit(placement.image, id: id) }
+      next[id] = (placement.x, placement.y)
+      if let old = shown[id], old == (placement.x, placement.y) { continue }
+      out += CursorBytes.move(x: placement.x, y: placement.y)
+      out += KittyEncoding.place(placement.image, id: id, placement: 1)
+    }
+    for (id, _) in shown where next[id] == nil { out += KittyEncoding.removePlacement(id: id, placement: 1) }
+    shown = next
+    for id in kept.evict(keeping: Self.maxKept, protected: Set(next.keys)) { out += KittyEncoding.delete(id: id) }
+    return out.isEmpty ? [] : CursorBytes.save + out + CursorBytes.restore
+  }
+
+  func clear() -> [UInt8] {
+    let out = kept.allIDs.flatMap { KittyEncoding.delete(id: $0) }
+    kept.removeAll()
+    shown.removeAll()
+    return out
+  }
+}
+
+/// Terminal image ids for content ids, handed out from a range and reused
+/// least recently used first.
+struct LRUIDs {
+  private let first: UInt32
+  private let last: UInt32
+  private var next: UInt32
+  private var byContent: [UInt64: UInt32] = [:]
+  /// Content ids, least recently used first.
+  private var order: [UInt64] = []
+  private var free: [UInt32] = []
+
+  init(first: UInt32, last: UInt32) {
+    self.first = first
+    self.last = last
+    self.next = first
+  }
+
+  var count: Int { byContent.count }
+  var allIDs: [UInt32] { Array(byContent.values) }
+
+  /// The id of this content, and whether it is new (must be transmitted).
+  /// When the range is used up, the least recently used id is taken over.
+  mutating func id(for content: UInt64, evicted: inout [UInt32]) -> (UInt32, Bool) {
+    if let id = byContent[content] {
+      if let index = order.lastIndex(of: content) { order.remove(at: index) }
+      order.append(content)
+      return (id, false)
+    }
+    let id: UInt32
+    if let reused = free.popLast() {
+      id = reused
+    } else if next <= last {
+      id = next
+      next += 1
+    } else {
+      let oldest = order.removeFirst()
+      id = byContent.removeValue(forKey: oldest)!
+      evicted.append(id)
+    }
+    byContent[content] = id
+    order.append(content)
+    return (id, true)
+  }
+
+  mutating func id(for content: UInt64) -> (UInt32, Bool) {
+    var ignored: [UInt32] = []
+    return id(for: content, evicted: &ignored)
+  }
+
+  /// Frees the least recently used ids past `limit`, except `protected`.
+  mutating func evict(keeping limit: Int, protected: Set<UInt32>) -> [UInt32] {
+    var freed: [UInt32] = []
+    var index = 0
+    while byContent.count > limit && index < order.count {
+      let content = order[index]
+      if let id = byContent[content], !protected.contains(id) {
+        byContent[content] = nil
+        order.remove(at: index)
+        free.append(id)
+        freed.append(id)
+      } else {
+        index += 1
+      }
+    }
+    return freed
+  }
+
+  mutating func removeAll() {
+    byContent.removeAll()
+    order.removeAll()
+    free.removeAll()
+    next = first
+  }
+}

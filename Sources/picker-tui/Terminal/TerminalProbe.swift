@@ -1,0 +1,112 @@
+import CNcurses
+import Foundation
+import PickerCore
+
+/// Asks the terminal, before ncurses takes the screen, what it can draw:
+/// one batch of queries, then replies read until the DA1 answer (every
+/// terminal answers DA1) or a hard deadline. Keys typed meanwhile are kept
+/// for the UI; replies that come after the deadline are recognised by the
+/// input decoder later and dropped, never taken for keys.
+struct TerminalProbe {
+  /// What was decided, and the keys typed while asking.
+  struct Result {
+    var support: GraphicsSupport
+    var facts: TerminalFacts
+    var typedAhead: [TerminalInputEvent]
+  }
+
+  /// The wait for answers: short on a local terminal, longer over ssh or
+  /// through tmux, never a hang.
+  static func deadline(environment: [String: String]) -> Double {
+    let remote = environment["SSH_CONNECTION"] != nil || environment["SSH_TTY"] != nil
+    return remote || environment["TMUX"] != nil ? 0.5 : 0.15
+  }
+
+  /// Runs on the tty that `pk_open_tty` opened. Modes `off` and `symbols`
+  /// ask nothing.
+  static func run(mode: ThumbnailMode, environment: [String: String]) -> Result {
+    let windowCells = currentWindow()
+    guard mode != .off && mode != .symbols else {
+      let support = GraphicsDetection.decide(
+        mode: mode, facts: TerminalFacts(), environment: environment, passthrough: nil,
+        windowPixels: windowCells.pixels, windowCells: windowCells.cells)
+      return Result(support: support, facts: TerminalFacts(), typedAhead: [])
+    }
+    let inTmux = !(environment["TMUX"] ?? "").isEmpty
+    let passthrough = inTmux ? tmuxAllowsPassthrough(environment: environment) : nil
+    var facts = TerminalFacts()
+    var typed: [TerminalInputEvent] = []
+    if passthrough != false {
+      var queries = GraphicsDetection.queries()
+      if inTmux { queries = GraphicsDetection.tmuxPassthrough(queries) }
+      (facts, typed) = exchange(queries, deadline: deadline(environment: environment))
+    }
+    var support = GraphicsDetection.decide(
+      mode: mode, facts: facts, environment: environment, passthrough: inTmux ? (passthrough ?? true) : nil,
+      windowPixels: windowCells.pixels, windowCells: windowCells.cells)
+    if inTmux && passthrough == nil && !facts.isComplete && mode == .auto {
+      support.notice = "Pixel thumbnails in tmux need: tmux set -g allow-passthrough on"
+    }
+    return Result(support: support, facts: facts, typedAhead: typed)
+  }
+
+  /// Writes the queries in raw mode and reads until DA1 or the deadline.
+  private static func exchange(_ queries: [UInt8], deadline seconds: Double) -> (TerminalFacts, [TerminalInputEvent]) {
+    var facts = TerminalFacts()
+    var typed: [TerminalInputEvent] = []
+    guard pk_raw_mode(1) == 0 else { return (facts, typed) }
+    defer { _ = pk_raw_mode(0) }
+    guard queries.withUnsafeBufferPointer({ pk_write_tty($0.baseAddress, UInt($0.count)) }) == 0 else {
+      return (facts, typed)
+    }
+    var decoder = InputDecoder()
+    let end = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while !facts.isComplete {
+      let now = DispatchTime.now().uptimeNanoseconds
+      guard now < end else { break }
+      var ready = pollfd(fd: pk_tty_fd(), events: Int16(POLLIN), revents: 0)
+      let waitMilliseconds = Int32(max(1, (end - now) / 1_000_000))
+      guard poll(&ready, 1, waitMilliseconds) > 0 else { continue }
+      let count = buffer.withUnsafeMutableBufferPointer { pk_read_input($0.baseAddress, UInt($0.count)) }
+      guard count > 0 else { continue }
+      for event in decoder.decode(Array(buffer[0..<count])) {
+        if case .reply(let reply) = event { facts.absorb(reply) } else { typed.append(event) }
+      }
+    }
+    // A lone ESC typed at the very end waits for the UI's decoder; what is
+    // left of an unfinished reply is dropped with it.
+    return (facts, typed)
+  }
+
+  /// `allow-passthrough` of our pane: on, off, or nil when tmux could not
+  /// be asked.
+  private static func tmuxAllowsPassthrough(environment: [String: String]) -> Bool? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    var arguments = ["tmux", "show-options", "-Apv"]
+    if let pane = environment["TMUX_PANE"], !pane.isEmpty { arguments += ["-t", pane] }
+    process.arguments = arguments + ["allow-passthrough"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    do { try process.run() } catch { return nil }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    let value = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return value == "on" || value == "all"
+  }
+
+  /// The tty's size in cells and pixels, when it says.
+  static func currentWindow() -> (cells: TerminalSize?, pixels: PixelSize?) {
+    var rows: Int32 = 0
+    var columns: Int32 = 0
+    var width: Int32 = 0
+    var height: Int32 = 0
+    guard pk_window_size(&rows, &columns, &width, &height) == 0 else { return (nil, nil) }
+    let pixels = width > 0 && height > 0 ? PixelSize(width: Int(width), height: Int(height)) : nil
+    return (TerminalSize(width: Int(columns), height: Int(rows)), pixels)
+  }
+}
