@@ -102,4 +102,21 @@ extension Array where Element == Effect {
     #expect(screen.plainText.contains("truncated"))
     #expect(screen.plainText.contains("░"), "the third is still loading")
   }
+
+  @Test func pixelThumbnailsArePlacedOverBlankCellsAndNeverUnderTheHelp() throws {
+    var options = AppOptions()
+    options.pixelFormat = PixelFormat(graphics: .kitty, cellSize: PixelSize(width: 8, height: 16))
+    var (state, effects) = loaded(60, options: options)
+    let requests = try #require(effects.thumbnailRequests)
+    #expect(requests[0].key.style == .pixels(options.pixelFormat!))
+    let picture = PixelThumbnail(
+      graphics: .kitty, columns: 16, rows: 6, pixelSize: PixelSize(width: 128, height: 96), payload: [])
+    _ = state.update(.thumbnailLoaded(requests[0].key, .success(.pixels(picture))))
+    let screen = AppView.render(state, theme: .colored)
+    // The first tile's picture area starts at (1, 3) and is 16x8: centred rows.
+    #expect(screen.images == [ImagePlacement(x: 1, y: 4, image: picture)])
+    for y in 4..<10 { #expect(screen.line(y).dropFirst().prefix(16).allSatisfy { $0 == " " }) }
+    _ = state.update(.key(.char("?")))
+    #expect(AppView.render(state, theme: .colored).images.isEmpty)
+  }
 }

@@ -1,14 +1,14 @@
-import PickerCore
-
 /// Sixel and iTerm2 pictures: pixels written into the cells themselves, so
 /// text drawn later erases them and they stay until something is drawn
 /// over them. Each frame re-sends the pictures whose cells the text touched
 /// (or that are new or moved), and has ncurses repaint the lines of
 /// pictures that went away.
-final class InlineImageWriter: GraphicsWriter {
+public final class InlineImageWriter: GraphicsWriter {
+  public init() {}
+
   private var shown: [ImagePlacement] = []
 
-  func prepare(_ screen: inout Screen, fullRedraw: Bool) -> [Int] {
+  public func prepare(_ screen: inout Screen, fullRedraw: Bool) -> [Int] {
     guard !fullRedraw else { return [] }
     let now = Set(screen.images)
     var lines = Set<Int>()
@@ -18,7 +18,7 @@ final class InlineImageWriter: GraphicsWriter {
     return lines.sorted()
   }
 
-  func finish(_ screen: Screen, changed: ChangedCells, fullRedraw: Bool) -> [UInt8] {
+  public func finish(_ screen: Screen, changed: ChangedCells, fullRedraw: Bool) -> [UInt8] {
     let before = Set(shown)
     var out: [UInt8] = []
     var drawn: [ImagePlacement] = []
@@ -36,7 +36,7 @@ final class InlineImageWriter: GraphicsWriter {
     return out.isEmpty ? [] : CursorBytes.save + out + CursorBytes.restore
   }
 
-  func clear() -> [UInt8] {
+  public func clear() -> [UInt8] {
     // Leaving the alternate screen takes the pictures with it.
     shown.removeAll()
     return []

@@ -1,17 +1,17 @@
-import PickerCore
-
 /// kitty images inside tmux: each picture is sent through tmux's
 /// passthrough with a virtual placement, and shown by Unicode placeholder
 /// cells (U+10EEEE, a diacritic for the row and one for the column, the
 /// image id as the foreground colour). ncurses draws those cells like any
 /// text, so tmux keeps them in place on scroll, redraw and pane switches.
-final class KittyPlaceholderWriter: GraphicsWriter {
+public final class KittyPlaceholderWriter: GraphicsWriter {
+  public init() {}
+
   /// Ids are palette colours (`38;5;N`): tmux passes 256-colour
   /// foregrounds on unchanged, 24-bit ones only to terminals it trusts.
   private var kept = LRUIDs(first: 1, last: 255)
   private var pending: [UInt8] = []
 
-  func prepare(_ screen: inout Screen, fullRedraw: Bool) -> [Int] {
+  public func prepare(_ screen: inout Screen, fullRedraw: Bool) -> [Int] {
     if fullRedraw {
       for id in kept.allIDs { pending += KittyEncoding.delete(id: id) }
       kept.removeAll()
@@ -27,12 +27,12 @@ final class KittyPlaceholderWriter: GraphicsWriter {
     return []
   }
 
-  func finish(_ screen: Screen, changed: ChangedCells, fullRedraw: Bool) -> [UInt8] {
+  public func finish(_ screen: Screen, changed: ChangedCells, fullRedraw: Bool) -> [UInt8] {
     defer { pending.removeAll() }
     return pending.isEmpty ? [] : GraphicsDetection.tmuxPassthrough(pending)
   }
 
-  func clear() -> [UInt8] {
+  public func clear() -> [UInt8] {
     let out = kept.allIDs.flatMap { KittyEncoding.delete(id: $0) }
     kept.removeAll()
     return out.isEmpty ? [] : GraphicsDetection.tmuxPassthrough(out)

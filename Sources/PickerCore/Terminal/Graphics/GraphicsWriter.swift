@@ -1,10 +1,8 @@
-import PickerCore
-
 /// Turns the images a frame places into a graphics protocol's bytes. The
 /// pure view only says which picture belongs in which cells; a writer knows
 /// what the terminal already shows and sends only what changed. Each frame:
 /// `prepare` before the text is drawn, `finish` after ncurses flushed it.
-protocol GraphicsWriter: AnyObject {
+public protocol GraphicsWriter: AnyObject {
   /// Before the text: may rewrite cells (kitty placeholders) and names the
   /// screen lines ncurses must repaint whole (where a picture went away).
   func prepare(_ screen: inout Screen, fullRedraw: Bool) -> [Int]
@@ -17,22 +15,22 @@ protocol GraphicsWriter: AnyObject {
 
 /// The cells a frame rewrote, and where each line's blank tail starts (a
 /// terminal may clear that tail in one go, pictures and all).
-struct ChangedCells {
+public struct ChangedCells {
   let width: Int
   private var marks: [Bool]
   private var blankTail: [Int]
 
-  init(width: Int, height: Int) {
+  public init(width: Int, height: Int) {
     self.width = width
     marks = Array(repeating: false, count: width * height)
     blankTail = Array(repeating: width, count: height)
   }
 
-  mutating func mark(x: Int, y: Int) { marks[y * width + x] = true }
-  mutating func setBlankTail(_ x: Int, line: Int) { blankTail[line] = x }
+  public mutating func mark(x: Int, y: Int) { marks[y * width + x] = true }
+  public mutating func setBlankTail(_ x: Int, line: Int) { blankTail[line] = x }
 
   /// Whether drawing the text may have erased part of this rectangle.
-  func touches(_ placement: ImagePlacement) -> Bool {
+  public func touches(_ placement: ImagePlacement) -> Bool {
     let height = marks.count / max(1, width)
     for y in max(0, placement.y)..<min(height, placement.y + placement.rows) {
       let right = min(width, placement.x + placement.columns)
@@ -52,7 +50,7 @@ enum CursorBytes {
 }
 
 /// The writer for what detection decided; nil draws symbols only.
-func makeGraphicsWriter(for support: GraphicsSupport) -> GraphicsWriter? {
+public func makeGraphicsWriter(for support: GraphicsSupport) -> GraphicsWriter? {
   switch support.graphics {
   case .kitty?: return support.usesPlaceholders ? KittyPlaceholderWriter() : KittyWriter()
   case .sixel?, .iterm2?: return InlineImageWriter()

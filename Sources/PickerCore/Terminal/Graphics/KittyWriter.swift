@@ -1,10 +1,10 @@
-import PickerCore
-
 /// kitty's classic placements: each picture is sent once under an id and
 /// then only placed, moved or taken off by that id, so a page seen before
 /// costs no image data again. Pictures float above the text, so ncurses'
 /// redraws never erase them; every one that leaves the screen is removed.
-final class KittyWriter: GraphicsWriter {
+public final class KittyWriter: GraphicsWriter {
+  public init() {}
+
   /// Pictures the terminal holds, by content id, in least recently shown
   /// order; past `maxKept` the oldest not on screen are freed.
   private var kept = LRUIDs(first: 0x50_0000, last: 0xFF_FFFF)
@@ -12,9 +12,9 @@ final class KittyWriter: GraphicsWriter {
   private var shown: [UInt32: (x: Int, y: Int)] = [:]
   static let maxKept = 400
 
-  func prepare(_ screen: inout Screen, fullRedraw: Bool) -> [Int] { [] }
+  public func prepare(_ screen: inout Screen, fullRedraw: Bool) -> [Int] { [] }
 
-  func finish(_ screen: Screen, changed: ChangedCells, fullRedraw: Bool) -> [UInt8] {
+  public func finish(_ screen: Screen, changed: ChangedCells, fullRedraw: Bool) -> [UInt8] {
     var out: [UInt8] = []
     if fullRedraw {
       // A full clear (ESC [2J, a screen switch) drops image data in some
@@ -38,7 +38,7 @@ final class KittyWriter: GraphicsWriter {
     return out.isEmpty ? [] : CursorBytes.save + out + CursorBytes.restore
   }
 
-  func clear() -> [UInt8] {
+  public func clear() -> [UInt8] {
     let out = kept.allIDs.flatMap { KittyEncoding.delete(id: $0) }
     kept.removeAll()
     shown.removeAll()
@@ -48,7 +48,7 @@ final class KittyWriter: GraphicsWriter {
 
 /// Terminal image ids for content ids, handed out from a range and reused
 /// least recently used first.
-struct LRUIDs {
+public struct LRUIDs {
   private let first: UInt32
   private let last: UInt32
   private var next: UInt32
@@ -57,18 +57,18 @@ struct LRUIDs {
   private var order: [UInt64] = []
   private var free: [UInt32] = []
 
-  init(first: UInt32, last: UInt32) {
+  public init(first: UInt32, last: UInt32) {
     self.first = first
     self.last = last
     self.next = first
   }
 
-  var count: Int { byContent.count }
-  var allIDs: [UInt32] { Array(byContent.values) }
+  public var count: Int { byContent.count }
+  public var allIDs: [UInt32] { Array(byContent.values) }
 
   /// The id of this content, and whether it is new (must be transmitted).
   /// When the range is used up, the least recently used id is taken over.
-  mutating func id(for content: UInt64, evicted: inout [UInt32]) -> (UInt32, Bool) {
+  public mutating func id(for content: UInt64, evicted: inout [UInt32]) -> (UInt32, Bool) {
     if let id = byContent[content] {
       if let index = order.lastIndex(of: content) { order.remove(at: index) }
       order.append(content)
@@ -90,13 +90,13 @@ struct LRUIDs {
     return (id, true)
   }
 
-  mutating func id(for content: UInt64) -> (UInt32, Bool) {
+  public mutating func id(for content: UInt64) -> (UInt32, Bool) {
     var ignored: [UInt32] = []
     return id(for: content, evicted: &ignored)
   }
 
   /// Frees the least recently used ids past `limit`, except `protected`.
-  mutating func evict(keeping limit: Int, protected: Set<UInt32>) -> [UInt32] {
+  public mutating func evict(keeping limit: Int, protected: Set<UInt32>) -> [UInt32] {
     var freed: [UInt32] = []
     var index = 0
     while byContent.count > limit && index < order.count {
@@ -113,7 +113,7 @@ struct LRUIDs {
     return freed
   }
 
-  mutating func removeAll() {
+  public mutating func removeAll() {
     byContent.removeAll()
     order.removeAll()
     free.removeAll()
