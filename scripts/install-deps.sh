@@ -12,8 +12,8 @@ packages=(libncurses-dev ncurses-term pkg-config
   # Imaging: decoders, the thumbnail encoder (PNG) and cell rendering.
   # libchafa-dev does not pull in libglib2.0-dev, which its pkg-config needs.
   libchafa-dev libglib2.0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libgif-dev libheif-dev
-  # zlib compresses kitty graphics data.
-  zlib1g-dev
+  # zlib compresses kitty graphics data; libexif reads the preview's facts.
+  zlib1g-dev libexif-dev
   # Web sources: HTTP(S) through libcurl.
   libcurl4-openssl-dev)
 if [ "$what" = test ] || [ "$what" = bench ]; then
@@ -25,6 +25,8 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
   # xdotool, pixels analysed with Pillow; chafa draws the reference pictures
   # that prove the harness itself.
   packages+=(xvfb xterm kitty mlterm fonts-dejavu-core imagemagick xdotool python3-pil chafa)
+  # exiftool writes the EXIF facts the preview tests read back.
+  packages+=(libimage-exiftool-perl)
 fi
 if [ "$what" = bench ]; then
   # Pillow writes the camera-like photos; chafa, timg and vipsthumbnail are

@@ -74,6 +74,26 @@ int pk_decode_memory(const uint8_t *data, size_t size, pk_decode_options *option
 // big enough EXIF thumbnail is decoded from its first bytes only.
 int pk_decode_file(const char *path, pk_decode_options *options, pk_image *out);
 
+// MARK: Facts (the preview's panel)
+
+typedef struct {
+  pk_format format;
+  int64_t file_size;
+  int32_t width, height;  // as stored; 0 when unknown
+  int32_t orientation;  // EXIF 1-8, 0 when not given
+  char date_taken[32];  // EXIF "YYYY:MM:DD HH:MM:SS"
+  char make[64], model[64], lens[96];
+  double f_number, exposure_seconds, focal_length_mm;  // 0 when not given
+  int32_t iso;
+  int32_t has_gps;
+  double latitude, longitude;  // decimal degrees, south and west negative
+  char error[120];
+} pk_facts;
+
+// Reads a photo file's size, format, pixel size and EXIF facts without
+// decoding it. Returns 0, or -1 with facts->error set.
+int pk_read_facts(const char *path, pk_facts *facts);
+
 // MARK: PNG files with text (the freedesktop thumbnail cache)
 
 // Finds the tEXt chunk `key` in PNG bytes; copies its value (NUL-terminated,

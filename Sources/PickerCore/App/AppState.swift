@@ -64,6 +64,8 @@ public enum Mode: Hashable, Sendable {
   case signIn(SignInForm)
   /// Confirmed; remote picks are being downloaded.
   case downloading(DownloadProgress)
+  /// The focused photo full screen, with its facts panel or without.
+  case preview(showsFacts: Bool)
 }
 
 /// A one-line message at the bottom; cleared by the next key.
@@ -109,6 +111,8 @@ public enum Effect: Hashable, Sendable {
   /// The thumbnails still missing on and near the screen, most urgent
   /// first; replaces the previous list (what left it is cancelled).
   case thumbnails([ImageRequest])
+  /// Read a photo's facts (size, format, EXIF) for the preview.
+  case readFacts(ImageReference)
   case finish(Outcome)
 }
 
@@ -139,6 +143,8 @@ public enum AppEvent: Hashable, Sendable {
   case downloadFinished(id: Int, [PathBytes])
   case downloadFailed(id: Int, DownloadFailure)
   case thumbnailLoaded(ImageRequest.Key, ThumbnailResult)
+  /// What was read of a photo for the preview's facts panel.
+  case factsLoaded(ImageReference, PhotoFacts)
 }
 
 /// The state of the whole UI as one value. `update` changes it, `render`
@@ -160,6 +166,8 @@ public struct AppState: Hashable, Sendable {
   public var keepsStartingSource = false
   /// Thumbnails of the tiles on screen and of those prefetched near it.
   public var thumbnails: [ImageRequest.Key: ThumbnailState] = [:]
+  /// Facts of photos shown in the preview, as read (a few at a time).
+  public var facts: [ImageReference: PhotoFacts] = [:]
   /// Sources that wait for the user to sign in, with their forms; the bar
   /// marks them with *.
   public var signInNeeded: [Int: AuthPrompt] = [:]

@@ -6,6 +6,7 @@ public enum Action: Hashable, Sendable {
   case nextSource, previousSource
   case source(Int)
   case search, focusTray, bigger, smaller, cycleSort, signOut, help, cancel
+  case preview
 }
 
 /// One row of the key map: keys, what they do, and how help describes them.
@@ -62,6 +63,7 @@ public struct KeyMap: Hashable, Sendable {
       }
       + [
         KeyBinding([.char("/")], .search, help: "search in the current source", hint: "search"),
+        KeyBinding([.char("v")], .preview, help: "preview the photo full screen (←→ next, i facts, Esc back)"),
         KeyBinding([.char("t")], .focusTray, help: "focus the picked tray (←→, Space/x remove, Esc back)"),
         KeyBinding([.char("+"), .char("=")], .bigger, help: "bigger thumbnails"),
         KeyBinding([.char("-")], .smaller, help: "smaller thumbnails"),

@@ -22,6 +22,7 @@ extension AppState {
   /// The thumbnails of the rows on screen, then of one screen below and one
   /// row above (where the user goes next).
   func wantedThumbnails() -> [ImageRequest] {
+    if isPreviewing { return wantedPreviewImages() }
     guard let scope, options.showsThumbnails else { return [] }
     let layout = layout
     let visible = scope.scrollRow..<(scope.scrollRow + layout.visibleRows)

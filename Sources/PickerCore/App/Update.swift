@@ -40,9 +40,15 @@ extension AppState {
     case .thumbnailLoaded(let key, let result):
       receiveThumbnail(result, for: key)
       effects = []
+    case .factsLoaded(let reference, var read):
+      // The name was set when asked for, from the listing.
+      read.name = facts[reference]?.name ?? read.name
+      facts[reference] = read
+      effects = []
     }
     effects += keepFocusVisibleAndPrefetch()
     effects += refreshThumbnails()
+    effects += askForFacts()
     return effects
   }
 
@@ -71,6 +77,8 @@ extension AppState {
       return handleDownloading(key, progress: progress)
     case .tray(let focus):
       return handleTray(key, focus: focus)
+    case .preview(let showsFacts):
+      return handlePreview(key, showsFacts: showsFacts)
     case .grid:
       guard let action = options.keyMap.action(for: key) else { return [] }
       return perform(action)
@@ -108,6 +116,7 @@ extension AppState {
     case .signOut: return signOut()
     case .help: mode = .help
     case .cancel: return [.finish(.cancelled)]
+    case .preview: return openPreview()
     }
     return []
   }

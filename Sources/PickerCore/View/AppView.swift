@@ -10,6 +10,10 @@ public enum AppView {
       screen.put("Terminal too small", x: 0, y: 0, style: theme.error)
       return screen
     }
+    if state.isPreviewing {
+      PreviewView.draw(state, theme: theme, into: &screen)
+      return screen
+    }
     SourceBarView.draw(state, theme: theme, into: &screen)
     drawBreadcrumb(state, theme: theme, into: &screen)
     GridView.draw(state, theme: theme, into: &screen)

@@ -116,7 +116,7 @@ enum TileView {
 
   /// A one-column symbol for a glyph; anything else (which libchafa should
   /// never give with our symbol map) becomes a space.
-  private static func symbol(_ scalar: UInt32) -> String {
+  static func symbol(_ scalar: UInt32) -> String {
     guard let unicode = Unicode.Scalar(scalar), DisplayWidth.of(unicode) == 1 else { return " " }
     return String(Character(unicode))
   }

@@ -29,6 +29,7 @@ final class EffectRunner {
     case .signOut(let index): signOut(sourceIndex: index)
     case .download(let plan): download(plan)
     case .cancelDownload: downloadCancel?.set()
+    case .readFacts(let reference): readFacts(reference)
     case .thumbnails, .finish: break  // handled by the loop
     }
   }
@@ -99,6 +100,21 @@ final class EffectRunner {
       } catch {
         inbox.post(.downloadFailed(id: plan.id, error))
       }
+    }
+  }
+
+  /// A local photo's facts, read off the main thread; a remote one has
+  /// only what its listing said.
+  private func readFacts(_ reference: ImageReference) {
+    let inbox = inbox
+    guard case .file(let path) = reference else {
+      var facts = PhotoFacts(name: "")
+      facts.format = "remote photo"
+      inbox.post(.factsLoaded(reference, facts))
+      return
+    }
+    DispatchQueue.global(qos: .userInitiated).async {
+      inbox.post(.factsLoaded(reference, FactsReader.read(path, name: "")))
     }
   }
 

@@ -1,0 +1,123 @@
+/// The preview: the focused photo full screen. It moves the grid's focus
+/// itself, so leaving it puts the grid on the last photo shown, and Space
+/// and Enter act exactly as in the grid.
+extension AppState {
+  /// The preview's picture area: all but the status line, less the facts
+  /// panel when it shows.
+  public var previewArea: (x: Int, y: Int, width: Int, height: Int) {
+    var width = size.width
+    if case .preview(true) = mode, width >= 2 * Self.factsPanelWidth { width -= Self.factsPanelWidth }
+    return (0, 0, max(1, width), max(1, size.height - 1))
+  }
+
+  static let factsPanelWidth = 40
+
+  public var isPreviewing: Bool {
+    if case .preview = mode { return true }
+    return false
+  }
+
+  /// The photo the preview shows: the item under the focus.
+  public var previewedItem: PhotoItem? {
+    guard isPreviewing, let item = focusedItem, !item.isFolder else { return nil }
+    return item
+  }
+
+  /// The full-screen picture of a photo at the current area and style.
+  public func previewKey(for item: PhotoItem) -> ImageRequest.Key? {
+    guard options.showsThumbnails, !item.isFolder, !item.isMissing,
+      let reference = previewReference(for: item)
+    else { return nil }
+    let area = previewArea
+    return ImageRequest.Key(reference: reference, columns: area.width, rows: area.height, style: thumbnailStyle)
+  }
+
+  /// The original where the pipeline can load it (a local file, a remote
+  /// source's URL), else the thumbnail.
+  func previewReference(for item: PhotoItem) -> ImageReference? {
+    switch item.original {
+    case .file?, .remote?: return item.original
+    default: return item.thumbnail
+    }
+  }
+
+  mutating func openPreview() -> [Effect] {
+    guard let item = focusedItem else { return [] }
+    if item.isFolder {
+      notice = Notice("v previews photos; Enter opens the folder")
+      return []
+    }
+    mode = .preview(showsFacts: false)
+    return []
+  }
+
+  mutating func handlePreview(_ key: Key, showsFacts: Bool) -> [Effect] {
+    switch key {
+    case .left, .char("h"): return step(by: -1)
+    case .right, .char("l"): return step(by: 1)
+    case .char(" "):
+      toggleFocused()
+      return []
+    case .enter: return activateFocused()
+    case .char("i"):
+      mode = .preview(showsFacts: !showsFacts)
+      return []
+    case .escape, .char("v"), .char("q"):
+      mode = .grid
+      return []
+    case .ctrl("c"): return [.finish(.cancelled)]
+    default: return []
+    }
+  }
+
+  /// The next or previous photo; folders are passed over, and past the
+  /// last loaded one the next page is loaded (the focus then lands on its
+  /// first photo, as Load-more does in the grid).
+  private mutating func step(by delta: Int) -> [Effect] {
+    guard let scope else { return [] }
+    var index = scope.focus + delta
+    while let cell = scope.cell(at: index) {
+      switch cell {
+      case .item(let itemIndex) where !scope.items[itemIndex].isFolder:
+        self.scope?.focus = index
+        return []
+      case .item:
+        index += delta
+      case .back:
+        return []
+      case .loadMore:
+        self.scope?.focus = index
+        return activateFocused()
+      }
+    }
+    return []
+  }
+
+  /// The preview's pictures: the photo shown, then the next and previous
+  /// ones, so that stepping on finds them ready.
+  func wantedPreviewImages() -> [ImageRequest] {
+    guard let scope, let item = previewedItem, let key = previewKey(for: item) else { return [] }
+    var requests = [ImageRequest(key: key, priority: Self.visiblePriority)]
+    for (offset, priority) in [(1, Self.prefetchPriority), (-1, Self.prefetchPriority - 1)] {
+      var index = scope.focus + offset
+      while case .item(let itemIndex)? = scope.cell(at: index) {
+        let neighbour = scope.items[itemIndex]
+        if !neighbour.isFolder {
+          if let key = previewKey(for: neighbour) { requests.append(ImageRequest(key: key, priority: priority)) }
+          break
+        }
+        index += offset
+      }
+    }
+    return requests
+  }
+
+  /// Facts are read once per photo shown with its panel open.
+  mutating func askForFacts() -> [Effect] {
+    guard case .preview(true) = mode, let item = previewedItem, let reference = previewReference(for: item),
+      facts[reference] == nil
+    else { return [] }
+    facts[reference] = PhotoFacts(name: Sanitizer.sanitize(item.title), isLoading: true)
+    return [.readFacts(reference)]
+  }
+}

@@ -1,0 +1,51 @@
+import CImaging
+
+/// Reads a local photo's facts (libexif, headers only: nothing decoded).
+public enum FactsReader {
+  public static func read(_ path: PathBytes, name: String) -> PhotoFacts {
+    var raw = pk_facts()
+    let status = (path.bytes + [0]).withUnsafeBufferPointer { bytes in
+      bytes.withMemoryRebound(to: CChar.self) { pk_read_facts($0.baseAddress, &raw) }
+    }
+    var facts = PhotoFacts(name: name)
+    guard status == 0 else {
+      facts.error = text(&raw.error)
+      return facts
+    }
+    facts.fileSize = raw.file_size
+    facts.format = ImageFormat(raw.format).map(Self.formatName)
+    if raw.width > 0 && raw.height > 0 { facts.pixelSize = PixelSize(width: Int(raw.width), height: Int(raw.height)) }
+    facts.dateTaken = nonEmpty(text(&raw.date_taken))
+    let make = text(&raw.make)
+    let model = text(&raw.model)
+    // Many models already start with the make ("Canon EOS R5").
+    facts.camera = nonEmpty(model.hasPrefix(make) || make.isEmpty ? model : make + " " + model)
+    facts.lens = nonEmpty(text(&raw.lens))
+    facts.fNumber = raw.f_number > 0 ? raw.f_number : nil
+    facts.exposureSeconds = raw.exposure_seconds > 0 ? raw.exposure_seconds : nil
+    facts.iso = raw.iso > 0 ? Int(raw.iso) : nil
+    facts.focalLength = raw.focal_length_mm > 0 ? raw.focal_length_mm : nil
+    if raw.has_gps != 0 {
+      facts.latitude = raw.latitude
+      facts.longitude = raw.longitude
+    }
+    facts.orientation = raw.orientation > 0 ? Int(raw.orientation) : nil
+    return facts
+  }
+
+  static func formatName(_ format: ImageFormat) -> String {
+    switch format {
+    case .jpeg: return "JPEG"
+    case .png: return "PNG"
+    case .webp: return "WebP"
+    case .gif: return "GIF"
+    case .heif: return "HEIF/AVIF"
+    }
+  }
+
+  private static func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : Sanitizer.sanitize(text) }
+
+  private static func text<T>(_ field: inout T) -> String {
+    withUnsafeBytes(of: &field) { buffer in String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self) }
+  }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// What the preview's panel says about a photo: name, size, format, and
+/// what its EXIF tells (camera, exposure, date, place).
+public struct PhotoFacts: Hashable, Sendable {
+  public var name: String
+  /// Still being read.
+  public var isLoading = false
+  public var fileSize: Int64?
+  public var format: String?
+  public var pixelSize: PixelSize?
+  public var dateTaken: String?
+  public var camera: String?
+  public var lens: String?
+  public var fNumber: Double?
+  public var exposureSeconds: Double?
+  public var iso: Int?
+  public var focalLength: Double?
+  public var latitude: Double?
+  public var longitude: Double?
+  public var orientation: Int?
+  /// Why the file could not be read.
+  public var error: String?
+
+  public init(name: String, isLoading: Bool = false) {
+    self.name = name
+    self.isLoading = isLoading
+  }
+
+  /// The panel's rows, label and value, only for what is known.
+  public var rows: [(label: String, value: String)] {
+    var rows: [(String, String)] = [("Name", name)]
+    if isLoading { return rows + [("", "reading…")] }
+    if let error { return rows + [("Error", error)] }
+    if let pixelSize, pixelSize.width > 0 {
+      let megapixels = Double(pixelSize.width * pixelSize.height) / 1e6
+      rows.append(("Size", "\(pixelSize.width) × \(pixelSize.height) (\(Self.decimal(megapixels, digits: 1)) MP)"))
+    }
+    if let fileSize { rows.append(("File", Self.bytes(fileSize))) }
+    if let format { rows.append(("Format", format)) }
+    if let dateTaken { rows.append(("Taken", dateTaken)) }
+    if let camera { rows.append(("Camera", camera)) }
+    if let lens { rows.append(("Lens", lens)) }
+    if let fNumber { rows.append(("Aperture", "f/" + Self.decimal(fNumber, digits: 1))) }
+    if let exposureSeconds { rows.append(("Exposure", Self.exposure(exposureSeconds))) }
+    if let iso { rows.append(("ISO", String(iso))) }
+    if let focalLength { rows.append(("Focal", Self.decimal(focalLength, digits: 0) + " mm")) }
+    if let latitude, let longitude {
+      rows.append(("GPS", Self.decimal(latitude, digits: 5) + ", " + Self.decimal(longitude, digits: 5)))
+    }
+    if let orientation, orientation != 1 { rows.append(("Orientation", Self.orientationName(orientation))) }
+    return rows
+  }
+
+  static func decimal(_ value: Double, digits: Int) -> String { String(format: "%.\(digits)f", value) }
+
+  static func bytes(_ count: Int64) -> String {
+    if count >= 1 << 20 { return decimal(Double(count) / Double(1 << 20), digits: 1) + " MB" }
+    if count >= 1 << 10 { return decimal(Double(count) / Double(1 << 10), digits: 0) + " KB" }
+    return "\(count) bytes"
+  }
+
+  /// 1/250 s, or 2.5 s.
+  static func exposure(_ seconds: Double) -> String {
+    if seconds > 0 && seconds < 1 { return "1/\(Int((1 / seconds).rounded())) s" }
+    return decimal(seconds, digits: 1) + " s"
+  }
+
+  static func orientationName(_ value: Int) -> String {
+    switch value {
+    case 2: return "mirrored"
+    case 3: return "rotated 180°"
+    case 4: return "mirrored, upside down"
+    case 5: return "mirrored, rotated 90° CW"
+    case 6: return "rotated 90° CW"
+    case 7: return "mirrored, rotated 90° CCW"
+    case 8: return "rotated 90° CCW"
+    default: return "normal"
+    }
+  }
+}

@@ -1,0 +1,100 @@
+/// The preview screen: the photo as large as the screen allows, a status
+/// line, and on `i` a panel of the photo's facts on the right.
+enum PreviewView {
+  static func draw(_ state: AppState, theme: Theme, into screen: inout Screen) {
+    let area = state.previewArea
+    if let item = state.previewedItem {
+      if let key = state.previewKey(for: item) {
+        drawPicture(state.thumbnails[key] ?? .loading, in: area, theme: theme, into: &screen)
+      } else {
+        let why = item.isMissing ? "✗ missing" : state.options.showsThumbnails ? "no picture" : "thumbnails are off"
+        centered(why, in: area, style: item.isMissing ? theme.error : theme.muted, into: &screen)
+      }
+    } else {
+      centered("Loading…", in: area, style: theme.muted, into: &screen)
+    }
+    if case .preview(true) = state.mode { drawFacts(state, x: area.width, theme: theme, into: &screen) }
+    drawStatus(state, theme: theme, y: screen.height - 1, into: &screen)
+  }
+
+  private static func drawPicture(
+    _ picture: ThumbnailState, in area: (x: Int, y: Int, width: Int, height: Int), theme: Theme,
+    into screen: inout Screen
+  ) {
+    switch picture {
+    case .loading:
+      centered("Loading…", in: area, style: theme.muted, into: &screen)
+    case .failed(let message):
+      centered("✗ " + message, in: area, style: theme.error, into: &screen)
+    case .ready(let thumbnail):
+      let left = area.x + max(0, (area.width - thumbnail.columns) / 2)
+      let top = area.y + max(0, (area.height - thumbnail.rows) / 2)
+      switch thumbnail {
+      case .pixels(let image):
+        screen.images.append(ImagePlacement(x: left, y: top, image: image))
+      case .cells(let cells):
+        for row in 0..<min(cells.rows, area.height) {
+          for column in 0..<min(cells.columns, area.width) {
+            let glyph = cells[column, row]
+            let style = Style(foreground: cells.color(glyph.foreground), background: cells.color(glyph.background))
+            screen[left + column, top + row] = ScreenCell(text: TileView.symbol(glyph.scalar), style: style)
+          }
+        }
+      }
+    }
+  }
+
+  private static func drawFacts(_ state: AppState, x: Int, theme: Theme, into screen: inout Screen) {
+    let width = screen.width - x
+    guard width > 4 else { return }
+    screen.fill(x: x, y: 0, width: width, height: screen.height - 1, style: theme.text)
+    for y in 0..<(screen.height - 1) { screen.put("│", x: x, y: y, style: theme.border) }
+    guard let item = state.previewedItem, let reference = state.previewReference(for: item) else { return }
+    let facts = state.facts[reference] ?? PhotoFacts(name: Sanitizer.sanitize(item.title), isLoading: true)
+    var y = 1
+    for (label, value) in facts.rows {
+      guard y < screen.height - 2 else { break }
+      screen.put(DisplayWidth.truncate(label, to: 11), x: x + 2, y: y, style: theme.muted)
+      // Long values (names, lenses) wrap onto the next lines.
+      var rest = Substring(Sanitizer.sanitize(value))
+      repeat {
+        var line = ""
+        while let next = rest.first, DisplayWidth.of(line + String(next)) <= max(1, width - 15) {
+          line.append(next)
+          rest = rest.dropFirst()
+        }
+        if line.isEmpty { break }
+        screen.put(line, x: x + 14, y: y, style: theme.text)
+        y += 1
+      } while !rest.isEmpty && y < screen.height - 2
+    }
+  }
+
+  /// "3/120 · IMG_3.jpg · ✓ picked    ←→ photo · Space select · Enter pick · i facts · Esc back"
+  private static func drawStatus(_ state: AppState, theme: Theme, y: Int, into screen: inout Screen) {
+    if let notice = state.notice {
+      screen.put(
+        DisplayWidth.truncate(notice.text, to: screen.width), x: 0, y: y,
+        style: notice.isError ? theme.error : theme.notice)
+      return
+    }
+    var left = ""
+    if let scope = state.scope, let item = state.previewedItem, case .item(let index)? = scope.cell(at: scope.focus) {
+      let total = scope.total.map(String.init) ?? "\(scope.items.count)\(scope.hasMore ? "+" : "")"
+      left = "\(index + 1)/\(total) · " + Sanitizer.sanitize(item.title)
+      if state.selection.contains(state.selectionKey(for: item)) { left += " · ✓ picked" }
+    }
+    let hints = "←→ photo · Space select · Enter pick · i facts · Esc back"
+    let hintsWidth = DisplayWidth.of(hints)
+    let leftWidth = max(0, screen.width - hintsWidth - 2)
+    screen.put(DisplayWidth.truncate(left, to: leftWidth), x: 0, y: y, style: theme.text.bolded)
+    if screen.width >= hintsWidth { screen.put(hints, x: screen.width - hintsWidth, y: y, style: theme.muted) }
+  }
+
+  private static func centered(
+    _ text: String, in area: (x: Int, y: Int, width: Int, height: Int), style: Style, into screen: inout Screen
+  ) {
+    let shown = DisplayWidth.truncate(text, to: area.width)
+    screen.put(shown, x: area.x + (area.width - DisplayWidth.of(shown)) / 2, y: area.y + area.height / 2, style: style)
+  }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+@testable import PickerCore
+
+/// Facts read back from real files: images our encoders make, with EXIF
+/// written by exiftool (as a camera or a photo manager would leave it).
+@Suite struct FactsReaderTests {
+  static let exiftool = ["/usr/bin/exiftool", "/usr/local/bin/exiftool"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+  }
+
+  static func tag(_ file: URL) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try #require(exiftool, "exiftool (make test installs it)"))
+    process.arguments = [
+      "-q", "-overwrite_original", "-Make=FUJIFILM", "-Model=X-T4", "-LensModel=XF35mmF1.4 R", "-FNumber=2.8",
+      "-ExposureTime=1/250", "-ISO=400", "-FocalLength=35", "-DateTimeOriginal=2024:07:01 18:30:00",
+      "-GPSLatitude=48.8584", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=W", "-Orientation#=6",
+      file.path,
+    ]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "exiftool could not tag \(file.lastPathComponent)")
+  }
+
+  static let formats: [(String, ImageEncoder.Format, String)] = [
+    ("jpg", .jpeg(quality: 90), "JPEG"), ("png", .png, "PNG"), ("webp", .webp(quality: 90), "WebP"),
+    ("heic", .heic(thumbnailSize: 0), "HEIF/AVIF"),
+  ]
+
+  @Test(arguments: 0..<4) func cameraExposureDateAndPlaceFromEveryFormat(_ index: Int) throws {
+    let (ext, format, name) = Self.formats[index]
+    let folder = TestImages.temporaryFolder()
+    let file = folder.appendingPathComponent("photo." + ext)
+    TestImages.write(try #require(ImageEncoder.encode(TestImages.quadrants(64, 48), as: format)), to: file)
+    try Self.tag(file)
+    let facts = FactsReader.read(PathBytes(file.path), name: "photo." + ext)
+    #expect(facts.error == nil)
+    #expect(facts.format == name)
+    #expect(facts.pixelSize == PixelSize(width: 64, height: 48))
+    #expect(
+      facts.fileSize == Int64((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? -1))
+    #expect(facts.camera == "FUJIFILM X-T4")
+    #expect(facts.lens == "XF35mmF1.4 R")
+    #expect(facts.fNumber == 2.8)
+    #expect(facts.exposureSeconds.map { abs($0 - 0.004) < 1e-6 } == true)
+    #expect(facts.iso == 400)
+    #expect(facts.focalLength == 35)
+    #expect(facts.dateTaken == "2024:07:01 18:30:00")
+    #expect(facts.latitude.map { abs($0 - 48.8584) < 1e-4 } == true)
+    #expect(facts.longitude.map { abs($0 + 2.2945) < 1e-4 } == true, "west is negative")
+    #expect(facts.orientation == 6)
+    let rows = Dictionary(uniqueKeysWithValues: facts.rows.map { ($0.label, $0.value) })
+    #expect(rows["Aperture"] == "f/2.8" && rows["Exposure"] == "1/250 s" && rows["Focal"] == "35 mm")
+    #expect(rows["GPS"] == "48.85840, -2.29450" && rows["Orientation"] == "rotated 90° CW")
+  }
+
+  @Test func aFileWithoutEXIFStillHasItsSizeAndFormat() throws {
+    let folder = TestImages.temporaryFolder()
+    let file = folder.appendingPathComponent("plain.gif")
+    TestImages.write(
+      try #require(ImageEncoder.encode(TestImages.quadrants(30, 20), as: .gif(moreFrames: []))), to: file)
+    let facts = FactsReader.read(PathBytes(file.path), name: "plain.gif")
+    #expect(facts.format == "GIF" && facts.pixelSize == PixelSize(width: 30, height: 20) && facts.camera == nil)
+  }
+
+  @Test func unreadableFilesSayWhy() {
+    #expect(FactsReader.read(PathBytes("/nonexistent/x.jpg"), name: "x.jpg").error == "No such file or directory")
+    #expect(FactsReader.read(PathBytes("/tmp"), name: "tmp").error == "not a regular file")
+  }
+}

@@ -1,0 +1,86 @@
+import Testing
+
+@testable import PickerCore
+
+@Suite struct UpdatePreviewTests {
+  func loaded(_ items: [PhotoItem], hasMore: Bool = false) -> AppState {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: items, total: hasMore ? nil : items.count, hasMore: hasMore)
+    return state
+  }
+
+  @Test func vOpensThePreviewOfTheFocusedPhotoAndAsksForItsPicture() throws {
+    var state = loaded(Fixture.photos(1...5))
+    let effects = state.press(.char("v"))
+    #expect(state.mode == .preview(showsFacts: false))
+    #expect(state.previewedItem?.id == "IMG_1.jpg")
+    let requests = try #require(effects.thumbnailRequests)
+    // The photo shown, then the next one; there is no previous.
+    #expect(requests.count == 2)
+    #expect(requests[0].key.columns == 120 && requests[0].key.rows == 39, "the whole screen but the status line")
+    let screen = AppView.render(state, theme: .colored)
+    #expect(screen.line(39).contains("1/5 · IMG_1.jpg"))
+    #expect(screen.line(39).contains("Esc back"))
+  }
+
+  @Test func stepsSelectsAndGoesBackToTheGridOnTheLastPhotoShown() {
+    var state = loaded([Fixture.photo("a.jpg"), Fixture.folder("Album"), Fixture.photo("b.jpg")])
+    _ = state.press(.char("v"))
+    _ = state.press(.right)
+    #expect(state.previewedItem?.id == "b.jpg", "the folder is passed over")
+    _ = state.press(.char(" "))
+    #expect(state.selection.count == 1)
+    #expect(AppView.render(state, theme: .colored).line(39).contains("✓ picked"))
+    _ = state.press(.right)
+    #expect(state.previewedItem?.id == "b.jpg", "nothing after the last")
+    _ = state.press(.char("h"))
+    #expect(state.previewedItem?.id == "a.jpg")
+    _ = state.press(.char("l"))
+    _ = state.press(.escape)
+    #expect(state.mode == .grid)
+    #expect(state.focusedItem?.id == "b.jpg")
+  }
+
+  @Test func qLeavesThePreviewAndCtrlCCancels() {
+    var state = loaded(Fixture.photos(1...3))
+    _ = state.press(.char("v"))
+    #expect(!state.press(.char("q")).contains(.finish(.cancelled)) && state.mode == .grid)
+    _ = state.press(.char("v"))
+    #expect(state.press(.ctrl("c")) == [.finish(.cancelled)])
+  }
+
+  @Test func enterConfirmsAsInTheGrid() {
+    var state = loaded(Fixture.photos(1...3))
+    _ = state.press(.char("v"))
+    _ = state.press(.right)
+    #expect(state.press(.enter) == [.finish(.picked([PathBytes("/p/IMG_2.jpg")]))])
+  }
+
+  @Test func factsAreAskedForOnceWhenThePanelOpens() {
+    var state = loaded(Fixture.photos(1...3))
+    _ = state.press(.char("v"))
+    let effects = state.press(.char("i"))
+    let reference = ImageReference.file(PathBytes("/p/IMG_1.jpg"))
+    #expect(effects.contains(.readFacts(reference)))
+    #expect(state.previewArea.width == 120 - AppState.factsPanelWidth)
+    var read = PhotoFacts(name: "")
+    read.pixelSize = PixelSize(width: 4000, height: 3000)
+    read.camera = "Fujifilm X-T4"
+    read.fNumber = 2.8
+    _ = state.update(.factsLoaded(reference, read))
+    let screen = AppView.render(state, theme: .colored).plainText
+    #expect(screen.contains("IMG_1.jpg") && screen.contains("4000 × 3000 (12.0 MP)"))
+    #expect(screen.contains("Fujifilm X-T4") && screen.contains("f/2.8"))
+    #expect(!state.press(.char("i")).contains(.readFacts(reference)))
+    #expect(!state.press(.char("i")).contains(.readFacts(reference)), "already read")
+  }
+
+  @Test func pastTheLastLoadedPhotoTheNextPageLoads() {
+    var state = loaded(Fixture.photos(1...2), hasMore: true)
+    _ = state.press(.char("v"))
+    _ = state.press(.right)
+    let effects = state.press(.right)
+    #expect(!effects.loads.isEmpty || state.scope?.prefetched == nil)
+    #expect(AppView.render(state, theme: .colored).plainText.contains("Loading…"))
+  }
+}
