@@ -233,11 +233,11 @@ struct PickerExit: Error {
 
 /// Writes picked paths to stdout, raw, each followed by the separator.
 enum OutputWriter {
-  static func write(_ paths: [PathBytes], separator: UInt8) throws {
+  static func write(_ paths: [PathBytes], separator: UInt8, trailing: Bool = true) throws {
     var bytes: [UInt8] = []
     for path in paths {
       bytes += path.bytes
-      bytes.append(separator)
+      if trailing { bytes.append(separator) }
     }
     var offset = 0
     while offset < bytes.count {

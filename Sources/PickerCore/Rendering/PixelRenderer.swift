@@ -106,6 +106,18 @@ public enum KittyEncoding {
     return out
   }
 
+  /// Sends and shows an image at the cursor in one go, with no id to keep
+  /// (a one-off picture, as a preview pane prints it).
+  public static func display(_ image: PixelThumbnail) -> [UInt8] {
+    var out = transmit(image, id: 0)
+    // `a=T` transmits and displays; id 0 leaves the id to the terminal.
+    let header = "\u{1B}_Ga=t,i=0,"
+    if let range = out.firstRange(of: Array(header.utf8)) {
+      out.replaceSubrange(range, with: Array("\u{1B}_Ga=T,c=\(image.columns),r=\(image.rows),".utf8))
+    }
+    return out
+  }
+
   /// Shows image `id` at the cursor over its cells without moving the
   /// cursor; placing the same placement again moves it.
   public static func place(_ image: PixelThumbnail, id: UInt32, placement: UInt32) -> [UInt8] {
