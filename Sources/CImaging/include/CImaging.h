@@ -141,6 +141,11 @@ int pk_image_pad(const pk_image *image, int32_t width, int32_t height, pk_image 
 // buffer (pk_buffer_free), 0 or -1.
 int pk_zlib_compress(const uint8_t *data, size_t size, int level, uint8_t **out, size_t *out_size);
 
+// The pixels as kitty's `f=24` (opaque: RGB) or `f=32` (RGBA) data, zlib
+// compressed (`o=z`) when `compress`; `bits` says which. A malloc'd buffer
+// (pk_buffer_free), 0 or -1.
+int pk_kitty_pixels(const pk_image *image, int compress, uint8_t **out, size_t *out_size, int *bits);
+
 // A complete sixel image (DCS … ST) of `image` filling columns x rows cells
 // of cell_width x cell_height pixels, for a terminal with this many colour
 // registers; a malloc'd buffer (pk_buffer_free), 0 or -1.

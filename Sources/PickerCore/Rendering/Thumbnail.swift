@@ -74,18 +74,27 @@ public final class PixelThumbnail: Hashable, Sendable, CustomStringConvertible {
   /// The image's own size in pixels (padded to whole cells for kitty and
   /// sixel).
   public let pixelSize: PixelSize
-  /// kitty: base64 of the zlib-compressed RGBA pixels; sixel: the whole DCS
-  /// string; iTerm2: the whole OSC 1337 string. Positioning is the
-  /// writer's.
+  /// kitty: the pixels in base64; sixel: the whole DCS string; iTerm2:
+  /// the whole OSC 1337 string. Positioning is the writer's.
   public let payload: [UInt8]
+  /// kitty: what the data is (`f=24` or `f=32`, `o=z` when compressed).
+  public let dataFormat: String
+  /// kitty: where the picture starts inside its first cell, in pixels, so
+  /// that it sits centred in the cells it covers.
+  public let offset: PixelSize
 
-  public init(graphics: GraphicsProtocol, columns: Int, rows: Int, pixelSize: PixelSize, payload: [UInt8]) {
+  public init(
+    graphics: GraphicsProtocol, columns: Int, rows: Int, pixelSize: PixelSize, payload: [UInt8],
+    dataFormat: String = "f=32", offset: PixelSize = PixelSize(width: 0, height: 0)
+  ) {
     self.id = Self.nextID()
     self.graphics = graphics
     self.columns = columns
     self.rows = rows
     self.pixelSize = pixelSize
     self.payload = payload
+    self.dataFormat = dataFormat
+    self.offset = offset
   }
 
   public static func == (a: PixelThumbnail, b: PixelThumbnail) -> Bool { a === b }

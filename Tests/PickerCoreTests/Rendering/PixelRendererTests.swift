@@ -25,13 +25,20 @@ import Testing
     #expect(small.fitted == PixelSize(width: 20, height: 10) && small.columns == 3 && small.rows == 1)
   }
 
-  @Test func kittyPayloadIsZlibOfPaddedPixelsInBase64() throws {
+  @Test func kittyPayloadIsTheFittedPixelsCentredByAnOffset() throws {
     let format = PixelFormat(graphics: .kitty, cellSize: Self.cell)
     let image = try #require(PixelRenderer.render(Self.stripes(100, 50), maxColumns: 16, maxRows: 8, format: format))
     #expect(image.columns == 13 && image.rows == 4)
-    #expect(image.pixelSize == PixelSize(width: 104, height: 64), "padded to whole cells")
+    #expect(image.pixelSize == PixelSize(width: 100, height: 50), "sent as it is, not padded")
+    #expect(image.offset == PixelSize(width: 2, height: 7), "centred in 104x64 pixels of cells")
+    #expect(image.dataFormat == "f=24", "opaque: RGB")
     let data = try #require(Data(base64Encoded: Data(image.payload)))
-    #expect(data.first == 0x78, "a zlib stream")
+    #expect(data.count == 100 * 50 * 3 && data.prefix(6) == Data([255, 255, 255, 0, 0, 0]))
+    var rgba: [UInt8] = []
+    for _ in 0..<(10 * 10) { rgba += [9, 9, 9, 128] }
+    let translucent = try #require(
+      PixelRenderer.render(PixelImage(width: 10, height: 10, rgba: rgba), maxColumns: 4, maxRows: 4, format: format))
+    #expect(translucent.dataFormat == "f=32")
   }
 
   @Test func sixelPayloadIsOneWholeDCSString() throws {
@@ -54,16 +61,16 @@ import Testing
   @Test func kittyCommandsAreChunkedAndQuiet() {
     let image = PixelThumbnail(
       graphics: .kitty, columns: 2, rows: 1, pixelSize: PixelSize(width: 16, height: 16),
-      payload: Array(repeating: UInt8(ascii: "A"), count: 5000))
+      payload: Array(repeating: UInt8(ascii: "A"), count: 5000), dataFormat: "f=24")
     let text = String(decoding: KittyEncoding.transmit(image, id: 7), as: UTF8.self)
-    let first = "\u{1B}_Ga=t,i=7,f=32,o=z,s=16,v=16,q=2,m=1;" + String(repeating: "A", count: 4096) + "\u{1B}\\"
+    let first = "\u{1B}_Ga=t,i=7,f=24,s=16,v=16,q=2,m=1;" + String(repeating: "A", count: 4096) + "\u{1B}\\"
     let second = "\u{1B}_Gm=0,q=2;" + String(repeating: "A", count: 904) + "\u{1B}\\"
-    #expect(text == first + second)
+    #expect(text == first + second, "\(text.prefix(60))")
     let virtual = String(decoding: KittyEncoding.transmit(image, id: 7, virtualPlacement: true), as: UTF8.self)
     #expect(virtual.hasSuffix("\u{1B}_Ga=p,U=1,i=7,c=2,r=1,q=2\u{1B}\\"))
     #expect(
       String(decoding: KittyEncoding.place(image, id: 7, placement: 1), as: UTF8.self)
-        == "\u{1B}_Ga=p,i=7,p=1,c=2,r=1,C=1,q=2\u{1B}\\")
+        == "\u{1B}_Ga=p,i=7,p=1,X=0,Y=0,C=1,q=2\u{1B}\\")
     #expect(
       String(decoding: KittyEncoding.removePlacement(id: 7, placement: 1), as: UTF8.self)
         == "\u{1B}_Ga=d,d=i,i=7,p=1,q=2\u{1B}\\")
