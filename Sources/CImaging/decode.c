@@ -47,6 +47,15 @@ void pk_fitted_size(const pk_decode_options *options, int32_t width, int32_t hei
   }
 }
 
+void pk_thumbnail_fitted_size(const pk_decode_options *options, int32_t width, int32_t height, int32_t *fw, int32_t *fh) {
+  pk_decode_options enough = *options;
+  if (options->enough_width > 0 && options->enough_height > 0) {
+    enough.need_width = options->enough_width;
+    enough.need_height = options->enough_height;
+  }
+  pk_fitted_size(&enough, width, height, fw, fh);
+}
+
 uint8_t *pk_alloc_pixels(int32_t width, int32_t height) {
   return calloc((size_t)width * (size_t)height, 4);
 }

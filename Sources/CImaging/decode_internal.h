@@ -18,6 +18,10 @@ int pk_check_size(pk_decode_options *options, int64_t width, int64_t height);
 // (never larger than the image itself).
 void pk_fitted_size(const pk_decode_options *options, int32_t width, int32_t height, int32_t *fw, int32_t *fh);
 
+// The size an embedded thumbnail must reach: the image fitted into the
+// enough box when one is given, else into the need box.
+void pk_thumbnail_fitted_size(const pk_decode_options *options, int32_t width, int32_t height, int32_t *fw, int32_t *fh);
+
 // Allocates width x height RGBA pixels (zeroed), or NULL.
 uint8_t *pk_alloc_pixels(int32_t width, int32_t height);
 

@@ -56,7 +56,7 @@ int pk_decode_heif(const uint8_t *data, size_t size, pk_decode_options *options,
   options->source_width = width;
   options->source_height = height;
   int32_t fw, fh;
-  pk_fitted_size(options, width, height, &fw, &fh);
+  pk_thumbnail_fitted_size(options, width, height, &fw, &fh);
   thumbnail = usable_thumbnail(primary, fw, fh);
   error = heif_decode_image(thumbnail ? thumbnail : primary, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, NULL);
   if (error.code == heif_error_Unsupported_feature || error.code == heif_error_Unsupported_filetype) {

@@ -136,6 +136,8 @@ static pk_decode_options stored_box(const pk_decode_options *options, int orient
   if (orientation >= 5) {
     stored.need_width = options->need_height;
     stored.need_height = options->need_width;
+    stored.enough_width = options->enough_height;
+    stored.enough_height = options->enough_width;
   }
   return stored;
 }
@@ -159,7 +161,7 @@ int pk_decode_jpeg_thumbnail(const uint8_t *data, size_t size, pk_decode_options
   pk_jpeg_scan_header(thumb, header.thumbnail_length, &thumb_header);
   if (!thumb_header.complete) return 1;
   int32_t fw, fh;
-  pk_fitted_size(&stored, header.width, header.height, &fw, &fh);
+  pk_thumbnail_fitted_size(&stored, header.width, header.height, &fw, &fh);
   const int64_t tw = thumb_header.width, th = thumb_header.height;
   if (tw < fw || th < fh) return 1;
   // Some cameras letterbox the thumbnail of a wide photo: its bars would show.

@@ -51,6 +51,11 @@ typedef struct {
   // this to pick an embedded thumbnail or a DCT scale that still covers it.
   int32_t need_width;
   int32_t need_height;
+  // In: an embedded thumbnail (EXIF, HEIF) is good enough when it covers
+  // this smaller box; 0 means the need box. Lets a tile use a camera's
+  // thumbnail while a full decode still aims at the larger need box.
+  int32_t enough_width;
+  int32_t enough_height;
   // In: images whose header claims more pixels are refused before decoding.
   int64_t max_pixels;
   // Out.

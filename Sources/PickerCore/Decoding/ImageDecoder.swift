@@ -68,8 +68,12 @@ public struct ImageDecoder: Sendable {
 
   /// Decodes the file at `path`; non-regular files (a FIFO, a device) and
   /// folders are refused without blocking.
-  public func decode(file path: PathBytes, covering box: PixelSize) throws(ImageDecodingError) -> DecodedImage {
-    var options = makeOptions(box)
+  /// `enough`, when given, is a smaller box an embedded thumbnail only has
+  /// to cover to be used.
+  public func decode(file path: PathBytes, covering box: PixelSize, enough: PixelSize? = nil) throws(ImageDecodingError)
+    -> DecodedImage
+  {
+    var options = makeOptions(box, enough: enough)
     var raw = pk_image()
     let status = (path.bytes + [0]).withUnsafeBufferPointer { bytes in
       bytes.withMemoryRebound(to: CChar.self) { pk_decode_file($0.baseAddress, &options, &raw) }
@@ -78,17 +82,21 @@ public struct ImageDecoder: Sendable {
   }
 
   /// Decodes image bytes held in memory (a data: URL, a download).
-  public func decode(bytes: [UInt8], covering box: PixelSize) throws(ImageDecodingError) -> DecodedImage {
-    var options = makeOptions(box)
+  public func decode(bytes: [UInt8], covering box: PixelSize, enough: PixelSize? = nil) throws(ImageDecodingError)
+    -> DecodedImage
+  {
+    var options = makeOptions(box, enough: enough)
     var raw = pk_image()
     let status = bytes.withUnsafeBufferPointer { pk_decode_memory($0.baseAddress, $0.count, &options, &raw) }
     return try finish(status, options, raw)
   }
 
-  private func makeOptions(_ box: PixelSize) -> pk_decode_options {
+  private func makeOptions(_ box: PixelSize, enough: PixelSize?) -> pk_decode_options {
     var options = pk_decode_options()
     options.need_width = Int32(clamping: box.width)
     options.need_height = Int32(clamping: box.height)
+    options.enough_width = Int32(clamping: enough?.width ?? 0)
+    options.enough_height = Int32(clamping: enough?.height ?? 0)
     options.max_pixels = Int64(maxPixels)
     return options
   }

@@ -248,23 +248,30 @@ final class PipelineCore: @unchecked Sendable {
     }
     do {
       let data = try loader.load(key.reference) { [weak self] in !(self?.isWanted(key) ?? false) }
+      // Decoded for the cache's size, but a camera's EXIF thumbnail serves
+      // whenever it covers the tile itself.
       let side = usesDiskCache ? flavor.size : max(box.width, box.height)
       let square = PixelSize(width: side, height: side)
       let decoded: DecodedImage
       switch data {
-      case .file(let path): decoded = try configuration.decoder.decode(file: path, covering: square)
-      case .bytes(let bytes): decoded = try configuration.decoder.decode(bytes: bytes, covering: square)
+      case .file(let path): decoded = try configuration.decoder.decode(file: path, covering: square, enough: box)
+      case .bytes(let bytes): decoded = try configuration.decoder.decode(bytes: bytes, covering: square, enough: box)
       }
       let thumbnail = decoded.image
       thumbnail.shrink(maxWidth: side, maxHeight: side)
+      // The cache gets only thumbnails of its full size (or whole small
+      // originals): others read from it expect that much.
+      let fillsFlavor =
+        max(thumbnail.width, thumbnail.height) >= flavor.size
+        || max(decoded.sourceSize.width, decoded.sourceSize.height) <= flavor.size
       var store: (() -> Void)?
-      if let cacheEntry, let cache = configuration.diskCache, case .file(let path) = key.reference {
+      if fillsFlavor, let cacheEntry, let cache = configuration.diskCache, case .file(let path) = key.reference {
         store = {
           guard cache.isSettled(path, as: cacheEntry) else { return }
           try? cache.store(thumbnail, for: cacheEntry, flavor: flavor)
         }
       }
-      if let remoteEntry, let cache = configuration.remoteCache {
+      if fillsFlavor, let remoteEntry, let cache = configuration.remoteCache {
         store = { try? cache.store(thumbnail, for: remoteEntry, flavor: flavor) }
       }
       return (render(thumbnail, key), .decoded(embeddedThumbnail: decoded.usedEmbeddedThumbnail), store)

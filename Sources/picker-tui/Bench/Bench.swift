@@ -38,25 +38,39 @@ struct FirstPaintBench: ParsableCommand {
   @Flag(help: "With --thumbnails: a thumbnail cache filled by the run before (default: empty).")
   var warm = false
 
+  @Option(name: .customLong("protocol"), help: "With --thumbnails: pixel thumbnails for kitty, sixel or iterm2.")
+  var graphics: GraphicsProtocol?
+
+  @Option(help: "With --protocol: one cell in pixels, as WxH.")
+  var cellSize = "8x17"
+
   func run() throws {
     var times: [Double] = []
     var entries = 0
+    var graphicsBytes = 0
     let cacheRoot = BenchCache.makeRoot()
     defer { BenchCache.remove(cacheRoot) }
     for _ in 0..<(max(1, runs) + (warm ? 1 : 0)) {
       if !warm { try? FileManager.default.removeItem(atPath: cacheRoot) }
       let started = DispatchTime.now().uptimeNanoseconds
       let source = FolderSource(root: PathArguments.rawPositionals(matching: [folder])[0])
-      let terminal = HeadlessTerminal(size: TerminalSize(width: width, height: height))
+      var support = GraphicsSupport()
+      support.graphics = graphics
+      let terminal = HeadlessTerminal(
+        size: TerminalSize(width: width, height: height), writer: makeGraphicsWriter(for: support))
+      var options = AppOptions(showsThumbnails: thumbnails > 0, colorDepth: .truecolor)
+      if let graphics {
+        let cell = try PixelsBench.size(cellSize, "--cell-size")
+        options.pixelFormat = PixelFormat(
+          graphics: graphics, cellSize: PixelSize(width: cell.width, height: cell.height))
+      }
       var pipeline: ImagePipeline?
       if thumbnails > 0 {
         var configuration = ImagePipeline.Configuration()
         configuration.diskCache = FreedesktopThumbnailCache(root: cacheRoot)
         pipeline = ImagePipeline(configuration: configuration)
       }
-      let state = AppState(
-        sources: [SourceSummary(source)],
-        options: AppOptions(showsThumbnails: thumbnails > 0, colorDepth: .truecolor), size: terminal.size)
+      let state = AppState(sources: [SourceSummary(source)], options: options, size: terminal.size)
       let loop = EventLoop(
         state: state, terminal: terminal, sources: [source], pipeline: pipeline,
         downloader: Downloader(folder: NSTemporaryDirectory(), sources: []), theme: .colored)
@@ -78,6 +92,7 @@ struct FirstPaintBench: ParsableCommand {
       _ = loop.run()
       guard painted else { throw PickerExit(code: 2, message: "the folder showed nothing") }
       times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
+      graphicsBytes = terminal.graphicsBytes
       // Work left over (prefetch, cache writes) must not run into the next run.
       pipeline?.waitUntilIdle()
     }
@@ -97,6 +112,7 @@ struct FirstPaintBench: ParsableCommand {
         "first paint:    median \(String(format: "%.1f", median)) ms, min \(String(format: "%.1f", sorted[0])) ms, max \(String(format: "%.1f", sorted.last!)) ms over \(times.count) runs"
       )
       print("peak RSS:       \(String(format: "%.1f", peakMB)) MB")
+      if let graphics { print("graphics bytes: \(graphicsBytes) (\(graphics.rawValue), last run)") }
     }
   }
 

@@ -4,6 +4,16 @@ import Testing
 @testable import PickerCore
 
 @Suite struct ImageDecoderTests {
+  @Test func anEmbeddedThumbnailServesWhenItCoversTheEnoughBox() throws {
+    let thumbnail = TestImages.jpeg(TestImages.quadrants(160, 120))
+    let bytes = TestImages.jpeg(TestImages.quadrants(1600, 1200), orientation: 1, thumbnail: thumbnail)
+    let large = PixelSize(width: 256, height: 256)
+    #expect(try !ImageDecoder().decode(bytes: bytes, covering: large).usedEmbeddedThumbnail)
+    let tile = PixelSize(width: 128, height: 136)
+    let decoded = try ImageDecoder().decode(bytes: bytes, covering: large, enough: tile)
+    #expect(decoded.usedEmbeddedThumbnail && decoded.image.width == 160)
+  }
+
   let decoder = ImageDecoder()
   let box = PixelSize(width: 64, height: 64)
 
