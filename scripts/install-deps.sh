@@ -27,8 +27,8 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
   packages+=(xvfb xterm kitty mlterm fonts-dejavu-core imagemagick xdotool python3-pil chafa)
   # exiftool writes the EXIF facts the preview tests read back.
   packages+=(libimage-exiftool-perl)
-  # fzf runs the README's preview one-liner.
-  packages+=(fzf)
+  # fzf and lf run the README's preview one-liners.
+  packages+=(fzf lf)
 fi
 if [ "$what" = bench ]; then
   # Pillow writes the camera-like photos; chafa, timg and vipsthumbnail are

@@ -137,3 +137,36 @@ def test_fzf_preview_one_liner(tmux_server, picker_bin, tmp_path):
         assert out.read_text().strip().endswith(".jpg")
     finally:
         subprocess.run(tmux + ["kill-session", "-t", session], capture_output=True)
+
+
+def test_lf_previewer(tmux_server, picker_bin, tmp_path):
+    if shutil.which("lf") is None:
+        pytest.fail("lf is missing (make test installs it)")
+    folder = tmp_path / "photos"
+    demo_photos(folder)
+    config = tmp_path / "config" / "lf"
+    config.mkdir(parents=True)
+    # The README's previewer script and lfrc line, with this test's binary.
+    previewer = config / "preview"
+    previewer.write_text(f'#!/bin/sh\nexec {shell_word(str(picker_bin))} preview --size "$2x$3" "$1"\n')
+    previewer.chmod(0o755)
+    (config / "lfrc").write_text(f"set previewer {previewer}\n")
+    session = f"lf-{os.getpid()}"
+    tmux = ["tmux", "-L", tmux_server, "-f", "/dev/null"]
+    env = f"LANG=C.UTF-8 XDG_CONFIG_HOME={shell_word(str(tmp_path / 'config'))} HOME={shell_word(str(tmp_path))}"
+    subprocess.run(
+        tmux + ["new-session", "-d", "-s", session, "-x", "120", "-y", "30", "/bin/sh", "-c",
+                f"cd {shell_word(str(folder))} && {env} lf; exec sleep 60"],
+        check=True,
+    )
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = subprocess.run(tmux + ["capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
+            if sum(blocks(line) > 15 for line in screen.splitlines()) > 5:
+                break
+            time.sleep(0.05)
+        assert sum(blocks(line) > 15 for line in screen.splitlines()) > 5, "no photo in lf's preview:\n" + screen
+    finally:
+        subprocess.run(tmux + ["kill-session", "-t", session], capture_output=True)
