@@ -12,7 +12,8 @@ Xvfb display, screenshots their windows, and measures the pictures:
                               "the photo as pixels")
 
 It also records what tmux sends to the OUTER terminal (TmuxOuterStream), so a
-test can check that graphics commands pass through tmux.
+test can check that graphics commands pass through tmux, answer queries as
+that terminal would, and read the pane back (capture, styled_cells).
 
 Rules kept throughout (see ../shared/PLATFORM-NOTES.md beside the
 repository, "Terminal graphics"):
@@ -33,6 +34,7 @@ import dataclasses
 import fcntl
 import os
 import pty
+import re
 import select
 import shlex
 import shutil
@@ -44,6 +46,7 @@ import tempfile
 import termios
 import threading
 import time
+import unicodedata
 import uuid
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Sequence
@@ -544,6 +547,15 @@ class Terminal:
         with Image.open(self.screenshot(path)) as image:
             return image.convert("RGB")
 
+    def grab(self):
+        """A screenshot as a PIL image (RGB), taken as an uncompressed BMP:
+        twice as fast as a PNG, for polling; not kept."""
+        path = self.workdir / "grab.bmp"
+        importer = "/usr/bin/import" if os.access("/usr/bin/import", os.X_OK) else "import"
+        _run([importer, "-window", self.window, f"bmp:{path}"], self.display.environment())
+        with Image.open(path) as image:
+            return image.convert("RGB")
+
     def wait_for(self, condition: Callable[[object], object], what: str, timeout: float = TIMEOUT):
         """Screenshots until condition(image) is truthy; returns that image.
 
@@ -562,6 +574,35 @@ class Terminal:
                     f"{self.kind}: timed out after {timeout:.0f}s waiting for {what}; last screenshot {path}{status}"
                 )
             time.sleep(POLL)
+
+    def wait_settled(self, check: Callable[[object], str | None], what: str, timeout: float = TIMEOUT):
+        """Screenshots until check(image) finds nothing wrong (returns None)
+        in two screenshots in a row, so a picture caught half-drawn or a
+        stale one about to be removed does not pass; returns the last image.
+
+        check returns None when the screen is as wanted, else a short
+        description of what is wrong, which a timeout reports together with
+        the last screenshot's path.
+        """
+        deadline = time.monotonic() + timeout
+        passed = 0
+        while True:
+            image = self.grab()
+            problem = check(image)
+            passed = passed + 1 if problem is None else 0
+            if passed >= 2:
+                return image
+            if time.monotonic() > deadline:
+                self.shots += 1
+                kept = self.workdir / f"failed-{self.shots:03d}.png"
+                image.save(kept, "PNG")
+                status = f"; the command exited {self.rc_path.read_text().strip()}" if self.exited() else ""
+                raise AssertionError(
+                    f"{self.kind}: timed out after {timeout:.0f}s waiting for {what}; "
+                    f"last screenshot {kept}{status}; what it shows: {problem}"
+                )
+            if problem is not None:
+                time.sleep(POLL)
 
     def cell_box(self, column: int, row: int, columns: int, rows: int) -> tuple[int, int, int, int]:
         """The pixel box (left, top, right, bottom) of a block of cells,
@@ -713,6 +754,20 @@ def region_is_blank(image, box: Box, tolerance: int = 24, background: tuple[int,
     return off <= allowed_fraction * region.size[0] * region.size[1]
 
 
+def count_colour(image, box: Box, low: tuple[int, int, int], high: tuple[int, int, int]) -> int:
+    """How many pixels of box have every channel within [low, high]
+    (inclusive), e.g. a photo's red border: low (150, 0, 0), high (255, 90, 90)."""
+    if not hasattr(image, "crop"):
+        with Image.open(image) as opened:
+            image = opened.convert("RGB")
+    channels = image.crop(box).convert("RGB").split()
+    mask = None
+    for channel, lo, hi in zip(channels, low, high):
+        band = channel.point(lambda v, lo=lo, hi=hi: 255 if lo <= v <= hi else 0)
+        mask = band if mask is None else ImageChops.multiply(mask, band)
+    return mask.histogram()[255]
+
+
 # --------------------------------------------------------------------------
 # Fixtures: photos whose fine detail survives only as real pixels.
 
@@ -721,7 +776,8 @@ def make_stripe_photo(path: Path, width: int = 640, height: int = 480, stripe: i
                       border: int = 16, border_colour: tuple[int, int, int] = (220, 30, 30)) -> Path:
     """Black and white vertical stripes, `stripe` px each, inside a coloured
     border; written as a quality-95 JPEG without chroma subsampling (so
-    the stripes keep their edges and the border its colour).
+    the stripes keep their edges and the border its colour), or as a PNG
+    when the name ends in .png.
 
     A photo shown smaller than it is gets scaled first, and stripes of
     `stripe` px become stripe * (shown width / photo width) px on screen:
@@ -739,18 +795,24 @@ def make_stripe_photo(path: Path, width: int = 640, height: int = 480, stripe: i
             draw.line([(x, border), (x, height - border - 1)], fill=(255, 255, 255))
         else:
             draw.line([(x, border), (x, height - border - 1)], fill=(0, 0, 0))
+    return _save_photo(image, path)
+
+
+def _save_photo(image, path: Path) -> Path:
+    """A lossless PNG when the name ends in .png, else a quality-95 JPEG
+    without chroma subsampling."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    image.save(path, "JPEG", quality=95, subsampling=0)
+    if path.suffix.lower() == ".png":
+        image.save(path, "PNG")
+    else:
+        image.save(path, "JPEG", quality=95, subsampling=0)
     return path
 
 
 def make_grey_photo(path: Path, width: int = 640, height: int = 480, grey: int = 128) -> Path:
     image = Image.new("RGB", (width, height), (grey, grey, grey))
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    image.save(path, "JPEG", quality=95, subsampling=0)
-    return path
+    return _save_photo(image, path)
 
 
 def make_stripe_fixtures(folder: Path) -> dict[str, Path]:
@@ -765,6 +827,84 @@ def make_stripe_fixtures(folder: Path) -> dict[str, Path]:
 
 # --------------------------------------------------------------------------
 # What tmux sends to the outer terminal.
+
+# kitty 0.26.5's own answers (measured under Xvfb), for a test that plays
+# the outer terminal.
+KITTY_SECONDARY_DA = b"\033[>1;4000;26c"
+KITTY_XTVERSION = b"\033P>|kitty(0.26.5)\033\\"
+
+# kitty's Unicode placeholders: the cell character, and the first of the
+# combining marks that give a cell's row and column in the image (the
+# table in kitty's graphics protocol documentation, "rowcolumn-diacritics").
+KITTY_PLACEHOLDER = "\U0010EEEE"
+KITTY_DIACRITICS = (
+    "\u0305", "\u030D", "\u030E", "\u0310", "\u0312", "\u033D", "\u033E", "\u033F",
+    "\u0346", "\u034A", "\u034B", "\u034C", "\u0350", "\u0351", "\u0352", "\u0357",
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class StyledCell:
+    text: str  # a base character and its combining marks
+    foreground: str | None  # "5;N" (palette), "2;R;G;B", "30".."37"/"90".."97", or None (default)
+
+    @property
+    def palette(self) -> int | None:
+        """The foreground as a palette index: 38;5;N is N, and the short
+        forms ncurses sends for the first 16 colours (31 is 1, 91 is 9)."""
+        f = self.foreground
+        if f is None:
+            return None
+        if f.startswith("5;"):
+            return int(f[2:])
+        if f.isdigit():
+            n = int(f)
+            return n - 30 if 30 <= n <= 37 else n - 82 if 90 <= n <= 97 else None
+        return None
+
+
+_SGR = re.compile(r"\x1b\[([0-9;:]*)m")
+
+
+def styled_cells(line: str) -> list[StyledCell]:
+    """One line of `tmux capture-pane -e -p` as cells with their foreground
+    colour (the other attributes are not kept). Combining marks join the
+    cell before them; a wide character is followed by an empty cell."""
+    cells: list[StyledCell] = []
+    foreground: str | None = None
+    position = 0
+    for match in [*_SGR.finditer(line), None]:
+        end = match.start() if match else len(line)
+        for ch in line[position:end]:
+            if unicodedata.combining(ch) and cells:
+                last = cells[-1]
+                cells[-1] = StyledCell(last.text + ch, last.foreground)
+                continue
+            cells.append(StyledCell(ch, foreground))
+            if unicodedata.east_asian_width(ch) in ("W", "F"):
+                cells.append(StyledCell("", foreground))
+        if match is None:
+            break
+        position = match.end()
+        params = [p for p in re.split(r"[;:]", match.group(1))] or [""]
+        i = 0
+        while i < len(params):
+            p = params[i]
+            if p in ("", "0", "39"):
+                foreground = None
+            elif p == "38" and i + 1 < len(params):
+                if params[i + 1] == "5" and i + 2 < len(params):
+                    foreground = f"5;{params[i + 2]}"
+                    i += 2
+                elif params[i + 1] == "2" and i + 4 < len(params):
+                    foreground = "2;" + ";".join(params[i + 2:i + 5])
+                    i += 4
+            elif p.isdigit() and (30 <= int(p) <= 37 or 90 <= int(p) <= 97):
+                foreground = p
+            elif p in ("48", "58") and i + 1 < len(params):  # skip a background or underline colour
+                i += 2 if params[i + 1] == "5" else 4 if params[i + 1] == "2" else 0
+            i += 1
+    return cells
 
 
 class TmuxOuterStream:
@@ -912,6 +1052,40 @@ class TmuxOuterStream:
                     raise AssertionError(f"{needle!r} never reached the outer terminal; it got {self.data[-2000:]!r}")
                 self._lock.wait(min(left, 0.2))
             return self.data
+
+    def wait_until(self, condition: Callable[[bytes], object], what: str, timeout: float = TIMEOUT) -> bytes:
+        """Waits until condition(the outer stream so far) is truthy; returns the stream."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while not condition(self.data):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(
+                        f"timed out waiting for {what} in the outer stream; it got {self.data[-2000:]!r}")
+                self._lock.wait(min(left, 0.2))
+            return self.data
+
+    def answer_start_queries(self, secondary_da: bytes = KITTY_SECONDARY_DA,
+                             version: bytes = KITTY_XTVERSION) -> None:
+        """Answers what tmux asks the outer terminal when a client attaches
+        (secondary DA ``ESC [ > c`` and XTVERSION ``ESC [ > q``), at once,
+        as a real terminal does.
+
+        This matters for replies meant for the pane: until tmux 3.3 has
+        its secondary DA answer (or 5 s have passed), it takes every
+        ``ESC [ ? ... c`` from the outer terminal for its own DA answer and
+        drops it, and likewise every ``ESC P > | ... ESC \\`` until it has
+        its XTVERSION answer. So a program's passthrough DA1 (and
+        XTVERSION) would never reach it.
+        """
+        self.wait_for(b"\033[>c")
+        self.wait_for(b"\033[>q")
+        self.send(secondary_da + version)
+
+    def capture(self, target: str = "main", escapes: bool = True) -> str:
+        """The pane's screen as tmux holds it (capture-pane -p, with -e:
+        colours as SGR sequences)."""
+        return self.tmux("capture-pane", "-p", *(["-e"] if escapes else []), "-t", target)
 
     def pane_exit_status(self, timeout: float = TIMEOUT) -> int:
         path = self.workdir / "rc"

@@ -92,7 +92,7 @@ def test_preview_command_prints_symbols_of_the_asked_size(picker_bin, tmp_path):
     text = facts.stdout.decode()
     assert "Format      JPEG" in text and "480 × 360" in text and len(text.splitlines()) <= 12
     kitty = run_preview(picker_bin, "--size", "40x12", "--format", "kitty", str(folder / "desert.jpg"))
-    assert kitty.stdout.startswith(b"\x1b_Ga=T,c=") and kitty.stdout.rstrip().endswith(b"\x1b\\")
+    assert kitty.stdout.startswith(b"\x1b_Ga=T,f=24,") and kitty.stdout.rstrip().endswith(b"\x1b\\")
 
 
 def test_preview_command_fails_cleanly(picker_bin, tmp_path):

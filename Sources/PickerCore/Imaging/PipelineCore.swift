@@ -19,6 +19,8 @@ final class PipelineCore: @unchecked Sendable {
   }
 
   private let configuration: ImagePipeline.Configuration
+  /// Where thumbnails are kept between runs: local files, remote photos.
+  private let stores: [any ThumbnailStore]
   private let memoryCache: MemoryCache<ImageRequest.Key, Thumbnail>
   private let condition = NSCondition()
   private var jobs: [ImageRequest.Key: Job] = [:]
@@ -39,6 +41,10 @@ final class PipelineCore: @unchecked Sendable {
   init(configuration: ImagePipeline.Configuration, memoryCache: MemoryCache<ImageRequest.Key, Thumbnail>) {
     self.configuration = configuration
     self.memoryCache = memoryCache
+    var stores: [any ThumbnailStore] = []
+    if let cache = configuration.diskCache { stores.append(LocalThumbnailStore(cache: cache)) }
+    if let cache = configuration.remoteCache { stores.append(RemoteThumbnailStore(cache: cache)) }
+    self.stores = stores
   }
 
   var pendingJobCount: Int { condition.withLock { jobs.count } }
@@ -209,83 +215,57 @@ final class PipelineCore: @unchecked Sendable {
     condition.withLock { !(jobs[key]?.subscribers.isEmpty ?? true) }
   }
 
-  /// Makes one thumbnail; nil when nobody wanted it any more before the
-  /// expensive part. The closure returned runs after delivery.
+  /// Makes one thumbnail in three named steps: look it up in a store,
+  /// else fetch and decode it, then render it for the terminal. Nil when
+  /// nobody wanted it any more before the expensive part. The closure
+  /// returned (keeping it in the store) runs after delivery.
   private func make(_ key: ImageRequest.Key) -> (ThumbnailResult?, ImagePipeline.JobReport.Path?, (() -> Void)?) {
     if let image = memoryCache.value(for: key) { return (.success(image), .memoryCache, nil) }
     let box = key.pixelBox
     let flavor: FreedesktopThumbnailCache.Flavor = max(box.width, box.height) <= 128 ? .normal : .large
-    // Tiles larger than the cache's largest thumbnails are decoded for
-    // themselves, past the disk cache.
-    let usesDiskCache = max(box.width, box.height) <= flavor.size
-    // The local file's disk cache entry: a thumbnail, or a remembered failure.
-    var cacheEntry: FreedesktopThumbnailCache.Entry?
-    if case .file(let path) = key.reference, let cache = configuration.diskCache, usesDiskCache {
-      let entry: FreedesktopThumbnailCache.Entry
-      switch cache.entry(for: path) {
-      case .success(let found): entry = found
-      case .failure(let error): return (.failure(error), .failed, nil)
+    // Tiles larger than the cache's largest thumbnails (the preview) are
+    // decoded for themselves, past the stores.
+    let usesStore = max(box.width, box.height) <= flavor.size
+    var slot: StoreSlot?
+    if usesStore, let store = stores.first(where: { $0.handles(key.reference) }) {
+      switch store.lookup(key.reference, flavor: flavor) {
+      case .hit(let image): return (render(image, key), .diskCache, nil)
+      case .knownFailure(let error): return (.failure(error), .failed, nil)
+      case .miss(let found): slot = found
       }
-      cacheEntry = entry
-      if let message = cache.failure(for: entry) {
-        return (.failure(ImageDecodingError(message, isContentError: true)), .failed, nil)
-      }
-      if let image = cache.thumbnail(for: entry, flavor: flavor) {
-        return (render(image, key), .diskCache, nil)
-      }
-    }
-    // A remote thumbnail made before: URLs of remote photos are taken to
-    // name fixed content, so the entry needs no date check.
-    var remoteEntry: FreedesktopThumbnailCache.Entry?
-    if case .remote(let source, let url) = key.reference, let cache = configuration.remoteCache, usesDiskCache {
-      let entry = FreedesktopThumbnailCache.Entry(uri: "picker-tui-remote:" + source + "\n" + url, mtime: 0)
-      if let image = cache.thumbnail(for: entry, flavor: flavor) { return (render(image, key), .diskCache, nil) }
-      remoteEntry = entry
     }
     guard isWanted(key) else { return (nil, nil, nil) }
-    guard let loader = configuration.loaders.first(where: { $0.canHandle(key.reference) }) else {
-      return (.failure(ImageDecodingError("no loader for this image")), .failed, nil)
-    }
+    let side = usesStore ? flavor.size : max(box.width, box.height)
     do {
-      let data = try loader.load(key.reference) { [weak self] in !(self?.isWanted(key) ?? false) }
-      // Decoded for the cache's size, but a camera's EXIF thumbnail serves
-      // whenever it covers the tile itself.
-      let side = usesDiskCache ? flavor.size : max(box.width, box.height)
-      let square = PixelSize(width: side, height: side)
-      let decoded: DecodedImage
-      switch data {
-      case .file(let path): decoded = try configuration.decoder.decode(file: path, covering: square, enough: box)
-      case .bytes(let bytes): decoded = try configuration.decoder.decode(bytes: bytes, covering: square, enough: box)
-      }
+      let decoded = try fetchAndDecode(key, side: side)
       let thumbnail = decoded.image
       thumbnail.shrink(maxWidth: side, maxHeight: side)
-      // The cache gets only thumbnails of its full size (or whole small
+      // A store gets only thumbnails of its full size (or whole small
       // originals): others read from it expect that much.
       let fillsFlavor =
         max(thumbnail.width, thumbnail.height) >= flavor.size
         || max(decoded.sourceSize.width, decoded.sourceSize.height) <= flavor.size
-      var store: (() -> Void)?
-      if fillsFlavor, let cacheEntry, let cache = configuration.diskCache, case .file(let path) = key.reference {
-        store = {
-          guard cache.isSettled(path, as: cacheEntry) else { return }
-          try? cache.store(thumbnail, for: cacheEntry, flavor: flavor)
-        }
-      }
-      if fillsFlavor, let remoteEntry, let cache = configuration.remoteCache {
-        store = { try? cache.store(thumbnail, for: remoteEntry, flavor: flavor) }
-      }
-      return (render(thumbnail, key), .decoded(embeddedThumbnail: decoded.usedEmbeddedThumbnail), store)
+      let keep = fillsFlavor ? slot.map { slot in { slot.save(thumbnail) } } : nil
+      return (render(thumbnail, key), .decoded(embeddedThumbnail: decoded.usedEmbeddedThumbnail), keep)
     } catch {
-      var remember: (() -> Void)?
-      if error.isContentError, let cacheEntry, let cache = configuration.diskCache, case .file(let path) = key.reference
-      {
-        remember = {
-          // A file still being copied looks truncated: remember nothing yet.
-          guard cache.isSettled(path, as: cacheEntry) else { return }
-          try? cache.storeFailure(error.message, for: cacheEntry)
-        }
-      }
+      let remember = error.isContentError ? slot?.saveFailure.map { save in { save(error.message) } } : nil
       return (.failure(error), .failed, remember)
+    }
+  }
+
+  /// The second step: the loader chain fetches the bytes (or names the
+  /// file), the decoder decodes them for the cache's size, though a
+  /// camera's EXIF thumbnail serves whenever it covers the tile itself.
+  private func fetchAndDecode(_ key: ImageRequest.Key, side: Int) throws(ImageDecodingError) -> DecodedImage {
+    guard let loader = configuration.loaders.first(where: { $0.canHandle(key.reference) }) else {
+      throw ImageDecodingError("no loader for this image")
+    }
+    let data = try loader.load(key.reference) { [weak self] in !(self?.isWanted(key) ?? false) }
+    let square = PixelSize(width: side, height: side)
+    switch data {
+    case .file(let path): return try configuration.decoder.decode(file: path, covering: square, enough: key.pixelBox)
+    case .bytes(let bytes):
+      return try configuration.decoder.decode(bytes: bytes, covering: square, enough: key.pixelBox)
     }
   }
 

@@ -92,10 +92,12 @@ final class NcursesTerminal: TerminalBackend {
     if chosen != .none && available == .none { chosen = .none }
     if Self.rank(chosen) > Self.rank(available) { chosen = available }
     depth = chosen
-    if support.usesPlaceholders && chosen == .none {
+    // Placeholder cells name their image by a 256-colour foreground: with
+    // fewer colours, ids would collide and tiles would show other photos.
+    if support.usesPlaceholders && chosen != .palette256 {
       support.graphics = nil
       support.usesPlaceholders = false
-      support.reasons.append("no colours for kitty placeholder ids: symbols")
+      support.reasons.append("kitty placeholder ids need 256 colours, the pane has \(chosen.rawValue): symbols")
     }
     graphics = support
     writer = makeGraphicsWriter(for: support)
