@@ -486,13 +486,13 @@ def kitty_commands(data: bytes) -> list[dict[str, str]]:
     ]
 
 
-@pytest.mark.parametrize("ending", ["Escape", "SIGTERM"])
+@pytest.mark.parametrize("ending", ["Escape", "SIGTERM", "SIGSEGV"])
 def test_kitty_frees_exactly_its_own_images(xdisplay, picker_bin, tmp_path, ending):
     """What the picker writes to kitty, recorded by script(1) between the
     two: each image sent once per id, placed as placement 1 without moving
-    the cursor, and on exit (Esc, or SIGTERM) every id sent is deleted, by
-    id, and nothing else (never "all images", which would take other
-    programs' too)."""
+    the cursor, and on exit (Esc, SIGTERM, or a crash) every id sent is
+    deleted, by id, and nothing else (never "all images", which would take
+    other programs' too)."""
     need("kitty")
     if shutil.which("script") is None:
         pytest.skip("needs script (util-linux)")
@@ -513,8 +513,9 @@ def test_kitty_frees_exactly_its_own_images(xdisplay, picker_bin, tmp_path, endi
             term.send_keys("Escape")
             assert term.wait_exit() == 130, stderr_of(term)
         else:
-            os.kill(int(pid_file.read_text()), signal.SIGTERM)
-            assert term.wait_exit() == 143, stderr_of(term)
+            number = getattr(signal, ending)
+            os.kill(int(pid_file.read_text()), number)
+            assert term.wait_exit() == 128 + number, stderr_of(term)
         assert_grid_gone(term, "a blank screen after the picker")
         commands = kitty_commands((term.workdir / "typescript").read_bytes())
     finally:

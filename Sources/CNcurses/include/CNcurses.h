@@ -95,6 +95,10 @@ int pk_can_address_cursor(void);
 /// modes, then die of the same signal.
 void pk_install_crash_handler(void);
 
+/// Bytes the crash handler writes before its reset (a graphics protocol's
+/// deletes of our own images); replaced whole, at most 64 KiB.
+void pk_set_crash_cleanup(const unsigned char *bytes, unsigned long count);
+
 /// Draws one cell: a base character plus up to four combining characters.
 /// `pair` may exceed 32767 (passed through setcchar's opts).
 int pk_put_cell(WINDOW *win, int y, int x, const wchar_t *chars, attr_t attrs, int pair);

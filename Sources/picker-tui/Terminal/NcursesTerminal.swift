@@ -196,7 +196,15 @@ final class NcursesTerminal: TerminalBackend {
     }
     let bytes = writer.finish(screen, changed: changed, fullRedraw: full)
     if !bytes.isEmpty { _ = bytes.withUnsafeBufferPointer { pk_write_tty($0.baseAddress, UInt($0.count)) } }
+    let cleanup = writer.cleanup
+    if cleanup != crashCleanup {
+      crashCleanup = cleanup
+      cleanup.withUnsafeBufferPointer { pk_set_crash_cleanup($0.baseAddress, UInt($0.count)) }
+    }
   }
+
+  /// What the crash handler was last given to delete our images.
+  private var crashCleanup: [UInt8] = []
 
   private var pairsWereReset = false
 

@@ -11,6 +11,9 @@ public protocol GraphicsWriter: AnyObject {
   func finish(_ screen: Screen, changed: ChangedCells, fullRedraw: Bool) -> [UInt8]
   /// Leaving the screen (exit, suspend): removes every picture of ours.
   func clear() -> [UInt8]
+  /// What `clear` would send now, changing nothing: kept ready for the
+  /// crash handler, which cannot run Swift.
+  var cleanup: [UInt8] { get }
 }
 
 /// The cells a frame rewrote, and where each line's blank tail starts (a

@@ -36,6 +36,8 @@ public final class InlineImageWriter: GraphicsWriter {
     return out.isEmpty ? [] : CursorBytes.save + out + CursorBytes.restore
   }
 
+  public var cleanup: [UInt8] { [] }
+
   public func clear() -> [UInt8] {
     // Leaving the alternate screen takes the pictures with it.
     shown.removeAll()

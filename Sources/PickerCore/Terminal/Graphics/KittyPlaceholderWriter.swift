@@ -33,8 +33,13 @@ public final class KittyPlaceholderWriter: GraphicsWriter {
   }
 
   public func clear() -> [UInt8] {
-    let out = kept.allIDs.flatMap { KittyEncoding.delete(id: $0) }
+    let out = cleanup
     kept.removeAll()
+    return out
+  }
+
+  public var cleanup: [UInt8] {
+    let out = kept.allIDs.sorted().flatMap { KittyEncoding.delete(id: $0) }
     return out.isEmpty ? [] : GraphicsDetection.tmuxPassthrough(out)
   }
 

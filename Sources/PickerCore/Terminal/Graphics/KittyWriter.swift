@@ -39,11 +39,13 @@ public final class KittyWriter: GraphicsWriter {
   }
 
   public func clear() -> [UInt8] {
-    let out = kept.allIDs.flatMap { KittyEncoding.delete(id: $0) }
+    let out = cleanup
     kept.removeAll()
     shown.removeAll()
     return out
   }
+
+  public var cleanup: [UInt8] { kept.allIDs.sorted().flatMap { KittyEncoding.delete(id: $0) } }
 }
 
 /// Terminal image ids for content ids, handed out from a range and reused
