@@ -110,10 +110,19 @@ void pk_install_signal_handlers(void) {
   sigemptyset(&action.sa_mask);
   // No SA_RESTART: poll() must return so the loop sees the flag.
   action.sa_flags = 0;
-  sigaction(SIGINT, &action, NULL);
-  sigaction(SIGTERM, &action, NULL);
-  sigaction(SIGHUP, &action, NULL);
-  sigaction(SIGQUIT, &action, NULL);
+  // Every signal whose default action ends the process (crashes aside,
+  // see pk_install_crash_handler): the loop restores the terminal, then
+  // exits with 128 + the signal's number.
+  int ending[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+    SIGXCPU, SIGXFSZ, SIGIO,
+#ifdef SIGPWR
+    SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+    SIGSTKFLT,
+#endif
+  };
+  for (size_t i = 0; i < sizeof ending / sizeof ending[0]; i++) sigaction(ending[i], &action, NULL);
   // A closed pipe on stdout must be an error from write(), not a silent death.
   signal(SIGPIPE, SIG_IGN);
 }
@@ -280,7 +289,7 @@ void pk_install_crash_handler(void) {
   action.sa_handler = restore_after_crash;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESETHAND | SA_ONSTACK;
-  int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
+  int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
   for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++)
     sigaction(crash_signals[i], &action, NULL);
 }

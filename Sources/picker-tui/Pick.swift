@@ -35,7 +35,7 @@ struct Pick: ParsableCommand {
     help: ArgumentHelp(
       "Thumbnails: auto, kitty, sixel, iterm2, symbols, or off for captions only.",
       discussion: "auto draws pixels where the terminal says it can, else block symbols."))
-  var thumbnails: ThumbnailMode = .auto
+  var thumbnails: ThumbnailMode?
 
   @Option(help: "The config file (default: $XDG_CONFIG_HOME/picker-tui/config.toml).")
   var config: String?
@@ -58,7 +58,10 @@ struct Pick: ParsableCommand {
   func run() throws {
     let environment = ProcessInfo.processInfo.environment
     let log = LogFile.forCurrentUser(environment: environment)
-    let sources = try makeSources(environment: environment, log: log)
+    let file = try loadConfig(environment: environment)
+    let sources = try makeSources(environment: environment, log: log, config: file)
+    // The command line wins over the config file.
+    let thumbnails = self.thumbnails ?? file?.thumbnails ?? .auto
     let active = try initialSource(among: sources)
     var options = AppOptions(
       limits: SelectionLimits(maximum: max, minimum: min), pageSize: pageSize, print0: print0,
@@ -95,6 +98,9 @@ struct Pick: ParsableCommand {
     Self.stopCommandSources(sources)
     switch end {
     case .outcome(.picked(let picked)):
+      if closedAtStart.contains(1) {
+        throw PickerExit(code: 2, message: "cannot print the \(picked.count) picked path(s): stdout was closed")
+      }
       try OutputWriter.write(picked, separator: print0 ? 0 : UInt8(ascii: "\n"))
     case .outcome(.cancelled):
       throw PickerExit(code: 130, message: nil)
@@ -131,14 +137,17 @@ struct Pick: ParsableCommand {
   /// Folder sources in argument order, then the Picked source when there are
   /// file arguments or a stdin that is not a terminal, then the config's
   /// sources; with none of these, the pictures folder.
-  private func makeSources(environment: [String: String], log: LogFile?) throws -> [any PhotoSource] {
+  private func makeSources(environment: [String: String], log: LogFile?, config file: ConfigFile?) throws
+    -> [any PhotoSource]
+  {
     let arguments = PathArguments(paths)
     var sources: [any PhotoSource] = []
     let titles = arguments.folderTitles()
     for (folder, title) in zip(arguments.folders, titles) {
       sources.append(FolderSource(root: folder, title: title))
     }
-    let readsStdin = isatty(0) == 0
+    // A closed stdin (`<&-`) is no list of paths.
+    let readsStdin = isatty(0) == 0 && !closedAtStart.contains(0)
     if !arguments.files.isEmpty || readsStdin {
       let stream = PathStream(paths: arguments.files)
       if readsStdin {
@@ -148,22 +157,27 @@ struct Pick: ParsableCommand {
       }
       sources.append(PreselectedSource(stream: stream))
     }
-    sources += try configuredSources(environment: environment, log: log)
+    sources += configuredSources(file, environment: environment, log: log)
     if sources.isEmpty {
       sources.append(FolderSource(root: Self.defaultFolder(environment: environment)))
     }
     return sources
   }
 
-  private func configuredSources(environment: [String: String], log: LogFile?) throws -> [any PhotoSource] {
+  /// The config file, nil when there is none; an error in it ends the run.
+  private func loadConfig(environment: [String: String]) throws -> ConfigFile? {
     let home = environment["HOME"] ?? NSHomeDirectory()
-    let file: ConfigFile?
     do {
-      file = try ConfigFile.load(
+      return try ConfigFile.load(
         path: config ?? ConfigFile.defaultPath(environment: environment), required: config != nil, home: home)
     } catch {
       throw PickerExit(code: 2, message: error.description)
     }
+  }
+
+  private func configuredSources(_ file: ConfigFile?, environment: [String: String], log: LogFile?)
+    -> [any PhotoSource]
+  {
     let credentials = CredentialStore.forCurrentUser(environment: environment)
     return (file?.sources ?? []).map { entry -> any PhotoSource in
       switch entry {

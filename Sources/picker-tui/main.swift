@@ -15,6 +15,9 @@ func argumentsPreferringPaths() -> [String] {
   return arguments
 }
 
+/// Set once, before anything opens a file.
+let closedAtStart = StandardDescriptors.occupyClosed()
+
 do {
   var command = try PickerCommand.parseAsRoot(argumentsPreferringPaths())
   try command.run()

@@ -323,6 +323,8 @@ class PickerRunner:
         stdin_devnull: bool = False,
         stdin_path: Path | None = None,
         stdout_pipe: bool = False,
+        stdout_redirect: str | None = None,
+        stdin_closed: bool = False,
         cwd: Path | None = None,
         width: int = WIDTH,
         height: int = HEIGHT,
@@ -333,7 +335,8 @@ class PickerRunner:
 
         stdin: bytes piped in (`cat stdin | picker-tui`); stdin_devnull: `< /dev/null`;
         stdin_path: `< PATH` (e.g. a FIFO the test writes to); otherwise stdin is
-        the pane's terminal. stdout_pipe: `picker-tui | cat > out`
+        the pane's terminal; stdin_closed: `<&-`. stdout_pipe: `picker-tui | cat > out`;
+        stdout_redirect: instead of `> out`, e.g. `>&-` or `> /dev/full`
         instead of `picker-tui > out`.
         """
         index = len(self.pickers)
@@ -349,11 +352,16 @@ class PickerRunner:
             launch = f"cat {q(str(workdir / 'stdin'))} | {launch}"
         elif stdin_devnull:
             launch = f"{launch} < /dev/null"
+        elif stdin_closed:
+            launch = f"{launch} <&-"
         elif stdin_path is not None:
             launch = f"{launch} < {q(str(stdin_path))}"
         out, err, rc = (q(str(workdir / name)) for name in ("out", "err", "rc"))
         if stdout_pipe:
             run = f"{{ trap : INT QUIT; {launch} 2> {err}; echo $? > {rc}.tmp; }} | cat > {out}; mv {rc}.tmp {rc}"
+        elif stdout_redirect is not None:
+            # e.g. ">&-" (stdout closed) or "> /dev/full"
+            run = f"{launch} {stdout_redirect} 2> {err}; echo $? > {rc}.tmp; mv {rc}.tmp {rc}"
         else:
             run = f"{launch} > {out} 2> {err}; echo $? > {rc}.tmp; mv {rc}.tmp {rc}"
         # A thumbnail cache of this test's own: never the user's.

@@ -70,3 +70,26 @@ def test_a_lone_escape_still_cancels(picker, tmp_path):
     p.toggle("P01.jpg")
     p.send("Escape")
     assert p.finish(130) == b""
+
+
+def test_keys_typed_before_the_first_page_are_applied_in_order(picker, tmp_path):
+    """`Right Right Space Enter` typed while the listing has not come yet
+    picks the third photo, as fzf keeps a query typed while it starts."""
+    import os
+
+    album = make_files(tmp_path / "album", ["one.jpg", "two.jpg", "three.jpg", "four.jpg"])
+    fifo = tmp_path / "paths"
+    os.mkfifo(fifo)
+    writer = os.open(fifo, os.O_RDWR)
+    try:
+        p = picker.start([], stdin_path=fifo, cwd=album, wait_ui=False)
+        p.wait(lambda s: "loading" in str(s), "the picker waiting for its listing")
+        p.send("Right", "Right", "Space", "Enter")
+        p.assert_running()
+        os.write(writer, b"one.jpg\ntwo.jpg\nthree.jpg\nfour.jpg\n")
+        os.close(writer)
+        writer = -1
+        assert p.finish(0) == b"three.jpg\n"
+    finally:
+        if writer >= 0:
+            os.close(writer)

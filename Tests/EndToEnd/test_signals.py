@@ -6,7 +6,11 @@ import signal
 import pytest
 
 
-@pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)], ids=["TERM", "HUP"])
+ENDING = [signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM, signal.SIGVTALRM,
+          signal.SIGXCPU, signal.SIGXFSZ, signal.SIGPWR, signal.SIGPROF]
+
+
+@pytest.mark.parametrize(("signum", "code"), [(s, 128 + s) for s in ENDING], ids=[s.name for s in ENDING])
 def test_signal_restores_the_terminal(picker, album_tree, signum, code):
     p = picker.start([str(album_tree)])
     p.press("G", "Zoo.jpg")
@@ -16,6 +20,7 @@ def test_signal_restores_the_terminal(picker, album_tree, signum, code):
     os.kill(p.pid(), signum)
     assert p.finish(code) == b"", p.describe()
     assert p.stderr() == b""
+    p.assert_terminal_restored()
 
 
 def test_signal_in_the_help_overlay(picker, album_tree):
@@ -26,7 +31,7 @@ def test_signal_in_the_help_overlay(picker, album_tree):
     assert p.finish(143) == b""
 
 
-@pytest.mark.parametrize("signum", [signal.SIGSEGV, signal.SIGABRT], ids=["SEGV", "ABRT"])
+@pytest.mark.parametrize("signum", [signal.SIGSEGV, signal.SIGABRT, signal.SIGSYS], ids=["SEGV", "ABRT", "SYS"])
 def test_a_crash_restores_the_terminal(picker, album_tree, signum):
     """A fault signal sent from outside runs the same handler a real crash
     would: reset sequences, saved tty modes, then death by the same signal."""

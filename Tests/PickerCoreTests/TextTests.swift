@@ -20,6 +20,13 @@ import Testing
     #expect(Sanitizer.sanitize("x\u{0378}") == "x\\u{0378}")
   }
 
+  @Test func aMarkWithNothingToSitOnGetsAVisibleBase() {
+    #expect(Sanitizer.sanitize("\u{301}lead.jpg") == "◌\u{301}lead.jpg")
+    #expect(Sanitizer.sanitize("a\n\u{301}.jpg") == "a\\n◌\u{301}.jpg")
+    #expect(Sanitizer.sanitize("cafe\u{301}.jpg") == "cafe\u{301}.jpg", "a mark on a letter stays as it is")
+    #expect(Sanitizer.sanitize("\u{301}lead.jpg") != Sanitizer.sanitize("lead.jpg"))
+  }
+
   @Test func bidiOverridesAreEscaped() {
     #expect(Sanitizer.sanitize("gpj.\u{202E}exe") == "gpj.\\u{202E}exe")
   }

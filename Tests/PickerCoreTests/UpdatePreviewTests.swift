@@ -84,3 +84,46 @@ import Testing
     #expect(AppView.render(state, theme: .colored).plainText.contains("Loading…"))
   }
 }
+
+@Suite struct TypeAheadTests {
+  @Test func keysTypedBeforeTheFirstPageAreAppliedInOrder() {
+    var (state, effects) = Fixture.started()
+    _ = state.press(.right, .right, .char(" "))
+    #expect(state.selection.isEmpty)
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...5), total: 5)
+    #expect(state.selection.count == 1)
+    #expect(state.focusedItem?.id == "IMG_3.jpg")
+  }
+
+  @Test func enterTypedAheadConfirmsOnceThePageIsThere() {
+    var (state, effects) = Fixture.started()
+    _ = state.press(.right, .enter)
+    let after = state.answerLoad(from: effects, with: Fixture.photos(1...5), total: 5)
+    #expect(after.contains(.finish(.picked([PathBytes("/p/IMG_2.jpg")]))))
+  }
+
+  @Test func cancellingNeverWaits() {
+    var (state, _) = Fixture.started()
+    #expect(state.press(.escape) == [.finish(.cancelled)])
+  }
+}
+
+@Suite struct RemotePreviewFactsTests {
+  @Test func aRemotePhotosFactsComeFromItsListing() throws {
+    var (state, effects) = Fixture.started()
+    var photo = PhotoItem(
+      id: "42", kind: .photo, title: Array("Beach".utf8), thumbnail: .remote(source: "s", url: "http://x/t/42"),
+      original: .remote(source: "s", url: "http://x/o/42"))
+    photo.listedSize = PixelSize(width: 4000, height: 3000)
+    photo.listedDate = "2024-07-01T18:30:00Z"
+    _ = state.answerLoad(from: effects, with: [photo], total: 1)
+    let requests = try #require(state.press(.char("v")).thumbnailRequests)
+    // The preview asks for the original, through its source.
+    #expect(requests.first?.key.reference == .remote(source: "s", url: "http://x/o/42"))
+    let opened = state.press(.char("i"))
+    #expect(!opened.contains { if case .readFacts = $0 { return true } else { return false } })
+    let screen = AppView.render(state, theme: .colored).plainText
+    #expect(
+      screen.contains("4000 × 3000") && screen.contains("2024-07-01T18:30:00Z") && screen.contains("remote photo"))
+  }
+}

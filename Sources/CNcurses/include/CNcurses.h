@@ -52,8 +52,10 @@ void pk_close_terminal(SCREEN *screen);
 /// The file descriptor of /dev/tty while the terminal is open, else -1.
 int pk_tty_fd(void);
 
-/// Installs handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT that only record
-/// the signal; the event loop polls `pk_take_signal`. Call before newterm so
+/// Installs handlers for SIGINT, SIGTERM, SIGHUP, SIGQUIT and every other
+/// signal that would end the process (SIGUSR1/2, SIGALRM, SIGVTALRM,
+/// SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT) that only record the
+/// signal; the event loop polls `pk_take_signal`. Call before newterm so
 /// ncurses leaves them alone.
 void pk_install_signal_handlers(void);
 

@@ -171,6 +171,9 @@ public struct AppState: Hashable, Sendable {
   /// Sources that wait for the user to sign in, with their forms; the bar
   /// marks them with *.
   public var signInNeeded: [Int: AuthPrompt] = [:]
+  /// Keys typed before the first page arrived, applied in order once it
+  /// does (as fzf keeps a query typed while it starts).
+  var typedAhead: [Key] = []
   /// What the last `.thumbnails` effect asked for (not asked again).
   var thumbnailDemand: [ImageRequest] = []
   var nextGeneration = 1

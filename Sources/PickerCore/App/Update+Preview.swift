@@ -112,12 +112,22 @@ extension AppState {
     return requests
   }
 
-  /// Facts are read once per photo shown with its panel open.
+  /// Facts are read once per photo shown with its panel open; a remote
+  /// photo's come from what its source listed.
   mutating func askForFacts() -> [Effect] {
     guard case .preview(true) = mode, let item = previewedItem, let reference = previewReference(for: item),
       facts[reference] == nil
     else { return [] }
-    facts[reference] = PhotoFacts(name: Sanitizer.sanitize(item.title), isLoading: true)
+    let name = Sanitizer.sanitize(item.title)
+    guard case .file = reference else {
+      var listed = PhotoFacts(name: name)
+      listed.format = "remote photo"
+      listed.pixelSize = item.listedSize
+      listed.dateTaken = item.listedDate.map(Sanitizer.sanitize)
+      facts[reference] = listed
+      return []
+    }
+    facts[reference] = PhotoFacts(name: name, isLoading: true)
     return [.readFacts(reference)]
   }
 }

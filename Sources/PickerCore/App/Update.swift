@@ -9,7 +9,12 @@ extension AppState {
     case .key(let key):
       notice = nil
       hasInteracted = true
-      effects = handle(key)
+      if waitsForFirstPage(before: key) {
+        typedAhead.append(key)
+        effects = []
+      } else {
+        effects = handle(key)
+      }
     case .mouse(let mouse):
       hasInteracted = true
       effects = handle(mouse)
@@ -46,9 +51,35 @@ extension AppState {
       facts[reference] = read
       effects = []
     }
+    effects += replayTypedAhead()
     effects += keepFocusVisibleAndPrefetch()
     effects += refreshThumbnails()
     effects += askForFacts()
+    return effects
+  }
+
+  /// Keys that act on the photos wait while none are there yet (and keys
+  /// after them, to keep the order); the rest (help, search, sources,
+  /// cancel) act at once.
+  private func waitsForFirstPage(before key: Key) -> Bool {
+    guard mode == .grid, let scope, !scope.hasLoadedOnce else { return false }
+    guard let action = options.keyMap.action(for: key), action != .cancel else { return false }
+    if !typedAhead.isEmpty { return true }
+    switch action {
+    case .moveUp, .moveDown, .moveLeft, .moveRight, .pageUp, .pageDown, .first, .last, .toggle, .activate, .preview:
+      return true
+    default:
+      return false
+    }
+  }
+
+  /// Applies the keys typed ahead once the first page is there.
+  private mutating func replayTypedAhead() -> [Effect] {
+    guard !typedAhead.isEmpty, mode == .grid, scope?.hasLoadedOnce == true else { return [] }
+    let keys = typedAhead
+    typedAhead = []
+    var effects: [Effect] = []
+    for key in keys { effects += update(.key(key)) }
     return effects
   }
 

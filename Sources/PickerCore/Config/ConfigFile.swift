@@ -25,6 +25,9 @@ public enum SourceConfig: Hashable, Sendable {
 /// every error names the file, the line and the key.
 public struct ConfigFile: Hashable, Sendable {
   public var sources: [SourceConfig]
+  /// `thumbnails = "auto"` (top level): how thumbnails are drawn, unless
+  /// `--thumbnails` says otherwise.
+  public var thumbnails: ThumbnailMode?
 
   public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String
@@ -56,14 +59,25 @@ public struct ConfigFile: Hashable, Sendable {
       throw Error(description: "\(path):\(error.line): \(error.message)")
     }
     var sources: [SourceConfig] = []
+    var thumbnails: ThumbnailMode?
     var names: Set<String> = []
     /// PICKER_TUI_<NAME>_TOKEN must name one source only.
     var variables: [String: String] = [:]
     for table in tables {
       switch (table.name, table.isArrayElement) {
       case ("", false):
-        if let first = table.values.first {
-          throw Error(description: "\(path):\(first.value.line): unknown key \(first.key) (sources go in [[sources]])")
+        for (key, value) in table.values {
+          guard key == "thumbnails" else {
+            throw Error(
+              description:
+                "\(path):\(value.line): unknown key \(key) (the top level has thumbnails; sources go in [[sources]])")
+          }
+          let modes = ThumbnailMode.allCases.map(\.rawValue)
+          guard case .string(let text) = value.kind, let mode = ThumbnailMode(rawValue: text) else {
+            throw Error(
+              description: "\(path):\(value.line): thumbnails: expected one of \(modes.joined(separator: ", "))")
+          }
+          thumbnails = mode
         }
       case ("sources", true):
         let source = try SourceReader(table: table, path: path, home: home).read()
@@ -82,7 +96,7 @@ public struct ConfigFile: Hashable, Sendable {
         throw Error(description: "\(path):\(table.line): unknown table \(brackets)")
       }
     }
-    return ConfigFile(sources: sources)
+    return ConfigFile(sources: sources, thumbnails: thumbnails)
   }
 }
 

@@ -28,6 +28,10 @@ public struct PhotoItem: Hashable, Sendable, Identifiable {
   public var outputPath: PathBytes?
   /// A listed file that no longer exists: shown, but it cannot be picked.
   public var isMissing: Bool
+  /// What the source said of the photo (a remote listing's size and date),
+  /// shown in the preview's facts when the file itself cannot be read.
+  public var listedSize: PixelSize?
+  public var listedDate: String?
 
   public init(
     id: String, kind: Kind, title: [UInt8], thumbnail: ImageReference? = nil,

@@ -9,16 +9,37 @@ public enum Sanitizer {
     var out = ""
     out.reserveCapacity(bytes.count)
     var index = 0
+    // Whether the last thing written is a character of the name that a
+    // combining mark may join (not an escape, not the start).
+    var hasBase = false
     while index < bytes.count {
       guard let (scalar, length) = decodeScalar(bytes, at: index) else {
         out += "\\x" + hex(UInt32(bytes[index]), digits: 2)
+        hasBase = false
         index += 1
         continue
       }
-      out += escaped(scalar) ?? String(scalar)
+      if let escape = escaped(scalar) {
+        out += escape
+        hasBase = false
+      } else {
+        // A mark with nothing to sit on would vanish into the character
+        // before it ("\u{301}lead.jpg" would look like "lead.jpg"): give it a
+        // visible base.
+        if !hasBase && isCombining(scalar) { out += "◌" }
+        out.unicodeScalars.append(scalar)
+        hasBase = true
+      }
       index += length
     }
     return out
+  }
+
+  static func isCombining(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .spacingMark: return true
+    default: return false
+    }
   }
 
   public static func sanitize(_ text: String) -> String { sanitize(Array(text.utf8)) }

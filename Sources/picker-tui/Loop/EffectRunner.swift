@@ -103,16 +103,10 @@ final class EffectRunner {
     }
   }
 
-  /// A local photo's facts, read off the main thread; a remote one has
-  /// only what its listing said.
+  /// A local photo's facts, read off the main thread.
   private func readFacts(_ reference: ImageReference) {
     let inbox = inbox
-    guard case .file(let path) = reference else {
-      var facts = PhotoFacts(name: "")
-      facts.format = "remote photo"
-      inbox.post(.factsLoaded(reference, facts))
-      return
-    }
+    guard case .file(let path) = reference else { return }
     DispatchQueue.global(qos: .userInitiated).async {
       inbox.post(.factsLoaded(reference, FactsReader.read(path, name: "")))
     }

@@ -94,6 +94,14 @@ import Testing
     #expect(config.sources[2] == .folder(name: "Other", path: "~bob/x"))
   }
 
+  @Test func thumbnailsAtTheTopLevel() throws {
+    let config = try ConfigFile.parse("thumbnails = \"sixel\"\n", path: Self.path)
+    #expect(config.thumbnails == .sixel && config.sources.isEmpty)
+    #expect(try ConfigFile.parse("", path: Self.path).thumbnails == nil)
+    expectError("\n\nthumbnails = \"pixels\"\n", line: 3, mentions: ["thumbnails", "auto, kitty, sixel"])
+    expectError("colour = 1\n", line: 1, mentions: ["unknown key colour", "thumbnails"])
+  }
+
   @Test func anUnknownKeyNamesItsLine() {
     expectError(
       """

@@ -41,7 +41,12 @@ public enum RemoteListing {
       let original = reference(json["url"], sourceID: sourceID, base: base)
       let thumbnail = reference(json["thumbnail_url"], sourceID: sourceID, base: base) ?? original
       guard original != nil || thumbnail != nil else { return nil }
-      return PhotoItem(id: id, kind: .photo, title: Array(title.utf8), thumbnail: thumbnail, original: original)
+      var photo = PhotoItem(id: id, kind: .photo, title: Array(title.utf8), thumbnail: thumbnail, original: original)
+      if let width = json["width"]?.int, let height = json["height"]?.int, width > 0, height > 0 {
+        photo.listedSize = PixelSize(width: width, height: height)
+      }
+      photo.listedDate = json["taken_at"]?.string
+      return photo
     default:
       return nil
     }

@@ -1,0 +1,22 @@
+import Foundation
+
+/// Descriptors 0-2 closed at start are given /dev/null at once, before
+/// anything else opens a file: otherwise the next file opened (the tty, the
+/// log) would become "stdout", and the picked paths would be written into
+/// it. Which of them were closed is remembered: a closed stdin is no list of
+/// paths, and a closed stdout makes confirming an error.
+enum StandardDescriptors {
+  /// The descriptors that were closed when the process started.
+  static func occupyClosed() -> Set<Int32> {
+    var closed: Set<Int32> = []
+    for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+      closed.insert(descriptor)
+      let opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+      if opened >= 0 && opened != descriptor {
+        dup2(opened, descriptor)
+        close(opened)
+      }
+    }
+    return closed
+  }
+}
