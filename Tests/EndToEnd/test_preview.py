@@ -105,6 +105,35 @@ def test_preview_command_fails_cleanly(picker_bin, tmp_path):
     assert result.returncode == 2 and b"--size" in result.stderr
 
 
+def run_in_tmux(tmux_server, name: str, command: str, until, what: str) -> str:
+    """Runs `command` in a tmux session of its own until the screen
+    satisfies `until`; returns that screen. The session is left running
+    for the caller to drive (see `tmux_send`) and is killed by `close`."""
+    session = f"{name}-{os.getpid()}"
+    tmux = ["tmux", "-L", tmux_server, "-f", "/dev/null"]
+    subprocess.run(
+        tmux + ["new-session", "-d", "-s", session, "-x", "120", "-y", "30", "/bin/sh", "-c", command + "; exec sleep 60"],
+        check=True,
+    )
+    deadline = time.monotonic() + TIMEOUT
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = subprocess.run(tmux + ["capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
+        if until(screen):
+            return session
+        time.sleep(0.05)
+    subprocess.run(tmux + ["kill-session", "-t", session], capture_output=True)
+    pytest.fail(f"timed out waiting for {what}:\n{screen}")
+
+
+def close(tmux_server, session: str) -> None:
+    subprocess.run(["tmux", "-L", tmux_server, "kill-session", "-t", session], capture_output=True)
+
+
+def shows_a_photo(screen: str) -> bool:
+    return sum(blocks(line) > 15 for line in screen.splitlines()) > 5
+
+
 def test_fzf_preview_one_liner(tmux_server, picker_bin, tmp_path):
     if shutil.which("fzf") is None:
         pytest.fail("fzf is missing (make test installs it)")
@@ -113,30 +142,18 @@ def test_fzf_preview_one_liner(tmux_server, picker_bin, tmp_path):
     out = tmp_path / "fzf-out"
     # The README's one-liner, with this test's binary.
     command = (
-        f"cd {shell_word(str(folder))} && ls *.jpg | "
-        f"fzf --preview {shell_word(str(picker_bin) + ' preview {}')} > {shell_word(str(out))}; exec sleep 60"
+        f"cd {shell_word(str(folder))} && ls *.jpg | LANG=C.UTF-8 "
+        f"fzf --preview {shell_word(str(picker_bin) + ' preview {}')} > {shell_word(str(out))}"
     )
-    session = f"fzf-{os.getpid()}"
-    tmux = ["tmux", "-L", tmux_server, "-f", "/dev/null"]
-    subprocess.run(
-        tmux + ["new-session", "-d", "-s", session, "-x", "120", "-y", "30", "/bin/sh", "-c", f"LANG=C.UTF-8 {command}"],
-        check=True,
-    )
+    session = run_in_tmux(tmux_server, "fzf", command, shows_a_photo, "the photo in fzf's preview pane")
     try:
+        subprocess.run(["tmux", "-L", tmux_server, "send-keys", "-t", session, "Enter"], check=True)
         deadline = time.monotonic() + TIMEOUT
-        screen = ""
-        while time.monotonic() < deadline:
-            screen = subprocess.run(tmux + ["capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
-            if sum(blocks(line) > 20 for line in screen.splitlines()) > 5:
-                break
-            time.sleep(0.05)
-        assert sum(blocks(line) > 20 for line in screen.splitlines()) > 5, "no photo in fzf's preview pane:\n" + screen
-        subprocess.run(tmux + ["send-keys", "-t", session, "Enter"], check=True)
         while time.monotonic() < deadline and not (out.exists() and out.read_text().strip()):
             time.sleep(0.05)
         assert out.read_text().strip().endswith(".jpg")
     finally:
-        subprocess.run(tmux + ["kill-session", "-t", session], capture_output=True)
+        close(tmux_server, session)
 
 
 def test_lf_previewer(tmux_server, picker_bin, tmp_path):
@@ -151,22 +168,6 @@ def test_lf_previewer(tmux_server, picker_bin, tmp_path):
     previewer.write_text(f'#!/bin/sh\nexec {shell_word(str(picker_bin))} preview --size "$2x$3" "$1"\n')
     previewer.chmod(0o755)
     (config / "lfrc").write_text(f"set previewer {previewer}\n")
-    session = f"lf-{os.getpid()}"
-    tmux = ["tmux", "-L", tmux_server, "-f", "/dev/null"]
     env = f"LANG=C.UTF-8 XDG_CONFIG_HOME={shell_word(str(tmp_path / 'config'))} HOME={shell_word(str(tmp_path))}"
-    subprocess.run(
-        tmux + ["new-session", "-d", "-s", session, "-x", "120", "-y", "30", "/bin/sh", "-c",
-                f"cd {shell_word(str(folder))} && {env} lf; exec sleep 60"],
-        check=True,
-    )
-    try:
-        deadline = time.monotonic() + TIMEOUT
-        screen = ""
-        while time.monotonic() < deadline:
-            screen = subprocess.run(tmux + ["capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
-            if sum(blocks(line) > 15 for line in screen.splitlines()) > 5:
-                break
-            time.sleep(0.05)
-        assert sum(blocks(line) > 15 for line in screen.splitlines()) > 5, "no photo in lf's preview:\n" + screen
-    finally:
-        subprocess.run(tmux + ["kill-session", "-t", session], capture_output=True)
+    command = f"cd {shell_word(str(folder))} && {env} lf"
+    close(tmux_server, run_in_tmux(tmux_server, "lf", command, shows_a_photo, "the photo in lf's preview"))

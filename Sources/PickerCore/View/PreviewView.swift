@@ -27,20 +27,7 @@ enum PreviewView {
     case .failed(let message):
       centered("✗ " + message, in: area, style: theme.error, into: &screen)
     case .ready(let thumbnail):
-      let left = area.x + max(0, (area.width - thumbnail.columns) / 2)
-      let top = area.y + max(0, (area.height - thumbnail.rows) / 2)
-      switch thumbnail {
-      case .pixels(let image):
-        screen.images.append(ImagePlacement(x: left, y: top, image: image))
-      case .cells(let cells):
-        for row in 0..<min(cells.rows, area.height) {
-          for column in 0..<min(cells.columns, area.width) {
-            let glyph = cells[column, row]
-            let style = Style(foreground: cells.color(glyph.foreground), background: cells.color(glyph.background))
-            screen[left + column, top + row] = ScreenCell(text: TileView.symbol(glyph.scalar), style: style)
-          }
-        }
-      }
+      screen.draw(thumbnail, centredIn: area)
     }
   }
 

@@ -95,30 +95,8 @@ enum TileView {
     case .failed(let message):
       centered(["✗"] + wrap(message, width: area.width), in: area, style: theme.error, into: &screen)
     case .ready(let thumbnail):
-      // Centred; the thumbnail is never larger than the area it was made for.
-      let left = area.x + max(0, (area.width - thumbnail.columns) / 2)
-      let top = area.y + max(0, (area.height - thumbnail.rows) / 2)
-      guard case .cells(let cells) = thumbnail else {
-        if case .pixels(let image) = thumbnail, image.columns <= area.width, image.rows <= area.height {
-          screen.images.append(ImagePlacement(x: left, y: top, image: image))
-        }
-        return
-      }
-      for row in 0..<min(cells.rows, area.height) {
-        for column in 0..<min(cells.columns, area.width) {
-          let glyph = cells[column, row]
-          let style = Style(foreground: cells.color(glyph.foreground), background: cells.color(glyph.background))
-          screen[left + column, top + row] = ScreenCell(text: symbol(glyph.scalar), style: style)
-        }
-      }
+      screen.draw(thumbnail, centredIn: area)
     }
-  }
-
-  /// A one-column symbol for a glyph; anything else (which libchafa should
-  /// never give with our symbol map) becomes a space.
-  static func symbol(_ scalar: UInt32) -> String {
-    guard let unicode = Unicode.Scalar(scalar), DisplayWidth.of(unicode) == 1 else { return " " }
-    return String(Character(unicode))
   }
 
   private static func centered(
