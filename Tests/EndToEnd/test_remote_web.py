@@ -452,3 +452,28 @@ def test_saved_credentials_sign_in_and_sign_out_forgets_them(picker, home, stock
     p.wait(lambda s: not sign_in_box(s), "the form closed")
     p.send("q")
     p.finish(130)
+
+
+def test_preview_of_a_remote_photo_fetches_the_original_with_its_credentials(picker, home, stock, tmp_path):
+    folder = local_photos(tmp_path)
+    home.write_config(web_source(stock))
+    p = picker.start([str(folder)], env=home.env())
+    p.send("2")
+    sign_in(p, TOKEN)
+    p.wait(lambda s: s.captions()[:1] == ["Album 1/"] and not sign_in_box(s), "Stock's root")
+    first_photo = next(name for name in ROOT_12 if not name.endswith("/"))
+    while p.screen().focused_caption() != first_photo:
+        p.send("l")
+        p.wait(lambda s: s.focused_caption() is not None, "a focus")
+    stock.clear_requests()
+    p.send("v")
+    p.wait(lambda s: first_photo in s.lines[-1] and "Loading" not in str(s), "the remote photo in the preview")
+    originals = [entry for entry in stock.requests() if "/originals/" in entry["path"]]
+    assert originals and all(entry["headers"].get("Authorization") == f"Bearer {TOKEN}" for entry in originals)
+    p.send("i")
+    screen = p.wait(lambda s: "remote photo" in str(s), "the facts from the listing")
+    assert " × " in str(screen), screen
+    p.send("Escape")
+    p.wait(lambda s: s.focused_caption() == first_photo, "the grid again")
+    p.send("q")
+    assert p.finish(130) == b""

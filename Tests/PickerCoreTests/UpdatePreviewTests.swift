@@ -127,3 +127,19 @@ import Testing
       screen.contains("4000 × 3000") && screen.contains("2024-07-01T18:30:00Z") && screen.contains("remote photo"))
   }
 }
+
+@Suite struct PreviewProgressTests {
+  @Test func aLargeOriginalShowsItsBytesAndABarUntilItArrives() throws {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...2), total: 2)
+    let key = try #require(state.press(.char("v")).thumbnailRequests?.first?.key)
+    _ = state.update(.thumbnailProgress(key, received: 2 << 20, expected: 8 << 20))
+    var screen = AppView.render(state, theme: .colored).plainText
+    #expect(screen.contains("2.0 MB of 8.0 MB") && screen.contains("██████████░"))
+    let cells = CellImage(
+      columns: 1, rows: 1, colors: .rgb, glyphs: [CellGlyph(scalar: 0x2580, foreground: 1, background: 2)])
+    _ = state.update(.thumbnailLoaded(key, .success(.cells(cells))))
+    screen = AppView.render(state, theme: .colored).plainText
+    #expect(!screen.contains("MB of") && state.fetchProgress.isEmpty)
+  }
+}

@@ -116,6 +116,17 @@ public enum Effect: Hashable, Sendable {
   case finish(Outcome)
 }
 
+/// Bytes of a fetch: received, and expected when the server said.
+public struct FetchProgress: Hashable, Sendable {
+  public var received: Int64
+  public var expected: Int64?
+
+  public init(received: Int64, expected: Int64?) {
+    self.received = received
+    self.expected = expected
+  }
+}
+
 /// A photo tile's thumbnail.
 public enum ThumbnailState: Hashable, Sendable {
   case loading
@@ -145,6 +156,8 @@ public enum AppEvent: Hashable, Sendable {
   case thumbnailLoaded(ImageRequest.Key, ThumbnailResult)
   /// What was read of a photo for the preview's facts panel.
   case factsLoaded(ImageReference, PhotoFacts)
+  /// Bytes of a remote picture received so far, and expected when known.
+  case thumbnailProgress(ImageRequest.Key, received: Int64, expected: Int64?)
 }
 
 /// The state of the whole UI as one value. `update` changes it, `render`
@@ -166,6 +179,9 @@ public struct AppState: Hashable, Sendable {
   public var keepsStartingSource = false
   /// Thumbnails of the tiles on screen and of those prefetched near it.
   public var thumbnails: [ImageRequest.Key: ThumbnailState] = [:]
+  /// Remote pictures being fetched: bytes received and expected (the
+  /// preview shows a bar while a large original arrives).
+  public var fetchProgress: [ImageRequest.Key: FetchProgress] = [:]
   /// Facts of photos shown in the preview, as read (a few at a time).
   public var facts: [ImageReference: PhotoFacts] = [:]
   /// Sources that wait for the user to sign in, with their forms; the bar

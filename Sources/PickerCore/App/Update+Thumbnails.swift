@@ -50,6 +50,7 @@ extension AppState {
     let keys = Set(wanted.map(\.key))
     if thumbnails.count != keys.count || thumbnails.keys.contains(where: { !keys.contains($0) }) {
       thumbnails = thumbnails.filter { keys.contains($0.key) }
+      fetchProgress = fetchProgress.filter { keys.contains($0.key) }
     }
     for request in wanted where thumbnails[request.key] == nil { thumbnails[request.key] = .loading }
     let missing = wanted.filter { thumbnails[$0.key] == .loading }
@@ -62,6 +63,7 @@ extension AppState {
   /// the user left, or a size no longer shown, is dropped.
   mutating func receiveThumbnail(_ result: ThumbnailResult, for key: ImageRequest.Key) {
     guard thumbnails[key] == .loading else { return }
+    fetchProgress[key] = nil
     switch result {
     case .success(let cells): thumbnails[key] = .ready(cells)
     case .failure(let error): thumbnails[key] = .failed(error.message)

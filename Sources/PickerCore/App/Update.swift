@@ -45,6 +45,9 @@ extension AppState {
     case .thumbnailLoaded(let key, let result):
       receiveThumbnail(result, for: key)
       effects = []
+    case .thumbnailProgress(let key, let received, let expected):
+      if thumbnails[key] == .loading { fetchProgress[key] = FetchProgress(received: received, expected: expected) }
+      effects = []
     case .factsLoaded(let reference, var read):
       // The name was set when asked for, from the listing.
       read.name = facts[reference]?.name ?? read.name

@@ -85,18 +85,3 @@ public final class Downloader: Sendable {
     throw SourceError("no free name for \(String(decoding: name, as: UTF8.self)) in \(folder)")
   }
 }
-
-/// At most about 20 progress reports a second.
-private final class ProgressThrottle: @unchecked Sendable {
-  private var last: UInt64 = 0
-  private let lock = NSLock()
-
-  func shouldReport() -> Bool {
-    let now = DispatchTime.now().uptimeNanoseconds
-    return lock.withLock {
-      guard now - last >= 50_000_000 else { return false }
-      last = now
-      return true
-    }
-  }
-}

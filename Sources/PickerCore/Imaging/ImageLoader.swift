@@ -18,10 +18,24 @@ public protocol ImageLoader: Sendable {
   func canHandle(_ reference: ImageReference) -> Bool
   func load(_ reference: ImageReference, isCancelled: @escaping @Sendable () -> Bool) throws(ImageDecodingError)
     -> LoadedImageData
+  /// The same, telling `progress` the bytes received and expected while it
+  /// fetches (a preview's original over the network).
+  func load(
+    _ reference: ImageReference, isCancelled: @escaping @Sendable () -> Bool,
+    progress: @escaping @Sendable (Int64, Int64?) -> Void
+  ) throws(ImageDecodingError) -> LoadedImageData
 }
 
 extension ImageLoader {
   public var usesNetwork: Bool { false }
+
+  /// Loaders that do not fetch have no progress to tell.
+  public func load(
+    _ reference: ImageReference, isCancelled: @escaping @Sendable () -> Bool,
+    progress: @escaping @Sendable (Int64, Int64?) -> Void
+  ) throws(ImageDecodingError) -> LoadedImageData {
+    try load(reference, isCancelled: isCancelled)
+  }
 }
 
 /// Local files: nothing to fetch; the decoder reads the file.

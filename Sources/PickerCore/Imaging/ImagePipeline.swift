@@ -74,8 +74,11 @@ public final class ImagePipeline: Sendable {
   /// Asks for a thumbnail. `completion` runs once, on a worker thread,
   /// unless the task is cancelled first.
   @discardableResult
-  public func load(_ request: ImageRequest, completion: @escaping @Sendable (ThumbnailResult) -> Void) -> ImageTask {
-    core.subscribe(request, completion: completion)
+  public func load(
+    _ request: ImageRequest, progress: (@Sendable (Int64, Int64?) -> Void)? = nil,
+    completion: @escaping @Sendable (ThumbnailResult) -> Void
+  ) -> ImageTask {
+    core.subscribe(request, progress: progress, completion: completion)
   }
 
   /// Jobs queued or running, and jobs ever started (for tests).

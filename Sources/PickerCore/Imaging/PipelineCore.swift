@@ -7,7 +7,11 @@ final class PipelineCore: @unchecked Sendable {
     let sequence: Int
     /// Fetched over the network: runs on a network worker.
     let usesNetwork: Bool
-    var subscribers: [Int: (priority: Int, completion: @Sendable (ThumbnailResult) -> Void)] = [:]
+    var subscribers:
+      [Int: (
+        priority: Int, completion: @Sendable (ThumbnailResult) -> Void,
+        progress: (@Sendable (Int64, Int64?) -> Void)?
+      )] = [:]
     var isRunning = false
     var priority: Int { subscribers.values.map(\.priority).max() ?? Int.min }
 
@@ -50,7 +54,10 @@ final class PipelineCore: @unchecked Sendable {
   var pendingJobCount: Int { condition.withLock { jobs.count } }
   var startedJobCount: Int { condition.withLock { started } }
 
-  func subscribe(_ request: ImageRequest, completion: @escaping @Sendable (ThumbnailResult) -> Void) -> ImageTask {
+  func subscribe(
+    _ request: ImageRequest, progress: (@Sendable (Int64, Int64?) -> Void)? = nil,
+    completion: @escaping @Sendable (ThumbnailResult) -> Void
+  ) -> ImageTask {
     condition.lock()
     defer { condition.unlock() }
     nextSubscriber += 1
@@ -64,7 +71,7 @@ final class PipelineCore: @unchecked Sendable {
       jobs[request.key] = job
       enqueue(job)
     }
-    job.subscribers[nextSubscriber] = (request.priority, completion)
+    job.subscribers[nextSubscriber] = (request.priority, completion, progress)
     return ImageTask(core: self, key: request.key, subscriber: nextSubscriber)
   }
 
@@ -211,6 +218,12 @@ final class PipelineCore: @unchecked Sendable {
     return job
   }
 
+  /// Bytes of a fetch in progress, to the subscribers that listen.
+  private func tellProgress(_ key: ImageRequest.Key, _ received: Int64, _ expected: Int64?) {
+    let listeners = condition.withLock { jobs[key]?.subscribers.values.compactMap(\.progress) ?? [] }
+    for listener in listeners { listener(received, expected) }
+  }
+
   private func isWanted(_ key: ImageRequest.Key) -> Bool {
     condition.withLock { !(jobs[key]?.subscribers.isEmpty ?? true) }
   }
@@ -260,7 +273,9 @@ final class PipelineCore: @unchecked Sendable {
     guard let loader = configuration.loaders.first(where: { $0.canHandle(key.reference) }) else {
       throw ImageDecodingError("no loader for this image")
     }
-    let data = try loader.load(key.reference) { [weak self] in !(self?.isWanted(key) ?? false) }
+    let data = try loader.load(
+      key.reference, isCancelled: { [weak self] in !(self?.isWanted(key) ?? false) },
+      progress: { [weak self] received, expected in self?.tellProgress(key, received, expected) })
     let square = PixelSize(width: side, height: side)
     switch data {
     case .file(let path): return try configuration.decoder.decode(file: path, covering: square, enough: key.pixelBox)

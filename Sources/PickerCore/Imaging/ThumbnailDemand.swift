@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the screen wants from the pipeline right now. Each call to `want`
 /// replaces the whole wish list: new thumbnails are asked for, the ones
 /// still wanted get their new priority, and the rest are cancelled (their
@@ -15,7 +17,8 @@ public final class ThumbnailDemand {
   /// once (so a cell scrolled back into view never flashes its
   /// placeholder); the others arrive later through `deliver`.
   public func want(
-    _ requests: [ImageRequest], deliver: @escaping @Sendable (ImageRequest.Key, ThumbnailResult) -> Void
+    _ requests: [ImageRequest], deliver: @escaping @Sendable (ImageRequest.Key, ThumbnailResult) -> Void,
+    progress: (@Sendable (ImageRequest.Key, Int64, Int64?) -> Void)? = nil
   ) -> [(ImageRequest.Key, Thumbnail)] {
     var ready: [(ImageRequest.Key, Thumbnail)] = []
     var next: [ImageRequest.Key: ImageTask] = [:]
@@ -27,7 +30,13 @@ public final class ThumbnailDemand {
         next[request.key] = task
       } else {
         let key = request.key
-        next[key] = pipeline.load(request) { deliver(key, $0) }
+        let told = progress.map { progress in
+          let throttle = ProgressThrottle()
+          return { @Sendable (received: Int64, expected: Int64?) in
+            if throttle.shouldReport() { progress(key, received, expected) }
+          }
+        }
+        next[key] = pipeline.load(request, progress: told) { deliver(key, $0) }
       }
     }
     for task in tasks.values { task.cancel() }

@@ -4,9 +4,11 @@
 /// threads, never on the main thread.
 public protocol RemoteImageSource: Sendable {
   var id: String { get }
-  /// A thumbnail's bytes (or a local file holding them).
-  func fetchThumbnail(_ url: String, isCancelled: @escaping @Sendable () -> Bool) throws(SourceError)
-    -> LoadedImageData
+  /// A thumbnail's (or a preview's) bytes, or a local file holding them;
+  /// `progress` hears of bytes received and expected where it can.
+  func fetchThumbnail(
+    _ url: String, isCancelled: @escaping @Sendable () -> Bool, progress: (@Sendable (Int64, Int64?) -> Void)?
+  ) throws(SourceError) -> LoadedImageData
   /// Writes an original into `file`, reporting bytes received and expected.
   func download(
     _ url: String, into file: Int32, progress: @escaping @Sendable (Int64, Int64?) -> Void,
@@ -32,11 +34,25 @@ public struct RemoteImageLoader: ImageLoader {
   public func load(_ reference: ImageReference, isCancelled: @escaping @Sendable () -> Bool)
     throws(ImageDecodingError) -> LoadedImageData
   {
+    try fetch(reference, isCancelled: isCancelled, progress: nil)
+  }
+
+  public func load(
+    _ reference: ImageReference, isCancelled: @escaping @Sendable () -> Bool,
+    progress: @escaping @Sendable (Int64, Int64?) -> Void
+  ) throws(ImageDecodingError) -> LoadedImageData {
+    try fetch(reference, isCancelled: isCancelled, progress: progress)
+  }
+
+  private func fetch(
+    _ reference: ImageReference, isCancelled: @escaping @Sendable () -> Bool,
+    progress: (@Sendable (Int64, Int64?) -> Void)?
+  ) throws(ImageDecodingError) -> LoadedImageData {
     guard case .remote(let id, let url) = reference, let source = sources[id] else {
       throw ImageDecodingError("no source for this image")
     }
     do {
-      return try source.fetchThumbnail(url, isCancelled: isCancelled)
+      return try source.fetchThumbnail(url, isCancelled: isCancelled, progress: progress)
     } catch {
       throw ImageDecodingError(error.message)
     }

@@ -6,6 +6,9 @@ enum PreviewView {
     if let item = state.previewedItem {
       if let key = state.previewKey(for: item) {
         drawPicture(state.thumbnails[key] ?? .loading, in: area, theme: theme, into: &screen)
+        if state.thumbnails[key] == .loading, let progress = state.fetchProgress[key] {
+          drawProgress(progress, in: area, theme: theme, into: &screen)
+        }
       } else {
         let why = item.isMissing ? "✗ missing" : state.options.showsThumbnails ? "no picture" : "thumbnails are off"
         centered(why, in: area, style: item.isMissing ? theme.error : theme.muted, into: &screen)
@@ -29,6 +32,23 @@ enum PreviewView {
     case .ready(let thumbnail):
       screen.draw(thumbnail, centredIn: area)
     }
+  }
+
+  /// Under "Loading…": "2.1 MB of 8.4 MB" and a bar when the size is known.
+  private static func drawProgress(
+    _ progress: FetchProgress, in area: (x: Int, y: Int, width: Int, height: Int), theme: Theme,
+    into screen: inout Screen
+  ) {
+    var text = PhotoFacts.bytes(progress.received)
+    if let expected = progress.expected, expected > 0 {
+      text += " of " + PhotoFacts.bytes(expected)
+      let width = min(40, max(10, area.width - 4))
+      let filled = Int(Double(width) * min(1, Double(progress.received) / Double(expected)))
+      let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+      screen.put(bar, x: area.x + (area.width - width) / 2, y: area.y + area.height / 2 + 2, style: theme.notice)
+    }
+    let x = area.x + (area.width - DisplayWidth.of(text)) / 2
+    screen.put(text, x: x, y: area.y + area.height / 2 + 1, style: theme.muted)
   }
 
   private static func drawFacts(_ state: AppState, x: Int, theme: Theme, into screen: inout Screen) {

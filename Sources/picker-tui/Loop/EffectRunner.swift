@@ -117,7 +117,11 @@ final class EffectRunner {
   func want(_ requests: [ImageRequest]) -> [AppEvent] {
     guard let thumbnails else { return [] }
     let inbox = inbox
-    let ready = thumbnails.want(requests) { key, result in inbox.post(.thumbnailLoaded(key, result)) }
+    let ready = thumbnails.want(
+      requests, deliver: { key, result in inbox.post(.thumbnailLoaded(key, result)) },
+      progress: { key, received, expected in
+        inbox.post(.thumbnailProgress(key, received: received, expected: expected))
+      })
     return ready.map { .thumbnailLoaded($0.0, .success($0.1)) }
   }
 }

@@ -173,14 +173,14 @@ public final class CommandSource: PhotoSource, RemoteImageSource, @unchecked Sen
 
   // MARK: Images
 
-  public func fetchThumbnail(_ url: String, isCancelled: @escaping @Sendable () -> Bool) throws(SourceError)
-    -> LoadedImageData
-  {
+  public func fetchThumbnail(
+    _ url: String, isCancelled: @escaping @Sendable () -> Bool, progress: (@Sendable (Int64, Int64?) -> Void)? = nil
+  ) throws(SourceError) -> LoadedImageData {
     if URLResolver.isHTTP(url) {
       let response: HTTPResponse
       do {
         response = try HTTPClient.get(
-          HTTPRequest(url: url, maxBytes: WebSource.maxThumbnailBytes), isCancelled: isCancelled)
+          HTTPRequest(url: url, maxBytes: WebSource.maxThumbnailBytes), progress: progress, isCancelled: isCancelled)
       } catch {
         throw SourceError(error.message)
       }

@@ -152,16 +152,16 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
 
   // MARK: Images
 
-  public func fetchThumbnail(_ url: String, isCancelled: @escaping @Sendable () -> Bool) throws(SourceError)
-    -> LoadedImageData
-  {
+  public func fetchThumbnail(
+    _ url: String, isCancelled: @escaping @Sendable () -> Bool, progress: (@Sendable (Int64, Int64?) -> Void)? = nil
+  ) throws(SourceError) -> LoadedImageData {
     let authorization = currentAuthorization
     let request = HTTPRequest(
       url: url, authorization: authorization, credentialOrigin: origin, timeout: timeout,
       maxBytes: Self.maxThumbnailBytes)
     let response: HTTPResponse
     do {
-      response = try HTTPClient.get(request, isCancelled: isCancelled)
+      response = try HTTPClient.get(request, progress: progress, isCancelled: isCancelled)
     } catch {
       throw SourceError(error.message)
     }
