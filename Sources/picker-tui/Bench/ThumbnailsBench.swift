@@ -24,6 +24,12 @@ struct ThumbnailsBench: ParsableCommand {
   @Flag(help: "Print one JSON object.")
   var json = false
 
+  @Option(name: .customLong("protocol"), help: "Pixel thumbnails for kitty, sixel or iterm2 (see also bench pixels).")
+  var graphics: GraphicsProtocol?
+
+  @Option(help: "With --protocol: one cell in pixels, as WxH.")
+  var cellSize = "8x17"
+
   func run() throws {
     let size = cells.split(separator: "x").compactMap { Int($0) }
     guard size.count == 2, size[0] > 0, size[1] > 0 else {
@@ -49,9 +55,10 @@ struct ThumbnailsBench: ParsableCommand {
           format:
             "{\"files\":%d,\"per_second\":%.1f,\"p50_ms\":%.3f,\"p95_ms\":%.3f,\"first40_ms\":%.2f,\"peak_rss_mb\":%.1f,"
             + "\"per_second_with_cache_writes\":%.1f,"
-            + "\"embedded_thumbnails\":%d,\"disk_cache_hits\":%d,\"failures\":%d}",
+            + "\"embedded_thumbnails\":%d,\"disk_cache_hits\":%d,\"failures\":%d,\"page_bytes\":%d}",
           paths.count, perSecond, percentile(0.5), percentile(0.95), result.first40 * 1000, peakMB,
-          Double(paths.count) / result.secondsWithWrites, result.embedded, result.diskHits, result.failures))
+          Double(paths.count) / result.secondsWithWrites, result.embedded, result.diskHits, result.failures,
+          result.pageBytes))
     } else {
       print("files:              \(paths.count) (\(cold ? "cold" : "warm") thumbnail cache, \(cells) cells)")
       print(String(format: "thumbnails/s:       %.1f", perSecond))
@@ -65,6 +72,7 @@ struct ThumbnailsBench: ParsableCommand {
         "paths:              \(result.embedded) EXIF/HEIF thumbnails, \(result.diskHits) from cache, \(result.failures) failed"
       )
       print(String(format: "peak RSS:           %.1f MB", peakMB))
+      if let graphics { print("page of 40:         \(result.pageBytes) bytes of \(graphics.rawValue) images") }
     }
   }
 
@@ -73,6 +81,7 @@ struct ThumbnailsBench: ParsableCommand {
     var first40: Double
     var latencies: [Double]
     var secondsWithWrites: Double
+    var pageBytes: Int
     var embedded = 0
     var diskHits = 0
     var failures = 0
@@ -83,6 +92,7 @@ struct ThumbnailsBench: ParsableCommand {
     let lock = NSLock()
     var reports: [ImagePipeline.JobReport] = []
     var finishTimes: [ImageRequest.Key: UInt64] = [:]
+    var pageBytes = 0
     let done = DispatchSemaphore(value: 0)
   }
 
@@ -100,13 +110,25 @@ struct ThumbnailsBench: ParsableCommand {
       }
     }
     let pipeline = ImagePipeline(configuration: configuration)
+    var style = ThumbnailStyle.symbols(colors)
+    if let graphics, let cell = try? PixelsBench.size(cellSize, "--cell-size") {
+      style = .pixels(PixelFormat(graphics: graphics, cellSize: PixelSize(width: cell.width, height: cell.height)))
+    }
     let requests = paths.enumerated().map { index, path in
-      ImageRequest(reference: .file(path), columns: columns, rows: rows, depth: colors, priority: paths.count - index)
+      ImageRequest(
+        key: ImageRequest.Key(reference: .file(path), columns: columns, rows: rows, style: style),
+        priority: paths.count - index)
     }
     let start = DispatchTime.now().uptimeNanoseconds
     let remaining = Counter(requests.count)
-    for request in requests {
-      pipeline.load(request) { _ in if remaining.decrement() == 0 { collector.done.signal() } }
+    for (index, request) in requests.enumerated() {
+      pipeline.load(request) { result in
+        // The escape bytes of the first page of 40 (the images' own bytes).
+        if index < 40, case .success(.pixels(let image)) = result {
+          collector.lock.withLock { collector.pageBytes += image.payload.count }
+        }
+        if remaining.decrement() == 0 { collector.done.signal() }
+      }
     }
     collector.done.wait()
     let end = DispatchTime.now().uptimeNanoseconds
@@ -119,7 +141,8 @@ struct ThumbnailsBench: ParsableCommand {
       let first = requests.prefix(40).compactMap { collector.finishTimes[$0.key] }.max() ?? end
       var result = Measurement(
         seconds: Double(end - start) / 1e9, first40: Double(first - start) / 1e9,
-        latencies: collector.reports.map(\.seconds), secondsWithWrites: Double(idle - start) / 1e9)
+        latencies: collector.reports.map(\.seconds), secondsWithWrites: Double(idle - start) / 1e9,
+        pageBytes: collector.pageBytes)
       for report in collector.reports {
         switch report.path {
         case .decoded(embeddedThumbnail: true): result.embedded += 1
