@@ -29,7 +29,7 @@ let package = Package(
       dependencies: ["CChafa"],
       linkerSettings: [
         .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
-        .linkedLibrary("gif"), .linkedLibrary("heif"), .linkedLibrary("z"), .linkedLibrary("exif"),
+        .linkedLibrary("gif"), .linkedLibrary("heif"), .linkedLibrary("exif"),
       ]
     ),
     // libcurl behind one blocking GET that never follows redirects itself.

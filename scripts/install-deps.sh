@@ -12,8 +12,8 @@ packages=(libncurses-dev ncurses-term pkg-config
   # Imaging: decoders, the thumbnail encoder (PNG) and cell rendering.
   # libchafa-dev does not pull in libglib2.0-dev, which its pkg-config needs.
   libchafa-dev libglib2.0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libgif-dev libheif-dev
-  # zlib compresses kitty graphics data; libexif reads the preview's facts.
-  zlib1g-dev libexif-dev
+  # libexif reads the preview's facts.
+  libexif-dev
   # Web sources: HTTP(S) through libcurl.
   libcurl4-openssl-dev)
 if [ "$what" = test ] || [ "$what" = bench ]; then

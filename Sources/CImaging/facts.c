@@ -72,6 +72,7 @@ static double degrees(ExifData *exif, ExifTag value_tag, ExifTag ref_tag, char n
 static void read_exif(const uint8_t *data, size_t size, pk_facts *facts) {
   ExifData *exif = exif_data_new_from_data(data, (unsigned)size);
   if (exif == NULL) return;
+  facts->has_exif = 1;
   copy_text(exif, EXIF_IFD_EXIF, EXIF_TAG_DATE_TIME_ORIGINAL, facts->date_taken, sizeof facts->date_taken);
   if (facts->date_taken[0] == '\0')
     copy_text(exif, EXIF_IFD_0, EXIF_TAG_DATE_TIME, facts->date_taken, sizeof facts->date_taken);
@@ -120,7 +121,7 @@ static void png_facts(const uint8_t *d, size_t n, pk_facts *facts) {
       read_tiff_exif(d + at + 8, length, facts);
       break;
     }
-    if (memcmp(d + at + 4, "IDAT", 4) == 0) break;
+    if (memcmp(d + at + 4, "IEND", 4) == 0) break;
     at += 12 + (size_t)length;
   }
 }
@@ -225,6 +226,34 @@ int pk_read_facts(const char *path, pk_facts *facts) {
       break;
     case PK_FORMAT_HEIF: heif_facts(path, facts); break;
     default: break;
+  }
+  // WebP keeps its EXIF chunk after the image data, and PNG may put eXIf
+  // after it too: past the head, read the whole file (within a bound).
+  const int64_t whole_limit = 64LL * 1024 * 1024;
+  if (!facts->has_exif && (facts->format == PK_FORMAT_WEBP || facts->format == PK_FORMAT_PNG) &&
+      (size_t)st.st_size > have && st.st_size <= whole_limit) {
+    uint8_t *all = realloc(head, (size_t)st.st_size);
+    if (all != NULL) {
+      head = all;
+      int again = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+      struct stat now;
+      // The same regular file as before, or nothing.
+      if (again >= 0 && fstat(again, &now) == 0 && S_ISREG(now.st_mode) && now.st_ino == st.st_ino &&
+          now.st_size == st.st_size) {
+        size_t total = 0;
+        while (total < (size_t)st.st_size) {
+          ssize_t got = pread(again, head + total, (size_t)st.st_size - total, (off_t)total);
+          if (got < 0 && errno == EINTR) continue;
+          if (got <= 0) break;
+          total += (size_t)got;
+        }
+        if (total == (size_t)st.st_size) {
+          if (facts->format == PK_FORMAT_WEBP) webp_facts(head, total, facts);
+          else png_facts(head, total, facts);
+        }
+      }
+      if (again >= 0) close(again);
+    }
   }
   free(head);
   return 0;

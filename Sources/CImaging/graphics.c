@@ -1,10 +1,9 @@
 // Encodings of pixel thumbnails for terminals that draw images: sixel
-// through libchafa, the zlib stream kitty accepts, and the padding that
-// makes an image fill whole cells without being stretched.
+// through libchafa, the raw pixels kitty takes, and the padding that makes
+// a sixel image fill whole cells without being stretched.
 #include <chafa.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "CImaging.h"
 
@@ -24,21 +23,6 @@ int pk_image_pad(const pk_image *image, int32_t width, int32_t height, pk_image 
   out->width = width;
   out->height = height;
   out->pixels = pixels;
-  return 0;
-}
-
-int pk_zlib_compress(const uint8_t *data, size_t size, int level, uint8_t **out, size_t *out_size) {
-  *out = NULL;
-  *out_size = 0;
-  uLongf capacity = compressBound((uLong)size);
-  uint8_t *buffer = malloc(capacity);
-  if (buffer == NULL) return -1;
-  if (compress2(buffer, &capacity, data, (uLong)size, level) != Z_OK) {
-    free(buffer);
-    return -1;
-  }
-  *out = buffer;
-  *out_size = capacity;
   return 0;
 }
 
@@ -75,7 +59,7 @@ int pk_encode_sixel(const pk_image *image, int32_t columns, int32_t rows, int32_
   return 0;
 }
 
-int pk_kitty_pixels(const pk_image *image, int compress, uint8_t **out, size_t *out_size, int *bits) {
+int pk_kitty_pixels(const pk_image *image, uint8_t **out, size_t *out_size, int *bits) {
   *out = NULL;
   *out_size = 0;
   if (image->pixels == NULL || image->width <= 0 || image->height <= 0) return -1;
@@ -92,12 +76,7 @@ int pk_kitty_pixels(const pk_image *image, int compress, uint8_t **out, size_t *
   } else {
     memcpy(raw, image->pixels, count * 4);
   }
-  if (!compress) {
-    *out = raw;
-    *out_size = count * channels;
-    return 0;
-  }
-  int status = pk_zlib_compress(raw, count * channels, 1, out, out_size);
-  free(raw);
-  return status;
+  *out = raw;
+  *out_size = count * channels;
+  return 0;
 }

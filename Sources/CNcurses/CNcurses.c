@@ -244,10 +244,18 @@ static volatile size_t cleanup_length[2] = {0, 0};
 static volatile int cleanup_current = -1;
 
 void pk_set_crash_cleanup(const unsigned char *bytes, unsigned long count) {
-  if (count > sizeof cleanup_bytes[0]) count = 0;  // too many to delete one by one: leave them
+  // A crash can come while an image string is half written: ST ends it, so
+  // the deletes after it are read as commands, not as image data.
+  static const unsigned char string_end[2] = {0x1b, '\\'};
+  if (count + sizeof string_end > sizeof cleanup_bytes[0]) count = 0;  // too many to list: leave them
   int next = cleanup_current == 0 ? 1 : 0;
-  memcpy(cleanup_bytes[next], bytes, count);
-  cleanup_length[next] = count;
+  size_t length = 0;
+  if (count > 0 && bytes != NULL) {
+    memcpy(cleanup_bytes[next], string_end, sizeof string_end);
+    memcpy(cleanup_bytes[next] + sizeof string_end, bytes, count);
+    length = sizeof string_end + count;
+  }
+  cleanup_length[next] = length;
   __atomic_store_n(&cleanup_current, next, __ATOMIC_SEQ_CST);
 }
 

@@ -79,7 +79,8 @@ struct Pick: ParsableCommand {
     options.colorDepth = terminal.depth
     if let graphics = terminal.graphics.graphics {
       options.pixelFormat = PixelFormat(
-        graphics: graphics, cellSize: terminal.graphics.cellSize, colorRegisters: terminal.graphics.colorRegisters)
+        graphics: graphics, cellSize: terminal.graphics.cellSize, colorRegisters: terminal.graphics.colorRegisters,
+        maxSize: graphics == .sixel ? terminal.graphics.sixelMaxSize : nil)
     }
     var state = AppState(
       sources: sources.map(SourceSummary.init), activeSource: active, options: options, size: terminal.size)

@@ -102,6 +102,16 @@ import Testing
     #expect(after.contains(.finish(.picked([PathBytes("/p/IMG_2.jpg")]))))
   }
 
+  @Test func keysTypedForAScopeLeftSinceAreDropped() {
+    var (state, effects) = Fixture.started(sources: [Fixture.source("A"), Fixture.source("B")])
+    _ = state.press(.enter)
+    // A click on B's tab, then B's first page comes.
+    _ = state.update(.mouse(MouseEvent(kind: .click, x: 7, y: 0)))
+    #expect(state.activeSource == 1)
+    let after = state.answerLoad(from: effects, with: Fixture.photos(1...3), total: 3)
+    #expect(!after.contains { if case .finish = $0 { return true } else { return false } })
+  }
+
   @Test func cancellingNeverWaits() {
     var (state, _) = Fixture.started()
     #expect(state.press(.escape) == [.finish(.cancelled)])

@@ -190,6 +190,8 @@ public struct AppState: Hashable, Sendable {
   /// Keys typed before the first page arrived, applied in order once it
   /// does (as fzf keeps a query typed while it starts).
   var typedAhead: [Key] = []
+  /// The scope they were typed for: on any other they are dropped.
+  var typedAheadScope: Int?
   /// What the last `.thumbnails` effect asked for (not asked again).
   var thumbnailDemand: [ImageRequest] = []
   var nextGeneration = 1

@@ -10,6 +10,7 @@ extension AppState {
       notice = nil
       hasInteracted = true
       if waitsForFirstPage(before: key) {
+        if typedAhead.isEmpty { typedAheadScope = scope?.generation }
         typedAhead.append(key)
         effects = []
       } else {
@@ -81,6 +82,9 @@ extension AppState {
     guard !typedAhead.isEmpty, mode == .grid, scope?.hasLoadedOnce == true else { return [] }
     let keys = typedAhead
     typedAhead = []
+    // Typed for a scope the user has left (another source clicked, a folder
+    // opened): they would act on photos never seen.
+    guard scope?.generation == typedAheadScope else { return [] }
     var effects: [Effect] = []
     for key in keys { effects += update(.key(key)) }
     return effects

@@ -33,7 +33,8 @@ public struct PhotoFacts: Hashable, Sendable {
     if isLoading { return rows + [("", "reading…")] }
     if let error { return rows + [("Error", error)] }
     if let pixelSize, pixelSize.width > 0 {
-      let megapixels = Double(pixelSize.width * pixelSize.height) / 1e6
+      // Sizes come from files and listings: no integer product to overflow.
+      let megapixels = Double(pixelSize.width) * Double(pixelSize.height) / 1e6
       rows.append(("Size", "\(pixelSize.width) × \(pixelSize.height) (\(Self.decimal(megapixels, digits: 1)) MP)"))
     }
     if let fileSize { rows.append(("File", Self.bytes(fileSize))) }

@@ -250,7 +250,10 @@ final class PipelineCore: @unchecked Sendable {
     guard isWanted(key) else { return (nil, nil, nil) }
     let side = usesStore ? flavor.size : max(box.width, box.height)
     do {
-      let decoded = try fetchAndDecode(key, side: side)
+      // With a store: a square of its size. Without (the preview): the box
+      // itself, so a portrait photo is not decoded for a width it never gets.
+      let need = usesStore ? PixelSize(width: side, height: side) : box
+      let decoded = try fetchAndDecode(key, need: need)
       let thumbnail = decoded.image
       thumbnail.shrink(maxWidth: side, maxHeight: side)
       // A store gets only thumbnails of its full size (or whole small
@@ -267,20 +270,18 @@ final class PipelineCore: @unchecked Sendable {
   }
 
   /// The second step: the loader chain fetches the bytes (or names the
-  /// file), the decoder decodes them for the cache's size, though a
-  /// camera's EXIF thumbnail serves whenever it covers the tile itself.
-  private func fetchAndDecode(_ key: ImageRequest.Key, side: Int) throws(ImageDecodingError) -> DecodedImage {
+  /// file), the decoder decodes them to cover `need`, though a camera's
+  /// EXIF thumbnail serves whenever it covers the tile itself.
+  private func fetchAndDecode(_ key: ImageRequest.Key, need: PixelSize) throws(ImageDecodingError) -> DecodedImage {
     guard let loader = configuration.loaders.first(where: { $0.canHandle(key.reference) }) else {
       throw ImageDecodingError("no loader for this image")
     }
     let data = try loader.load(
       key.reference, isCancelled: { [weak self] in !(self?.isWanted(key) ?? false) },
       progress: { [weak self] received, expected in self?.tellProgress(key, received, expected) })
-    let square = PixelSize(width: side, height: side)
     switch data {
-    case .file(let path): return try configuration.decoder.decode(file: path, covering: square, enough: key.pixelBox)
-    case .bytes(let bytes):
-      return try configuration.decoder.decode(bytes: bytes, covering: square, enough: key.pixelBox)
+    case .file(let path): return try configuration.decoder.decode(file: path, covering: need, enough: key.pixelBox)
+    case .bytes(let bytes): return try configuration.decoder.decode(bytes: bytes, covering: need, enough: key.pixelBox)
     }
   }
 

@@ -33,6 +33,13 @@ public enum PixelRenderer {
   {
     let cell = format.cellSize
     guard cell.width > 0, cell.height > 0, maxColumns > 0, maxRows > 0 else { return nil }
+    // A terminal that crops large images gets fewer cells' worth.
+    var maxColumns = maxColumns
+    var maxRows = maxRows
+    if let limit = format.maxSize, limit.width >= cell.width, limit.height >= cell.height {
+      maxColumns = min(maxColumns, limit.width / cell.width)
+      maxRows = min(maxRows, limit.height / cell.height)
+    }
     let (columns, rows, fitted) = footprint(
       width: image.width, height: image.height, maxColumns: maxColumns, maxRows: maxRows, cellSize: cell)
     let shown = image.fitted(maxWidth: fitted.width, maxHeight: fitted.height)
@@ -77,7 +84,7 @@ public enum KittyEncoding {
     // Uncompressed: zlib took 15x the time to save 14% of the bytes of
     // camera photos (their noise does not compress), measured with
     // `bench pixels`.
-    guard pk_kitty_pixels(&image.raw, 0, &buffer, &size, &bits) == 0, let buffer else { return nil }
+    guard pk_kitty_pixels(&image.raw, &buffer, &size, &bits) == 0, let buffer else { return nil }
     defer { pk_buffer_free(buffer) }
     return (Array(Data(bytes: buffer, count: size).base64EncodedData()), "f=\(bits)")
   }

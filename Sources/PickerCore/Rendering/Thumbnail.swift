@@ -14,11 +14,15 @@ public struct PixelFormat: Hashable, Sendable {
   public var cellSize: PixelSize
   /// Sixel colour registers.
   public var colorRegisters: Int
+  /// The largest image the terminal draws whole (xterm crops sixel images
+  /// past its maxGraphicSize, 1000x1000 by default).
+  public var maxSize: PixelSize?
 
-  public init(graphics: GraphicsProtocol, cellSize: PixelSize, colorRegisters: Int = 256) {
+  public init(graphics: GraphicsProtocol, cellSize: PixelSize, colorRegisters: Int = 256, maxSize: PixelSize? = nil) {
     self.graphics = graphics
     self.cellSize = cellSize
     self.colorRegisters = colorRegisters
+    self.maxSize = maxSize
   }
 }
 
@@ -77,7 +81,7 @@ public final class PixelThumbnail: Hashable, Sendable, CustomStringConvertible {
   /// kitty: the pixels in base64; sixel: the whole DCS string; iTerm2:
   /// the whole OSC 1337 string. Positioning is the writer's.
   public let payload: [UInt8]
-  /// kitty: what the data is (`f=24` or `f=32`, `o=z` when compressed).
+  /// kitty: what the data is (`f=24` or `f=32`).
   public let dataFormat: String
   /// kitty: where the picture starts inside its first cell, in pixels, so
   /// that it sits centred in the cells it covers.

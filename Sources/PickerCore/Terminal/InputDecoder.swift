@@ -41,6 +41,12 @@ public struct InputDecoder: Sendable {
         index = skipToStringEnd(from: index)
         continue
       }
+      if skippingSequence {
+        let byte = pending[index]
+        index += 1
+        if !(0x20...0x3F).contains(byte) { skippingSequence = false }
+        continue
+      }
       switch step(at: index) {
       case .event(let event, let length):
         events.append(event)
@@ -60,21 +66,32 @@ public struct InputDecoder: Sendable {
       }
     }
     pending.removeAll(keepingCapacity: true)
-    // The end of a skipped string may never come: time it out like a reply.
-    if skippingString { waiting = .replyDelay }
+    // The end of a skipped reply may never come: time it out like a reply.
+    if skippingString || skippingSequence { waiting = .replyDelay }
     return events
   }
 
   /// The delay passed with nothing more: a lone ESC is the Esc key, any
   /// other unfinished sequence is dropped.
   public mutating func timeOut() -> [TerminalInputEvent] {
-    defer {
-      pending.removeAll()
-      skippingString = false
-      waiting = .none
-    }
-    return pending == [0x1B] ? [.key(.escape)] : []
+    let wasSkipping = skippingString
+    let cut = pending
+    pending.removeAll()
+    waiting = .none
+    if cut == [0x1B] { return [.key(.escape)] }
+    // A reply cut short: its rest may still come, and must not be read as
+    // keys. A control string is skipped up to its end (one more delay at
+    // most); a sequence's parameters up to its final byte.
+    skippingString = !wasSkipping && cut.count > 1 && Self.startsControlString(cut[1])
+    skippingSequence = !skippingString && cut.count > 2 && cut[1] == UInt8(ascii: "[") && "<=>?".utf8.contains(cut[2])
+    if skippingString || skippingSequence { waiting = .replyDelay }
+    return []
   }
+
+  /// The rest of a sequence that timed out is skipped up to its final byte.
+  private var skippingSequence = false
+
+  static func startsControlString(_ byte: UInt8) -> Bool { "P]_^X".utf8.contains(byte) }
 
   private enum Step {
     case event(TerminalInputEvent, length: Int)
@@ -138,14 +155,26 @@ public struct InputDecoder: Sendable {
     switch second {
     case UInt8(ascii: "["): return controlSequence(at: index)
     case UInt8(ascii: "O"): return singleShift(at: index)
-    case UInt8(ascii: "P"), UInt8(ascii: "]"), UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"):
-      return controlString(at: index)
+    case UInt8(ascii: "P"), UInt8(ascii: "]"), UInt8(ascii: "_"):
+      // A reply (DCS `P>|`, `P1+r`; OSC `]11;`; APC `_G`), or Alt+P, Alt+]
+      // or Alt+_ typed: the byte after tells them apart.
+      guard let third = byte(index + 2) else { return .needMore(.escapeDelay) }
+      let reply: Bool
+      switch second {
+      case UInt8(ascii: "P"): reply = "0123456789>+=$|".utf8.contains(third)
+      case UInt8(ascii: "]"): reply = (0x30...0x39).contains(third)
+      default: reply = third == UInt8(ascii: "G")
+      }
+      if reply { return controlString(at: index) }
+      return .event(.key(.alt(Character(Unicode.Scalar(second)))), length: 2)
     case 0x1B:
       // ESC ESC: Alt plus what follows (rxvt's Alt+arrow), or Esc pressed
       // twice; either way the first one is no key of its own.
       return .skip(1)
     case 0x00..<0x20, 0x7F:
-      return .skip(2)  // Alt plus a control key: nothing of ours
+      // Alt plus a control key (or Esc and Enter typed fast): the control
+      // key still counts.
+      return Self.controlKey(second).map { .event(.key($0), length: 2) } ?? .skip(2)
     default:
       switch character(at: index + 1) {
       case .needMore: return .needMore(.escapeDelay)
@@ -157,7 +186,11 @@ public struct InputDecoder: Sendable {
 
   /// `ESC O x`: application-mode cursor keys, Home/End, F1-F4, keypad Enter.
   private func singleShift(at index: Int) -> Step {
-    guard let final = byte(index + 2) else { return .needMore(.escapeDelay) }
+    // Some terminals put modifiers in (`ESC O 1;2P`, `ESC O 5A`).
+    var end = index + 2
+    while let next = byte(end), (0x30...0x3F).contains(next) { end += 1 }
+    guard let final = byte(end) else { return .needMore(.escapeDelay) }
+    let length = end + 1 - index
     let key: Key?
     switch final {
     case UInt8(ascii: "A"): key = .up
@@ -170,7 +203,7 @@ public struct InputDecoder: Sendable {
     case UInt8(ascii: "P")...UInt8(ascii: "S"): key = .function(Int(final - UInt8(ascii: "P")) + 1)
     default: key = nil
     }
-    return key.map { .event(.key($0), length: 3) } ?? .skip(3)
+    return key.map { .event(.key($0), length: length) } ?? .skip(length)
   }
 
   /// `ESC [ params intermediates final`, plus the two odd forms: the X10

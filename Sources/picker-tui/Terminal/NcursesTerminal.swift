@@ -64,6 +64,11 @@ final class NcursesTerminal: TerminalBackend {
     guard pk_open_tty() >= 0 else { throw TerminalError.noTerminal }
     let probe = TerminalProbe.run(mode: thumbnails, environment: environment)
     typedAhead = probe.typedAhead
+    decoder = probe.decoder
+    if decoder.waiting != .none { waitingSince = Self.now() }
+    // Over ssh a sequence can come in two packets: a longer wait keeps an
+    // arrow key from turning into Esc (which would cancel).
+    escapeDelay = environment["SSH_CONNECTION"] != nil || environment["SSH_TTY"] != nil ? 0.1 : 0.04
     facts = probe.facts
     var support = probe.support
     // Placeholder ids travel as palette colours, never as 24-bit ones.
@@ -112,7 +117,7 @@ final class NcursesTerminal: TerminalBackend {
 
   /// How long a lone ESC waits for the rest of a sequence before it is the
   /// Esc key; replies cut in two by a slow link get longer.
-  static let escapeDelay = 0.04
+  private var escapeDelay = 0.04
   static let replyDelay = 0.5
 
   func readInput() -> [TerminalInput] {
@@ -151,7 +156,7 @@ final class NcursesTerminal: TerminalBackend {
   }
 
   private func delay(for wait: InputDecoder.Wait) -> Double {
-    wait == .replyDelay ? Self.replyDelay : Self.escapeDelay
+    wait == .replyDelay ? Self.replyDelay : escapeDelay
   }
 
   private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }

@@ -13,6 +13,9 @@ struct TerminalProbe {
     var support: GraphicsSupport
     var facts: TerminalFacts
     var typedAhead: [TerminalInputEvent]
+    /// Carries on into the UI: an Esc typed at the very end, or the part of
+    /// a reply that came before the deadline, is decided there.
+    var decoder = InputDecoder()
   }
 
   /// The wait for answers: short on a local terminal, longer over ssh or
@@ -26,7 +29,11 @@ struct TerminalProbe {
   /// ask nothing.
   static func run(mode: ThumbnailMode, environment: [String: String]) -> Result {
     let windowCells = currentWindow()
-    guard mode != .off && mode != .symbols else {
+    // Terminals that draw no pictures would show the queries as text.
+    let term = environment["TERM"] ?? ""
+    let plain =
+      ["dumb", "linux", "vt100", "vt102", "vt220", "ansi", "cons25"].contains(term) || term.hasPrefix("linux")
+    guard mode != .off && mode != .symbols && !(plain && mode == .auto) else {
       let support = GraphicsDetection.decide(
         mode: mode, facts: TerminalFacts(), environment: environment, passthrough: nil,
         windowPixels: windowCells.pixels, windowCells: windowCells.cells)
@@ -36,10 +43,11 @@ struct TerminalProbe {
     let passthrough = inTmux ? tmuxAllowsPassthrough(environment: environment) : nil
     var facts = TerminalFacts()
     var typed: [TerminalInputEvent] = []
+    var decoder = InputDecoder()
     if passthrough != false {
       var queries = GraphicsDetection.queries()
       if inTmux { queries = GraphicsDetection.tmuxPassthrough(queries) }
-      (facts, typed) = exchange(queries, deadline: deadline(environment: environment))
+      (facts, typed) = exchange(queries, deadline: deadline(environment: environment), decoder: &decoder)
     }
     var support = GraphicsDetection.decide(
       mode: mode, facts: facts, environment: environment, passthrough: inTmux ? (passthrough ?? true) : nil,
@@ -47,11 +55,13 @@ struct TerminalProbe {
     if inTmux && passthrough == nil && !facts.isComplete && mode == .auto {
       support.notice = "Pixel thumbnails in tmux need: tmux set -g allow-passthrough on"
     }
-    return Result(support: support, facts: facts, typedAhead: typed)
+    return Result(support: support, facts: facts, typedAhead: typed, decoder: decoder)
   }
 
   /// Writes the queries in raw mode and reads until DA1 or the deadline.
-  private static func exchange(_ queries: [UInt8], deadline seconds: Double) -> (TerminalFacts, [TerminalInputEvent]) {
+  private static func exchange(_ queries: [UInt8], deadline seconds: Double, decoder: inout InputDecoder)
+    -> (TerminalFacts, [TerminalInputEvent])
+  {
     var facts = TerminalFacts()
     var typed: [TerminalInputEvent] = []
     guard pk_raw_mode(1) == 0 else { return (facts, typed) }
@@ -59,7 +69,6 @@ struct TerminalProbe {
     guard queries.withUnsafeBufferPointer({ pk_write_tty($0.baseAddress, UInt($0.count)) }) == 0 else {
       return (facts, typed)
     }
-    var decoder = InputDecoder()
     let end = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
     var buffer = [UInt8](repeating: 0, count: 4096)
     while !facts.isComplete {
@@ -69,13 +78,12 @@ struct TerminalProbe {
       let waitMilliseconds = Int32(max(1, (end - now) / 1_000_000))
       guard poll(&ready, 1, waitMilliseconds) > 0 else { continue }
       let count = buffer.withUnsafeMutableBufferPointer { pk_read_input($0.baseAddress, UInt($0.count)) }
+      if count < 0 { break }  // hung up: nothing more will come
       guard count > 0 else { continue }
       for event in decoder.decode(Array(buffer[0..<count])) {
         if case .reply(let reply) = event { facts.absorb(reply) } else { typed.append(event) }
       }
     }
-    // A lone ESC typed at the very end waits for the UI's decoder; what is
-    // left of an unfinished reply is dropped with it.
     return (facts, typed)
   }
 

@@ -58,6 +58,22 @@ import Testing
     #expect(rows["GPS"] == "48.85840, -2.29450" && rows["Orientation"] == "rotated 90° CW")
   }
 
+  @Test(arguments: ["webp", "png"]) func exifAfterTheImageDataOfALargeFileIsFound(_ ext: String) throws {
+    // Noise does not compress: well past the 256 KB head that is read first.
+    var generator = SystemRandomNumberGenerator()
+    let rgba = (0..<(700 * 500)).flatMap { _ in
+      [UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator), 90, 255]
+    }
+    let image = PixelImage(width: 700, height: 500, rgba: rgba)
+    let file = TestImages.temporaryFolder().appendingPathComponent("large." + ext)
+    TestImages.write(try #require(ImageEncoder.encode(image, as: ext == "png" ? .png : .webp(quality: 95))), to: file)
+    try Self.tag(file)
+    let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0
+    #expect(size > 256 * 1024)
+    let facts = FactsReader.read(PathBytes(file.path), name: "large." + ext)
+    #expect(facts.camera == "FUJIFILM X-T4" && facts.pixelSize == PixelSize(width: 700, height: 500))
+  }
+
   @Test func aFileWithoutEXIFStillHasItsSizeAndFormat() throws {
     let folder = TestImages.temporaryFolder()
     let file = folder.appendingPathComponent("plain.gif")

@@ -49,6 +49,15 @@ import Testing
     #expect(text.contains("\"1;1;128;96"), "raster attributes: the padded size")
   }
 
+  @Test func aTerminalsLargestImageIsNotExceeded() throws {
+    let format = PixelFormat(
+      graphics: .sixel, cellSize: Self.cell, colorRegisters: 256, maxSize: PixelSize(width: 1000, height: 1000))
+    let image = try #require(
+      PixelRenderer.render(Self.stripes(2000, 1000), maxColumns: 200, maxRows: 60, format: format))
+    #expect(image.columns * 8 <= 1000 && image.rows * 16 <= 1000)
+    #expect(image.pixelSize.width <= 1000)
+  }
+
   @Test func iTerm2PayloadIsAnInlineJPEG() throws {
     let format = PixelFormat(graphics: .iterm2, cellSize: Self.cell)
     let image = try #require(PixelRenderer.render(Self.stripes(128, 96), maxColumns: 16, maxRows: 8, format: format))

@@ -46,6 +46,22 @@ private func count(_ needle: String, in text: String) -> Int { text.components(s
     #expect(count("a=t,", in: back) == 0 && count("a=p,", in: back) == 1)
   }
 
+  @Test func picturesPastTheByteBudgetAreFreedOldestFirstButNeverOnScreen() {
+    let writer = KittyWriter()
+    // 64 MB each, decoded: the budget holds two.
+    func big() -> PixelThumbnail {
+      PixelThumbnail(
+        graphics: .kitty, columns: 2, rows: 2, pixelSize: PixelSize(width: 4000, height: 4000), payload: [])
+    }
+    let (a, b, c) = (big(), big(), big())
+    _ = frame(writer, [ImagePlacement(x: 0, y: 0, image: a)])
+    _ = frame(writer, [ImagePlacement(x: 0, y: 0, image: b)])
+    let third = frame(writer, [ImagePlacement(x: 0, y: 0, image: c)])
+    #expect(count("a=d,d=I,", in: third) == 1, "a, the oldest, is freed")
+    let back = frame(writer, [ImagePlacement(x: 0, y: 0, image: a)])
+    #expect(count("a=t,", in: back) == 1, "and sent again when it comes back")
+  }
+
   @Test func aFullRedrawSendsAgainAndExitDeletesOnlyOurIDs() {
     let writer = KittyWriter()
     let a = image()

@@ -47,13 +47,17 @@ private func events(_ bytes: [UInt8]) -> [TerminalInputEvent] {
     // The linux console's F1-F5.
     #expect(keys("\u{1B}[[A\u{1B}[[E") == [.function(1), .function(5)])
     #expect(keys("\u{1B}[1;2P") == [.function(1)])
+    #expect(keys("\u{1B}O1;2P\u{1B}O5A") == [.function(1), .up], "SS3 with modifiers")
     #expect(keys("\u{1B}[Z") == [.backTab])
   }
 
   @Test func altPlusKeyIsAltNotEsc() {
     #expect(keys("\u{1B}x") == [.alt("x")])
     #expect(keys("\u{1B}é") == [.alt("é")])
-    #expect(keys("\u{1B}\u{7F}").isEmpty)
+    #expect(keys("\u{1B}\u{7F}") == [.backspace], "Alt+Backspace, or Esc and Backspace typed fast")
+    #expect(keys("\u{1B}\r") == [.enter])
+    // Alt+P, Alt+] and Alt+_ are keys, not the start of a reply.
+    #expect(keys("\u{1B}Pa\u{1B}]x") == [.alt("P"), .char("a"), .alt("]"), .char("x")])
     // rxvt's Alt+arrow: ESC then the arrow.
     #expect(keys("\u{1B}\u{1B}[A") == [.up])
   }
@@ -174,7 +178,21 @@ private func events(_ bytes: [UInt8]) -> [TerminalInputEvent] {
     var decoder = InputDecoder()
     #expect(decoder.decode(Array("\u{1B}P>|XTerm(3".utf8)).isEmpty)
     #expect(decoder.timeOut().isEmpty)
+    // Its rest is awaited a little longer, then given up on too.
+    #expect(decoder.waiting == .replyDelay)
+    #expect(decoder.timeOut().isEmpty)
     #expect(decoder.waiting == .none)
+    #expect(decoder.decode(Array("j".utf8)) == [.key(.char("j"))])
+  }
+
+  @Test func theRestOfAReplyCutByTheDeadlineIsNotReadAsKeys() {
+    var decoder = InputDecoder()
+    #expect(decoder.decode(Array("\u{1B}_Gi=31;O".utf8)).isEmpty)
+    #expect(decoder.timeOut().isEmpty)
+    #expect(decoder.decode(Array("K\u{1B}\\j".utf8)) == [.key(.char("j"))])
+    #expect(decoder.decode(Array("\u{1B}[?62;".utf8)).isEmpty)
+    #expect(decoder.timeOut().isEmpty)
+    #expect(decoder.decode(Array("4c=x".utf8)) == [.key(.char("=")), .key(.char("x"))])
   }
 
   @Test func overLongStringsAreSkippedToTheirEnd() {

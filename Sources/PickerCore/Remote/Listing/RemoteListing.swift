@@ -42,7 +42,9 @@ public enum RemoteListing {
       let thumbnail = reference(json["thumbnail_url"], sourceID: sourceID, base: base) ?? original
       guard original != nil || thumbnail != nil else { return nil }
       var photo = PhotoItem(id: id, kind: .photo, title: Array(title.utf8), thumbnail: thumbnail, original: original)
-      if let width = json["width"]?.int, let height = json["height"]?.int, width > 0, height > 0 {
+      if let width = json["width"]?.int, let height = json["height"]?.int, (1...1_000_000).contains(width),
+        (1...1_000_000).contains(height)
+      {
         photo.listedSize = PixelSize(width: width, height: height)
       }
       photo.listedDate = json["taken_at"]?.string

@@ -6,11 +6,16 @@ public final class KittyWriter: GraphicsWriter {
   public init() {}
 
   /// Pictures the terminal holds, by content id, in least recently shown
-  /// order; past `maxKept` the oldest not on screen are freed.
+  /// order; past `maxKeptBytes` the oldest not on screen are freed.
   private var kept = LRUIDs(first: 0x50_0000, last: 0xFF_FFFF)
   /// What is on screen: terminal id → top-left cell.
   private var shown: [UInt32: (x: Int, y: Int)] = [:]
-  static let maxKept = 400
+  /// kitty keeps at most 320 MB of pictures a screen and silently drops the
+  /// oldest past that (those not on screen first); we free ours well before,
+  /// or it would drop grid tiles we believe it holds while previews come.
+  static let maxKeptBytes = 160 << 20
+  /// The deletes of what kitty holds, rebuilt only when that changes.
+  private var cleanupBytes: [UInt8]?
 
   public func prepare(_ screen: inout Screen, fullRedraw: Bool) -> [Int] { [] }
 
@@ -22,11 +27,15 @@ public final class KittyWriter: GraphicsWriter {
       for id in kept.allIDs { out += KittyEncoding.delete(id: id) }
       kept.removeAll()
       shown.removeAll()
+      cleanupBytes = nil
     }
     var next: [UInt32: (x: Int, y: Int)] = [:]
     for placement in screen.images {
-      let (id, isNew) = kept.id(for: placement.image.id)
-      if isNew { out += KittyEncoding.transmit(placement.image, id: id) }
+      let (id, isNew) = kept.id(for: placement.image.id, cost: Self.cost(of: placement.image))
+      if isNew {
+        out += KittyEncoding.transmit(placement.image, id: id)
+        cleanupBytes = nil
+      }
       next[id] = (placement.x, placement.y)
       if let old = shown[id], old == (placement.x, placement.y) { continue }
       out += CursorBytes.move(x: placement.x, y: placement.y)
@@ -34,7 +43,10 @@ public final class KittyWriter: GraphicsWriter {
     }
     for (id, _) in shown where next[id] == nil { out += KittyEncoding.removePlacement(id: id, placement: 1) }
     shown = next
-    for id in kept.evict(keeping: Self.maxKept, protected: Set(next.keys)) { out += KittyEncoding.delete(id: id) }
+    for id in kept.evict(keepingCost: Self.maxKeptBytes, protected: Set(next.keys)) {
+      out += KittyEncoding.delete(id: id)
+      cleanupBytes = nil
+    }
     return out.isEmpty ? [] : CursorBytes.save + out + CursorBytes.restore
   }
 
@@ -42,10 +54,19 @@ public final class KittyWriter: GraphicsWriter {
     let out = cleanup
     kept.removeAll()
     shown.removeAll()
+    cleanupBytes = nil
     return out
   }
 
-  public var cleanup: [UInt8] { kept.allIDs.sorted().flatMap { KittyEncoding.delete(id: $0) } }
+  public var cleanup: [UInt8] {
+    if let cleanupBytes { return cleanupBytes }
+    let bytes = kept.allIDs.sorted().flatMap { KittyEncoding.delete(id: $0) }
+    cleanupBytes = bytes
+    return bytes
+  }
+
+  /// What a picture takes in the terminal: its pixels, decoded.
+  static func cost(of image: PixelThumbnail) -> Int { image.pixelSize.width * image.pixelSize.height * 4 }
 }
 
 /// Terminal image ids for content ids, handed out from a range and reused
@@ -55,6 +76,9 @@ public struct LRUIDs {
   private let last: UInt32
   private var next: UInt32
   private var byContent: [UInt64: UInt32] = [:]
+  private var costs: [UInt64: Int] = [:]
+  /// The summed cost of what is held.
+  public private(set) var totalCost = 0
   /// Content ids, least recently used first.
   private var order: [UInt64] = []
   private var free: [UInt32] = []
@@ -70,7 +94,7 @@ public struct LRUIDs {
 
   /// The id of this content, and whether it is new (must be transmitted).
   /// When the range is used up, the least recently used id is taken over.
-  public mutating func id(for content: UInt64, evicted: inout [UInt32]) -> (UInt32, Bool) {
+  public mutating func id(for content: UInt64, cost: Int = 0, evicted: inout [UInt32]) -> (UInt32, Bool) {
     if let id = byContent[content] {
       if let index = order.lastIndex(of: content) { order.remove(at: index) }
       order.append(content)
@@ -85,26 +109,40 @@ public struct LRUIDs {
     } else {
       let oldest = order.removeFirst()
       id = byContent.removeValue(forKey: oldest)!
+      totalCost -= costs.removeValue(forKey: oldest) ?? 0
       evicted.append(id)
     }
     byContent[content] = id
+    costs[content] = cost
+    totalCost += cost
     order.append(content)
     return (id, true)
   }
 
-  public mutating func id(for content: UInt64) -> (UInt32, Bool) {
+  public mutating func id(for content: UInt64, cost: Int = 0) -> (UInt32, Bool) {
     var ignored: [UInt32] = []
-    return id(for: content, evicted: &ignored)
+    return id(for: content, cost: cost, evicted: &ignored)
+  }
+
+  /// Frees the least recently used ids until the held cost is within
+  /// `limit`, except `protected`.
+  public mutating func evict(keepingCost limit: Int, protected: Set<UInt32>) -> [UInt32] {
+    evict(while: { $0.totalCost > limit }, protected: protected)
   }
 
   /// Frees the least recently used ids past `limit`, except `protected`.
   public mutating func evict(keeping limit: Int, protected: Set<UInt32>) -> [UInt32] {
+    evict(while: { $0.byContent.count > limit }, protected: protected)
+  }
+
+  private mutating func evict(while tooMuch: (LRUIDs) -> Bool, protected: Set<UInt32>) -> [UInt32] {
     var freed: [UInt32] = []
     var index = 0
-    while byContent.count > limit && index < order.count {
+    while tooMuch(self) && index < order.count {
       let content = order[index]
       if let id = byContent[content], !protected.contains(id) {
         byContent[content] = nil
+        totalCost -= costs.removeValue(forKey: content) ?? 0
         order.remove(at: index)
         free.append(id)
         freed.append(id)
@@ -117,6 +155,8 @@ public struct LRUIDs {
 
   public mutating func removeAll() {
     byContent.removeAll()
+    costs.removeAll()
+    totalCost = 0
     order.removeAll()
     free.removeAll()
     next = first
