@@ -320,12 +320,10 @@ void pk_configure_screen(int use_color) {
   noecho();
   nonl();
   keypad(stdscr, TRUE);
-  nodelay(stdscr, TRUE);
   // Input is read and decoded by the picker itself; ncurses must not stop
   // a refresh half-way because keys are waiting.
   typeahead(-1);
   curs_set(0);
-  set_escdelay(25);
   if (use_color && has_colors()) {
     start_color();
     use_default_colors();
@@ -335,6 +333,5 @@ void pk_configure_screen(int use_color) {
 int pk_enable_mouse(void) {
   mmask_t wanted = BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED;
   mmask_t got = mousemask(wanted, NULL);
-  mouseinterval(250);
   return got != 0;
 }

@@ -1155,3 +1155,25 @@ try:
             yield display
 except ImportError:  # pragma: no cover - the module also works without pytest
     pass
+
+
+# --------------------------------------------------------------------------
+# Shared by the tests: thresholds and skips.
+
+# Fine detail per cell width: 2-px stripes as pixels give ~4 (1-px ~8);
+# block symbols give at most ~2 whatever the photo. The symbols are limited
+# to blocks and spaces, as picker-tui draws them: chafa's default set also
+# has line-drawing symbols (a bar in mid-cell), which reach ~2.5 on
+# coarser stripes.
+PIXELS_AT_LEAST = 3.0
+SYMBOLS_AT_MOST = 2.2
+
+
+def need(*kinds: str, tools: Sequence[str] = ()) -> None:
+    """Skips the test unless the terminals `kinds` and the programs `tools`
+    are installed."""
+    import pytest
+
+    missing = missing_tools(kinds) + [tool for tool in tools if shutil.which(tool) is None]
+    if missing:
+        pytest.skip("needs " + ", ".join(missing) + " (scripts/install-deps.sh test installs them)")

@@ -9,7 +9,6 @@ Run with `-s` to see the measured scores and replies."""
 from __future__ import annotations
 
 import shlex
-import shutil
 import time
 
 import pytest
@@ -19,20 +18,15 @@ from graphics_terminals import (
     TmuxOuterStream,
     detail_score,
     make_stripe_fixtures,
+    PIXELS_AT_LEAST,
+    SYMBOLS_AT_MOST,
     missing_tools,
+    need,
     record_tmux_outer_stream,
     region_is_blank,
     terminal_replies,
     xdisplay,  # noqa: F401  (the session's X display fixture)
 )
-
-# Fine detail per cell width: 2-px stripes as pixels give ~4 (1-px ~8);
-# block symbols give at most ~2 whatever the photo. The symbols are limited
-# to blocks and spaces, as picker-tui draws them: chafa's default set also
-# has line-drawing symbols (a bar in mid-cell), which reach ~2.5 on
-# coarser stripes.
-PIXELS_AT_LEAST = 3.0
-SYMBOLS_AT_MOST = 2.2
 
 # (terminal, how chafa draws pixels in it)
 PIXEL_WAYS = [
@@ -41,14 +35,6 @@ PIXEL_WAYS = [
     ("mlterm", "sixels"),
     ("mlterm", "iterm"),
 ]
-
-
-def need(*kinds: str, chafa: bool = False) -> None:
-    missing = missing_tools(kinds)
-    if chafa and shutil.which("chafa") is None:
-        missing.append("chafa")
-    if missing:
-        pytest.skip("needs " + ", ".join(missing) + " (scripts/install-deps.sh test installs them)")
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +58,7 @@ def wait_stable(term, box, condition, what):
 
 @pytest.mark.parametrize("kind,way", PIXEL_WAYS, ids=[f"{k}-{w}" for k, w in PIXEL_WAYS])
 def test_pixels_and_symbols_are_told_apart(xdisplay, stripes, kind, way):
-    need(kind, chafa=True)
+    need(kind, tools=["chafa"])
     # 640 px wide at 8 px per cell: 80 columns show the photo unscaled, so
     # its 1- and 2-px stripes reach the screen as they are.
     show = "chafa --size 80x30 --animate off"
@@ -181,19 +167,14 @@ def test_terminal_replies(xdisplay):
 PASSTHROUGH = r"printf '\033Ptmux;\033\033_Ga=q,i=31;AAAA\033\033\\\033\\'"
 
 
-def need_tmux() -> None:
-    if shutil.which("tmux") is None:
-        pytest.skip("needs tmux")
-
-
 def test_tmux_passes_kitty_graphics_to_the_outer_terminal():
-    need_tmux()
+    need(tools=["tmux"])
     stream = record_tmux_outer_stream(PASSTHROUGH, b"\x1b_Ga=q,i=31", term="xterm-kitty")
     assert b"\x1b_Ga=q,i=31;AAAA\x1b\\" in stream
 
 
 def test_tmux_without_passthrough_passes_nothing():
-    need_tmux()
+    need(tools=["tmux"])
     with TmuxOuterStream(PASSTHROUGH + "; printf 'after-the-query'", passthrough=False,
                          term="xterm-256color") as stream:
         # The text after it proves tmux has dealt with the wrapped command.

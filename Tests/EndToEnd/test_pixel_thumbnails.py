@@ -39,16 +39,13 @@ from graphics_terminals import (
     detail_score,
     make_grey_photo,
     make_stripe_photo,
-    missing_tools,
+    PIXELS_AT_LEAST,
+    SYMBOLS_AT_MOST,
+    need,
     region_is_blank,
     styled_cells,
     xdisplay,  # noqa: F401  (the session's X display fixture)
 )
-
-# Fine detail per cell width (see test_graphics_harness.py): 2-px stripes
-# as pixels give ~4, block symbols at most ~2.
-PIXELS_AT_LEAST = 3.0
-SYMBOLS_AT_MOST = 2.2
 
 # (terminal, --thumbnails, the protocol it must come to); ids for pytest.
 PIXEL_WAYS = [
@@ -208,12 +205,6 @@ def wait_layout(term, looks: list[str], first: int, what: str, thumb=DEFAULT_THU
 
 # --------------------------------------------------------------------------
 # Running the picker in a terminal.
-
-
-def need(*kinds: str) -> None:
-    missing = missing_tools(kinds)
-    if missing:
-        pytest.skip("needs " + ", ".join(missing) + " (scripts/install-deps.sh test installs them)")
 
 
 def start_picker(display, kind: str, binary: Path, arguments: list[str], tmp_path: Path, columns: int = 120,
@@ -600,12 +591,6 @@ def test_doctor_reports_what_the_terminal_can_draw(xdisplay, picker_bin, tmp_pat
 # tmux: passthrough off, and on with the test as the outer terminal.
 
 
-def need_tmux() -> None:
-    missing = [tool for tool in ("tmux", "timeout") if shutil.which(tool) is None]
-    if missing:
-        pytest.skip("needs " + ", ".join(missing))
-
-
 def test_tmux_without_passthrough_draws_symbols_and_says_how(picker, tmp_path):
     """The harness tmux server has allow-passthrough off (tmux's default):
     no images, no placeholders, and the footer says what to set."""
@@ -730,7 +715,7 @@ def test_tmux_with_passthrough_draws_kitty_placeholders(picker_bin, tmp_path):
     tiles become placeholder cells for images sent through passthrough;
     paging moves the ids along with the photos, sends only the new ones,
     and exit frees every id used."""
-    need_tmux()
+    need(tools=["tmux", "timeout"])
     folder = tmp_path / "photos"
     two_screens_of_photos(folder)
     q = shlex.quote
@@ -784,7 +769,7 @@ def test_tmux_pane_with_8_colours_keeps_images_apart(picker_bin, tmp_path):
     palette colour. Either every tile's placeholders carry an id of their
     own, or the picker does without placeholders; never two tiles with one
     image."""
-    need_tmux()
+    need(tools=["tmux", "timeout"])
     folder = tmp_path / "photos"
     two_screens_of_photos(folder)
     q = shlex.quote
@@ -828,7 +813,7 @@ def run_doctor_in_tmux(picker_bin, tmp_path, answer_tmux: bool) -> tuple[str, fl
 def test_tmux_doctor_gets_the_outer_terminals_answers(picker_bin, tmp_path):
     """Every answer reaches the picker through tmux, DA1 included, so
     detection ends at once instead of at its deadline."""
-    need_tmux()
+    need(tools=["tmux", "timeout"])
     report, seconds = run_doctor_in_tmux(picker_bin, tmp_path, answer_tmux=True)
     for line in ("thumbnails: kitty", "kitty images as Unicode placeholders (tmux)", "DA1 attributes: 62",
                  "terminal: kitty(0.26.5)", "kitty graphics query answered OK", "cell 8x16 px (CSI 16 t)"):
@@ -841,7 +826,7 @@ def test_tmux_lost_da1_answer_costs_only_the_deadline(picker_bin, tmp_path):
     terminal has answered tmux's own secondary DA query (or for 5 s after
     a client attaches). The picker then ends detection at its deadline,
     and still uses kitty from the graphics query's OK."""
-    need_tmux()
+    need(tools=["tmux", "timeout"])
     report, seconds = run_doctor_in_tmux(picker_bin, tmp_path, answer_tmux=False)
     assert "thumbnails: kitty" in report, report
     assert "no DA1 answer before the deadline" in report, report

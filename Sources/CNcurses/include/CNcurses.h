@@ -110,7 +110,8 @@ int pk_put_cell(WINDOW *win, int y, int x, const wchar_t *chars, attr_t attrs, i
 int pk_terminal_colors(void);
 
 /// Turns on the terminal features the picker uses (cbreak, noecho, keypad,
-/// hidden cursor, a short ESC delay, colours when present).
+/// hidden cursor, colours when present). Keys are read and decoded by the
+/// picker itself, so none of ncurses' input settings apply.
 void pk_configure_screen(int use_color);
 
 /// Enables mouse reports (clicks, wheel); returns 1 when the terminal has them.
