@@ -69,8 +69,23 @@ SCREEN *pk_open_terminal(const char *termname, pk_open_status *status) {
   return screen;
 }
 
+static int put_tty_char(int c) { return tty_file == NULL ? EOF : fputc(c, tty_file); }
+
+// Without an alternate screen (linux console, vt100) the last frame would
+// stay under the shell prompt: clear it and home the cursor, as the
+// alternate screen's exit would have shown the shell's screen.
+static void clear_when_no_alternate_screen(void) {
+  char *enter = tigetstr("smcup");
+  char *clear = tigetstr("clear");
+  int has_alternate = enter != NULL && enter != (char *)-1 && enter[0] != '\0';
+  if (has_alternate || clear == NULL || clear == (char *)-1 || tty_file == NULL) return;
+  tputs(clear, 1, put_tty_char);
+  fflush(tty_file);
+}
+
 void pk_close_terminal(SCREEN *screen) {
   endwin();
+  clear_when_no_alternate_screen();
   if (screen != NULL) delscreen(screen);
   if (tty_file != NULL) {
     if (saved_modes_valid) tcsetattr(fileno(tty_file), TCSADRAIN, &saved_modes);

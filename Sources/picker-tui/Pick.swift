@@ -149,8 +149,11 @@ struct Pick: ParsableCommand {
     }
     // A closed stdin (`<&-`) is no list of paths.
     let readsStdin = isatty(0) == 0 && !closedAtStart.contains(0)
+    if !readsStdin, let reason = arguments.noneExists() { throw PickerExit(code: 2, message: reason) }
     if !arguments.files.isEmpty || readsStdin {
-      let stream = PathStream(paths: arguments.files)
+      // Folders on stdin are skipped, not listed as albums: `find dir`
+      // names dir itself, and as an album it would offer everything twice.
+      let stream = PathStream(paths: arguments.files, skipsFolders: readsStdin)
       if readsStdin {
         PathReader.start(descriptor: 0, separator: read0 ? 0 : UInt8(ascii: "\n"), into: stream)
       } else {

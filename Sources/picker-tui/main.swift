@@ -15,11 +15,34 @@ func argumentsPreferringPaths() -> [String] {
   return arguments
 }
 
+/// `--max -1` would read as a missing value followed by an option `-1`:
+/// joined into `--max=-1`, the number reaches validation, which says what is
+/// wrong with it ("--max must be at least 1").
+func joiningNegativeNumbers(_ arguments: [String]) -> [String] {
+  let numeric: Set<String> = ["--max", "--min", "--page-size"]
+  var result: [String] = []
+  var index = 0
+  while index < arguments.count {
+    let argument = arguments[index]
+    if argument == "--" { return result + arguments[index...] }
+    if numeric.contains(argument), index + 1 < arguments.count, arguments[index + 1].dropFirst().allSatisfy(\.isNumber),
+      arguments[index + 1].hasPrefix("-"), arguments[index + 1].count > 1
+    {
+      result.append(argument + "=" + arguments[index + 1])
+      index += 2
+      continue
+    }
+    result.append(argument)
+    index += 1
+  }
+  return result
+}
+
 /// Set once, before anything opens a file.
 let closedAtStart = StandardDescriptors.occupyClosed()
 
 do {
-  var command = try PickerCommand.parseAsRoot(argumentsPreferringPaths())
+  var command = try PickerCommand.parseAsRoot(joiningNegativeNumbers(argumentsPreferringPaths()))
   try command.run()
 } catch let exit as PickerExit {
   if let message = exit.message {

@@ -141,4 +141,16 @@ private func titles(_ page: Page) -> [String] {
     let page = try await source.items(in: nil, page: PageRequest(offset: 0, limit: 5))
     #expect(page.items.count == 5 && page.hasMore && page.total == nil)
   }
+
+  @Test func foldersInAStreamedListAreSkippedWithANote() async throws {
+    let folder = TemporaryFolder()
+    folder.file("a.jpg")
+    folder.file("Album/b.jpg")
+    let stream = PathStream(skipsFolders: true)
+    stream.append(contentsOf: [folder.path, folder.path + "/a.jpg", folder.path + "/Album"].map { PathBytes($0) })
+    stream.finish()
+    let page = try await PreselectedSource(stream: stream).items(in: nil, page: PageRequest(offset: 0, limit: 10))
+    #expect(titles(page) == ["a.jpg"])
+    #expect(page.note == "2 folders in the list skipped: only files are offered")
+  }
 }

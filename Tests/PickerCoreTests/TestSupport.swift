@@ -51,9 +51,14 @@ extension AppState {
 
   /// Presses keys in order; returns the effects of the last one.
   @discardableResult
+  /// Presses keys in order; a confirm's file check is answered as the
+  /// runner would when every file is still there.
   mutating func press(_ keys: Key...) -> [Effect] {
     var effects: [Effect] = []
-    for key in keys { effects = update(.key(key)) }
+    for key in keys {
+      effects = update(.key(key))
+      for case .checkPicked(let check) in effects { effects = update(.pickedChecked(check, missing: [])) }
+    }
     return effects
   }
 

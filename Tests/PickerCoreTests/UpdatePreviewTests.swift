@@ -99,7 +99,9 @@ import Testing
     var (state, effects) = Fixture.started()
     _ = state.press(.right, .enter)
     let after = state.answerLoad(from: effects, with: Fixture.photos(1...5), total: 5)
-    #expect(after.contains(.finish(.picked([PathBytes("/p/IMG_2.jpg")]))))
+    let check = after.compactMap { if case .checkPicked(let check) = $0 { check } else { nil } }
+    #expect(check.map(\.localPaths) == [[PathBytes("/p/IMG_2.jpg")]])
+    #expect(state.update(.pickedChecked(check[0], missing: [])) == [.finish(.picked([PathBytes("/p/IMG_2.jpg")]))])
   }
 
   @Test func keysTypedForAScopeLeftSinceAreDropped() {

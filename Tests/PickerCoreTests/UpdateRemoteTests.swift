@@ -59,7 +59,7 @@ import Testing
     }
     #expect(form.values == ["me", "px"])
     #expect(form.shown(1) == "••")
-    let effects = state.update(.key(.enter))
+    let effects = state.press(.enter)
     #expect(effects.contains(.signIn(sourceIndex: 1, answers: ["user": "me", "password": "px"])))
     // The secret never reaches the screen.
     let text = AppView.render(state, theme: .monochrome).plainText
@@ -153,7 +153,7 @@ import Testing
 
   @Test func confirmingRemotePicksDownloadsThemInSelectionOrder() throws {
     var state = Self.mixedSelection()
-    let effects = state.update(.key(.enter))
+    let effects = state.press(.enter)
     let plan = try #require(
       effects.compactMap { if case .download(let plan) = $0 { plan } else { nil } }.first)
     #expect(
@@ -175,7 +175,7 @@ import Testing
 
   @Test func aFailedDownloadKeepsTheUIAndTheSelection() throws {
     var state = Self.mixedSelection()
-    let effects = state.update(.key(.enter))
+    let effects = state.press(.enter)
     let plan = try #require(effects.compactMap { if case .download(let plan) = $0 { plan } else { nil } }.first)
     #expect(
       state.update(.downloadFailed(id: plan.id, DownloadFailure(message: "Stock: server error (HTTP 500)"))).isEmpty)
@@ -187,7 +187,7 @@ import Testing
 
   @Test func escapeCancelsTheDownloadAndLateResultsAreDropped() throws {
     var state = Self.mixedSelection()
-    let effects = state.update(.key(.enter))
+    let effects = state.press(.enter)
     let plan = try #require(effects.compactMap { if case .download(let plan) = $0 { plan } else { nil } }.first)
     #expect(state.update(.key(.escape)).contains(.cancelDownload))
     #expect(state.mode == .grid)
@@ -198,7 +198,7 @@ import Testing
     var options = AppOptions()
     options.printsURLs = true
     var state = Self.mixedSelection(options: options)
-    let effects = state.update(.key(.enter))
+    let effects = state.press(.enter)
     #expect(effects.outcome == .picked([PathBytes("/p/IMG_1.jpg"), PathBytes("http://s/o/Beach.png")]))
   }
 
@@ -226,7 +226,7 @@ import Testing
 
   @Test func aDownloadThatAsksToSignInShowsTheForm() throws {
     var state = Self.mixedSelection()
-    let effects = state.update(.key(.enter))
+    let effects = state.press(.enter)
     let plan = try #require(effects.compactMap { if case .download(let plan) = $0 { plan } else { nil } }.first)
     let failure = DownloadFailure(message: "Stock asks to sign in again", sourceID: "web:Stock", signIn: Self.prompt)
     _ = state.update(.downloadFailed(id: plan.id, failure))

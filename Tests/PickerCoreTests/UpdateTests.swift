@@ -69,32 +69,6 @@ import Testing
     #expect(state.stacks[0].count == 1)
   }
 
-  @Test func prefetchesBeforeTheEndAndLoadMoreShowsItAtOnce() {
-    var (state, effects) = Fixture.started()
-    _ = state.answerLoad(from: effects, with: Fixture.photos(1...48), total: 100, hasMore: true)
-    #expect(state.scope!.cells.last == .loadMore)
-    // Moving within the first screen asks for nothing.
-    let result1 = state.press(.down)
-    #expect(result1.loads.isEmpty)
-    let near = state.press(.char("G"))
-    #expect(near.loads.first?.request == PageRequest(offset: 48, limit: 48))
-    _ = state.answerLoad(from: near, with: Fixture.photos(49...96), total: 100, hasMore: true)
-    // Fetched, but not shown until Load-more is activated; no second prefetch.
-    #expect(state.scope!.items.count == 48 && state.scope!.prefetched?.items.count == 48)
-    let result2 = state.press(.right)
-    #expect(result2.loads.isEmpty && state.scope!.cell(at: state.scope!.focus) == .loadMore)
-    state.press(.enter)
-    // The focus stays on the first new photo, a page away from the end.
-    #expect(state.scope!.items.count == 96 && state.focusedTitle == "IMG_49.jpg")
-    let reveal = state.press(.char("G"))
-    #expect(reveal.loads.first?.request == PageRequest(offset: 96, limit: 48))
-    // Activating Load-more while that page is on the way shows it on arrival.
-    state.press(.char("G"), .right, .enter)
-    #expect(state.scope!.revealOnArrival)
-    _ = state.answerLoad(from: reveal, with: Fixture.photos(97...100), total: 100, hasMore: false)
-    #expect(state.scope!.items.count == 100 && state.scope!.cells.last == .item(99))
-  }
-
   @Test func stalePagesAreDropped() {
     var (state, effects) = Fixture.started()
     _ = state.answerLoad(from: effects, with: [Fixture.folder("A"), Fixture.folder("B")])

@@ -113,6 +113,8 @@ public enum Effect: Hashable, Sendable {
   case thumbnails([ImageRequest])
   /// Read a photo's facts (size, format, EXIF) for the preview.
   case readFacts(ImageReference)
+  /// See which of the local files about to be printed still exist.
+  case checkPicked(PickCheck)
   case finish(Outcome)
 }
 
@@ -158,6 +160,8 @@ public enum AppEvent: Hashable, Sendable {
   case factsLoaded(ImageReference, PhotoFacts)
   /// Bytes of a remote picture received so far, and expected when known.
   case thumbnailProgress(ImageRequest.Key, received: Int64, expected: Int64?)
+  /// The files of a confirm were checked; these no longer exist.
+  case pickedChecked(PickCheck, missing: Set<PathBytes>)
 }
 
 /// The state of the whole UI as one value. `update` changes it, `render`
@@ -190,6 +194,10 @@ public struct AppState: Hashable, Sendable {
   /// Keys typed before the first page arrived, applied in order once it
   /// does (as fzf keeps a query typed while it starts).
   var typedAhead: [Key] = []
+  /// Picked files found gone at a confirm: the tray marks them.
+  public var missingPicks: Set<SelectionKey> = []
+  /// The gone files the user was told about: Enter again prints the rest.
+  var acknowledgedMissing: Set<PathBytes> = []
   /// The scope they were typed for: on any other they are dropped.
   var typedAheadScope: Int?
   /// What the last `.thumbnails` effect asked for (not asked again).

@@ -74,9 +74,14 @@ public struct KeyMap: Hashable, Sendable {
       ])
 
   /// The hint line: "Enter pick · Space select · Tab source · / search · ? help".
-  public var hintLine: String {
+  public var hintLine: String { hintLine(activating: nil) }
+
+  /// The hint line with Enter's hint saying what it does on the focused
+  /// cell ("Enter load more" on Load-more).
+  public func hintLine(activating: String?) -> String {
     bindings.compactMap { binding in
-      binding.hint.map { "\(binding.keys[0].label) \($0)" }
+      let hint = binding.action == .activate ? activating ?? binding.hint : binding.hint
+      return hint.map { "\(binding.keys[0].label) \($0)" }
     }.joined(separator: " · ")
   }
 

@@ -1,5 +1,6 @@
 extension AppState {
   mutating func moveFocus(by delta: Int, clampToEnds: Bool) {
+    if delta > 0 { pullNextPage(reaching: (scope?.focus ?? 0) + delta) }
     guard var scope else { return }
     let target = scope.focus + delta
     if target >= 0 && target < scope.cellCount {
@@ -12,6 +13,7 @@ extension AppState {
 
   /// Down one row; from the row above a shorter last row, to the last cell.
   mutating func moveDown() {
+    pullNextPage(reaching: (scope?.focus ?? 0) + layout.columns)
     guard var scope else { return }
     let columns = layout.columns
     let target = scope.focus + columns
@@ -23,11 +25,49 @@ extension AppState {
     self.scope = scope
   }
 
-  /// End and G go to the last loaded photo or folder, not to Load-more.
-  mutating func focusLastItem() {
-    guard var scope else { return }
-    scope.focus = max(0, (scope.isRoot ? 0 : 1) + scope.items.count - 1)
+  /// Moving onto or past Load-more (keys, wheel) loads the next page by
+  /// itself: the page fetched ahead is shown now, or as soon as it arrives,
+  /// so paging is never a chore. Only a click leaves Load-more alone.
+  mutating func pullNextPage(reaching target: Int) {
+    guard var scope, scope.offersMore, scope.error == nil, target >= scope.loadMoreIndex else { return }
+    if !scope.revealPrefetched() { scope.revealOnArrival = true }
     self.scope = scope
+  }
+
+  /// End and G: to the real end when the source knows how many there are
+  /// (the pages needed are asked for, shown as they come); otherwise to the
+  /// last loaded photo, with Load-more brought into view.
+  mutating func focusLastItem() -> [Effect] {
+    guard var scope else { return [] }
+    var effects: [Effect] = []
+    if scope.offersMore, scope.total != nil, scope.error == nil {
+      _ = scope.revealPrefetched()
+      scope.seeksEnd = scope.hasMore
+    }
+    scope.focus = scope.lastItemIndex
+    self.scope = scope
+    if scope.seeksEnd && scope.canRequestPage { effects = loadNextPage(sourceIndex: activeSource) }
+    scrollToBottom()
+    return effects
+  }
+
+  /// Scrolls so the last row (Load-more's, when shown) is on screen; the
+  /// focus stays visible (see `keepFocusVisibleAndPrefetch`).
+  mutating func scrollToBottom() {
+    guard var scope else { return }
+    let rows = (scope.cellCount + layout.columns - 1) / layout.columns
+    scope.scrollRow = max(0, rows - layout.visibleRows)
+    self.scope = scope
+  }
+
+  /// A page arrived while End was seeking the end: follow it there.
+  private mutating func followSeekToEnd(sourceIndex: Int) -> [Effect] {
+    guard sourceIndex == activeSource, var scope, scope.seeksEnd else { return [] }
+    if !scope.hasMore { scope.seeksEnd = false }
+    scope.focus = scope.lastItemIndex
+    self.scope = scope
+    scrollToBottom()
+    return scope.seeksEnd ? loadNextPage(sourceIndex: sourceIndex) : []
   }
 
   mutating func activateFocused() -> [Effect] {
@@ -96,13 +136,29 @@ extension AppState {
     return loadNextPage(sourceIndex: activeSource)
   }
 
+  /// The largest page End asks for at a time.
+  static let seekPageLimit = 10_000
+
+  /// The scope on screen has a note the footer has not shown yet: show it
+  /// as soon as the footer is free.
+  mutating func showNote() {
+    guard let scope, let note = scope.note, !scope.noteShown, notice == nil else { return }
+    notice = Notice(note)
+    self.scope?.noteShown = true
+  }
+
   /// Asks for the page after what the top scope of `sourceIndex` has loaded.
   mutating func loadNextPage(sourceIndex: Int) -> [Effect] {
     guard var scope = stacks[sourceIndex].last, scope.canRequestPage else { return [] }
     let pageSize = layout.pageSize(requested: options.pageSize)
     // Below the root the Back cell takes a slot of the first page, so the
     // first page is one short and its last row still ends flush.
-    let limit = scope.isRoot || scope.nextOffset > 0 ? pageSize : max(1, pageSize - 1)
+    var limit = scope.isRoot || scope.nextOffset > 0 ? pageSize : max(1, pageSize - 1)
+    if scope.seeksEnd, let total = scope.total {
+      // Seeking the end: the rest in a few big pages, not hundreds of small
+      // ones (each page costs a round trip through the loop).
+      limit = max(limit, min(total - scope.nextOffset, Self.seekPageLimit))
+    }
     let request = PageRequest(offset: scope.nextOffset, limit: limit, sort: scope.sort)
     scope.loadingOffset = request.offset
     stacks[sourceIndex][stacks[sourceIndex].count - 1] = scope
@@ -126,7 +182,8 @@ extension AppState {
     }
     stacks[load.sourceIndex][depth].receive(page)
     leaveEmptyStartingSource()
-    return finishIfNothingToPick()
+    let isTop = depth == stacks[load.sourceIndex].count - 1
+    return finishIfNothingToPick() + (isTop ? followSeekToEnd(sourceIndex: load.sourceIndex) : [])
   }
 
   /// When the source shown at start turns out empty (say, stdin gave no

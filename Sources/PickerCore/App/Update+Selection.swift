@@ -22,37 +22,6 @@ extension AppState {
     selection.insert(PickedPhoto(key: key, title: item.title, output: output))
   }
 
-  /// Enter on a photo: confirm the selection, or the focused photo alone when
-  /// nothing is selected.
-  mutating func confirm(focused item: PhotoItem?) -> [Effect] {
-    let printed = selection.printed
-    var outputs = printed.map(\.output)
-    var titles = printed.map(\.title)
-    if outputs.isEmpty {
-      guard let item, item.isPickable, let output = item.pickedOutput else {
-        if let item, item.isMissing {
-          notice = Notice("\(Sanitizer.sanitize(item.title)) is missing and cannot be picked", isError: true)
-        }
-        return []
-      }
-      outputs = [output]
-      titles = [item.title]
-    }
-    if let refusal = options.limits.refusalToConfirm(count: outputs.count) {
-      notice = Notice(refusal, isError: true)
-      return []
-    }
-    let paths = outputs.compactMap { if case .local(let path) = $0 { path } else { nil } }
-    if !options.print0, let bad = paths.first(where: { $0.bytes.contains(UInt8(ascii: "\n")) }) {
-      notice = Notice(
-        "\(Sanitizer.sanitize(bad.lastComponent)) has a newline in its path: use -0 (--print0) to pick it",
-        isError: true)
-      return []
-    }
-    if paths.count < outputs.count { return startDownload(outputs, titles: titles) }
-    return [.finish(.picked(paths))]
-  }
-
   mutating func handleTray(_ key: Key, focus: Int) -> [Effect] {
     let last = selection.count - 1
     switch key {

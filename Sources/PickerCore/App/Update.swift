@@ -9,7 +9,9 @@ extension AppState {
     case .key(let key):
       notice = nil
       hasInteracted = true
-      if waitsForFirstPage(before: key) {
+      if isTooSmall && !actsWhileTooSmall(key) {
+        effects = []
+      } else if waitsForFirstPage(before: key) {
         if typedAhead.isEmpty { typedAheadScope = scope?.generation }
         typedAhead.append(key)
         effects = []
@@ -18,7 +20,7 @@ extension AppState {
       }
     case .mouse(let mouse):
       hasInteracted = true
-      effects = handle(mouse)
+      effects = isTooSmall ? [] : handle(mouse)
     case .resize(let newSize):
       size = newSize
       effects = []
@@ -49,17 +51,33 @@ extension AppState {
     case .thumbnailProgress(let key, let received, let expected):
       if thumbnails[key] == .loading { fetchProgress[key] = FetchProgress(received: received, expected: expected) }
       effects = []
+    case .pickedChecked(let check, let missing):
+      effects = receiveCheck(check, missing: missing)
     case .factsLoaded(let reference, var read):
       // The name was set when asked for, from the listing.
       read.name = facts[reference]?.name ?? read.name
       facts[reference] = read
       effects = []
     }
+    showNote()
     effects += replayTypedAhead()
     effects += keepFocusVisibleAndPrefetch()
     effects += refreshThumbnails()
     effects += askForFacts()
     return effects
+  }
+
+  /// Only "Terminal too small" is on screen.
+  var isTooSmall: Bool {
+    size.width < AppView.minimumSize.width || size.height < AppView.minimumSize.height
+  }
+
+  /// While nothing but "Terminal too small" is shown, keys would act on
+  /// photos the user cannot see: only cancel, quit and help act.
+  private func actsWhileTooSmall(_ key: Key) -> Bool {
+    if key == .ctrl("c") || key == .escape { return true }
+    guard mode == .grid || mode == .help, let action = options.keyMap.action(for: key) else { return false }
+    return action == .cancel || action == .help
   }
 
   /// Keys that act on the photos wait while none are there yet (and keys
@@ -125,6 +143,8 @@ extension AppState {
 
   /// Runs a grid action.
   mutating func perform(_ action: Action) -> [Effect] {
+    // Any other key stops End's walk to the end where it is.
+    if action != .last { scope?.seeksEnd = false }
     switch action {
     case .moveUp: moveFocus(by: -layout.columns, clampToEnds: false)
     case .moveDown: moveDown()
@@ -133,7 +153,7 @@ extension AppState {
     case .pageUp: moveFocus(by: -layout.visibleCells, clampToEnds: true)
     case .pageDown: moveFocus(by: layout.visibleCells, clampToEnds: true)
     case .first: scope?.focus = 0
-    case .last: focusLastItem()
+    case .last: return focusLastItem()
     case .toggle: toggleFocused()
     case .activate: return activateFocused()
     case .parent: goToParent()

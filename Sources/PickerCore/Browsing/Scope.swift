@@ -30,13 +30,20 @@ public struct Scope: Hashable, Sendable {
   public private(set) var hasMore = true
   /// A page fetched ahead, shown when the user activates Load-more.
   public private(set) var prefetched: Page?
-  /// Load-more was activated while its page was still on the way.
+  /// Load-more was activated (or moved onto) while its page was still on
+  /// the way.
   public var revealOnArrival = false
+  /// End was pressed on a listing whose size is known: pages are shown as
+  /// they arrive and asked for until the last one.
+  public var seeksEnd = false
   public private(set) var total: Int?
   /// The offset of the page in flight, if any.
   public var loadingOffset: Int?
   /// Why the last page failed; cleared by the next successful load.
   public var error: String?
+  /// The last note a page brought, and whether the footer has shown it.
+  public private(set) var note: String?
+  public var noteShown = false
   public var focus = 0
   /// The first grid row on screen.
   public var scrollRow = 0
@@ -64,6 +71,12 @@ public struct Scope: Hashable, Sendable {
   /// Whether the Load-more cell is shown.
   public var offersMore: Bool { hasLoadedOnce && (hasMore || prefetched != nil) }
 
+  /// Where the Load-more cell is (or would be): after the last item.
+  public var loadMoreIndex: Int { (isRoot ? 0 : 1) + items.count }
+
+  /// The last photo or folder loaded (Back when there is none).
+  public var lastItemIndex: Int { max(0, loadMoreIndex - 1) }
+
   /// Number of cells without building them.
   public var cellCount: Int {
     (isRoot ? 0 : 1) + items.count + (offersMore ? 1 : 0)
@@ -81,6 +94,10 @@ public struct Scope: Hashable, Sendable {
   /// for, is shown at once; a prefetched one waits for Load-more.
   public mutating func receive(_ page: Page) {
     nextOffset += page.items.count
+    if let newNote = page.note, newNote != note {
+      note = newNote
+      noteShown = false
+    }
     // A page of ids already shown means the source repeats itself (it
     // ignores the offset): asking on would loop forever.
     let bringsNothingNew = page.items.allSatisfy { loadedIDs.contains($0.id) }
@@ -91,10 +108,11 @@ public struct Scope: Hashable, Sendable {
     if bringsNothingNew && !items.isEmpty {
       // Nothing to offer behind Load-more, and its total cannot be right.
       revealOnArrival = false
+      seeksEnd = false
       total = items.count
       return
     }
-    if items.isEmpty || revealOnArrival {
+    if items.isEmpty || revealOnArrival || seeksEnd {
       revealOnArrival = false
       show(page)
     } else {
@@ -121,6 +139,7 @@ public struct Scope: Hashable, Sendable {
   public mutating func fail(_ message: String) {
     loadingOffset = nil
     revealOnArrival = false
+    seeksEnd = false
     error = message
   }
 

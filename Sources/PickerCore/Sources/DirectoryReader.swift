@@ -72,6 +72,13 @@ public enum DirectoryReader {
     #endif
   }
 
+  /// Why `path` cannot be reached ("no such file or directory"), or nil
+  /// when it exists.
+  public static func unreachableReason(_ path: PathBytes) -> String? {
+    guard case .failure(let error) = statusOrError(path) else { return nil }
+    return error.message.lowercased()
+  }
+
   static func status(_ path: PathBytes) -> stat? {
     try? statusOrError(path).get()
   }

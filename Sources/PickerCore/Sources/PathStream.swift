@@ -10,17 +10,28 @@ public final class PathStream: @unchecked Sendable {
   private var paths: [PathBytes] = []
   private var seen = Set<PathBytes>()
   private var finished = false
+  /// Folders are left out of the list (a `find` without `-type f` names
+  /// its starting folder and every sub-folder; they are not photos).
+  private let skipsFolders: Bool
+  private var skipped = 0
 
-  public init(paths: [PathBytes] = [], finished: Bool = false) {
+  public init(paths: [PathBytes] = [], finished: Bool = false, skipsFolders: Bool = false) {
+    self.skipsFolders = skipsFolders
     append(contentsOf: paths)
     if finished { finish() }
   }
 
   public func append(contentsOf newPaths: [PathBytes]) {
+    // One stat per path, outside the lock, on the reader's thread.
+    let kept = skipsFolders ? newPaths.filter { DirectoryReader.fileKind($0) != .folder } : newPaths
     lock.withLock {
-      for path in newPaths where seen.insert(path).inserted { paths.append(path) }
+      skipped += newPaths.count - kept.count
+      for path in kept where seen.insert(path).inserted { paths.append(path) }
     }
   }
+
+  /// How many folders were left out so far.
+  public var skippedFolders: Int { lock.withLock { skipped } }
 
   /// No more paths will come.
   public func finish() {

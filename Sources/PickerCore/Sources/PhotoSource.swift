@@ -78,11 +78,15 @@ public struct Page: Hashable, Sendable {
   public var hasMore: Bool
   /// The size of the whole listing, when the source knows it.
   public var total: Int?
+  /// Something the user should know about the listing ("3 folders in the
+  /// list skipped"), shown once in the footer when it changes.
+  public var note: String?
 
-  public init(items: [PhotoItem], hasMore: Bool, total: Int? = nil) {
+  public init(items: [PhotoItem], hasMore: Bool, total: Int? = nil, note: String? = nil) {
     self.items = items
     self.hasMore = hasMore
     self.total = total
+    self.note = note
   }
 }
 

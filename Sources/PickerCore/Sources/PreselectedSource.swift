@@ -28,6 +28,11 @@ public final class PreselectedSource: PhotoSource {
         thumbnail: exists ? .file(path) : nil, original: .file(path), outputPath: path,
         isMissing: !exists)
     }
-    return Page(items: items, hasMore: slice.hasMore, total: slice.total)
+    var result = Page(items: items, hasMore: slice.hasMore, total: slice.total)
+    let skipped = stream.skippedFolders
+    if skipped > 0 {
+      result.note = "\(skipped) \(skipped == 1 ? "folder" : "folders") in the list skipped: only files are offered"
+    }
+    return result
   }
 }

@@ -21,7 +21,11 @@ enum FooterView {
     }
     var trayFocus = -1
     if case .tray(let focus) = state.mode { trayFocus = focus }
-    let names = selection.photos.map { " " + DisplayWidth.truncate(Sanitizer.sanitize($0.title), to: 30) + " " }
+    // Files found gone at a confirm are marked, so the user sees which.
+    let names = selection.photos.map { photo in
+      let mark = state.missingPicks.contains(photo.key) ? "✗ " : ""
+      return " " + mark + DisplayWidth.truncate(Sanitizer.sanitize(photo.title), to: 30) + " "
+    }
     // Start late enough that the focused name fits on the line.
     var first = 0
     if trayFocus >= 0 {
@@ -34,7 +38,8 @@ enum FooterView {
     if first > 0 { x += screen.put(" …", x: x, y: y, style: theme.muted) }
     for index in first..<names.count {
       x += 1
-      let style = index == trayFocus ? theme.trayFocus : theme.text
+      let isGone = state.missingPicks.contains(selection.photos[index].key)
+      let style = index == trayFocus ? theme.trayFocus : isGone ? theme.error : theme.text
       let used = screen.put(names[index], x: x, y: y, style: style, maxWidth: screen.width - x)
       if used < DisplayWidth.of(names[index]) { break }
       x += used
@@ -63,7 +68,7 @@ enum FooterView {
     if case .tray = state.mode {
       hints = "← → move · Space/x remove · Enter pick · Esc back to the grid"
     } else {
-      hints = state.options.keyMap.hintLine
+      hints = state.options.keyMap.hintLine(activating: state.activationHint)
     }
     screen.put(DisplayWidth.truncate(hints, to: screen.width), x: 0, y: y, style: theme.muted)
   }
@@ -81,5 +86,20 @@ enum FooterView {
 
   static func megabytes(_ bytes: Int64) -> String {
     bytes < 1 << 20 ? "\(bytes >> 10) KB" : String(format: "%.1f MB", Double(bytes) / Double(1 << 20))
+  }
+}
+
+extension AppState {
+  /// What Enter does on the focused cell, for the hint line; nil on a photo
+  /// (the key map's own hint, "pick").
+  var activationHint: String? {
+    guard let scope, let cell = scope.cell(at: scope.focus) else { return nil }
+    switch cell {
+    case .back: return "back"
+    case .loadMore: return scope.error != nil ? "retry" : "load more"
+    case .item(let index):
+      if case .folder = scope.items[index].kind { return "open" }
+      return nil
+    }
   }
 }

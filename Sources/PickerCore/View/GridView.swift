@@ -21,7 +21,10 @@ enum GridView {
           let pageSize = layout.pageSize(requested: state.options.pageSize)
           let left = scope.total.map { max(0, $0 - scope.nextOffset) } ?? pageSize
           let count = scope.prefetched?.items.count ?? min(pageSize, left)
-          content = .loadMore(count: count, loading: scope.revealOnArrival, failed: scope.error != nil)
+          let progress = scope.total.map { "\(scope.items.count) of \($0)" }
+          content = .loadMore(
+            count: count, loading: scope.revealOnArrival || scope.seeksEnd, failed: scope.error != nil,
+            progress: progress)
         case .item(let itemIndex):
           let item = scope.items[itemIndex]
           let thumbnail: TileView.Picture =

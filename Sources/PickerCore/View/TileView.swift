@@ -2,7 +2,8 @@
 enum TileView {
   enum Content {
     case back
-    case loadMore(count: Int, loading: Bool, failed: Bool)
+    /// `progress` ("1200 of 20000") is shown under "Loading…" when known.
+    case loadMore(count: Int, loading: Bool, failed: Bool, progress: String? = nil)
     case item(PhotoItem, Picture)
   }
 
@@ -54,9 +55,11 @@ enum TileView {
     case .back:
       centered(["..", "Back"], in: area, style: theme.folder, into: &screen)
       caption = ".. Back"
-    case .loadMore(let count, let loading, let failed):
+    case .loadMore(let count, let loading, let failed, let progress):
       let text = failed ? "Retry" : loading ? "Loading…" : "Load \(count) more…"
-      centered(wrap(text, width: innerWidth), in: area, style: failed ? theme.error : theme.notice, into: &screen)
+      var lines = wrap(text, width: innerWidth)
+      if loading && !failed, let progress, lines.count < thumbHeight { lines += wrap(progress, width: innerWidth) }
+      centered(lines, in: area, style: failed ? theme.error : theme.notice, into: &screen)
       caption = failed ? "Retry loading" : "Load more"
     case .item(let item, let thumbnail):
       caption = Sanitizer.sanitize(item.title)

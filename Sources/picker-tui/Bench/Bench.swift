@@ -44,8 +44,12 @@ struct FirstPaintBench: ParsableCommand {
   @Option(help: "With --protocol: one cell in pixels, as WxH.")
   var cellSize = "8x17"
 
+  @Flag(help: "Then press End and time until the last photo's tile is on screen.")
+  var end = false
+
   func run() throws {
     var times: [Double] = []
+    var endTimes: [Double] = []
     var entries = 0
     var graphicsBytes = 0
     let cacheRoot = BenchCache.makeRoot()
@@ -56,7 +60,7 @@ struct FirstPaintBench: ParsableCommand {
       let source = FolderSource(root: PathArguments.rawPositionals(matching: [folder])[0])
       var support = GraphicsSupport()
       support.graphics = graphics
-      let terminal = HeadlessTerminal(
+      let terminal = ScriptedTerminal(
         size: TerminalSize(width: width, height: height), writer: makeGraphicsWriter(for: support))
       var options = AppOptions(showsThumbnails: thumbnails > 0, colorDepth: .truecolor)
       if let graphics {
@@ -75,9 +79,18 @@ struct FirstPaintBench: ParsableCommand {
         state: state, terminal: terminal, sources: [source], pipeline: pipeline,
         downloader: Downloader(folder: NSTemporaryDirectory(), sources: []), theme: .colored)
       var painted = false
+      var endPressed: UInt64?
+      var endReached: UInt64?
       let wanted = thumbnails
+      let pressesEnd = end
       loop.onFrame = { state in
         guard let scope = state.scope, scope.hasLoadedOnce else { return false }
+        if let pressed = endPressed {
+          // The last photo's tile focused and drawn, nothing more to load.
+          guard scope.focus == scope.lastItemIndex, !scope.offersMore, !scope.seeksEnd else { return false }
+          endReached = DispatchTime.now().uptimeNanoseconds - pressed
+          return true
+        }
         // The first N photos (all on screen when the terminal is big enough:
         // 40 tiles of 16x8 need 200x60) have their thumbnail or error mark.
         let done = scope.items.prefix(wanted).allSatisfy { item in
@@ -87,17 +100,32 @@ struct FirstPaintBench: ParsableCommand {
         if !done { return false }
         painted = true
         entries = scope.total ?? scope.items.count
+        if pressesEnd {
+          endPressed = DispatchTime.now().uptimeNanoseconds
+          terminal.next = .end
+          return false
+        }
         return true
       }
       _ = loop.run()
       guard painted else { throw PickerExit(code: 2, message: "the folder showed nothing") }
-      times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
+      if end {
+        guard let endReached else { throw PickerExit(code: 2, message: "End never reached the last photo") }
+        endTimes.append(Double(endReached) / 1_000_000)
+        times.append(Double(endPressed! - started) / 1_000_000)
+      } else {
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
+      }
       graphicsBytes = terminal.graphicsBytes
       // Work left over (prefetch, cache writes) must not run into the next run.
       pipeline?.waitUntilIdle()
     }
     // The warming run is not a measurement.
-    if warm { times.removeFirst() }
+    if warm {
+      times.removeFirst()
+      if !endTimes.isEmpty { endTimes.removeFirst() }
+    }
+    let endMedian = endTimes.sorted().dropFirst(endTimes.count / 2).first
     let sorted = times.sorted()
     let median = sorted[sorted.count / 2]
     let peakMB = Double(Self.peakResidentKilobytes()) / 1024
@@ -105,12 +133,19 @@ struct FirstPaintBench: ParsableCommand {
       let runsList = times.map { String(format: "%.2f", $0) }.joined(separator: ",")
       print(
         "{\"entries\":\(entries),\"runs_ms\":[\(runsList)],\"median_ms\":\(String(format: "%.2f", median)),"
-          + "\"min_ms\":\(String(format: "%.2f", sorted[0])),\"peak_rss_mb\":\(String(format: "%.1f", peakMB))}")
+          + "\"min_ms\":\(String(format: "%.2f", sorted[0])),\"peak_rss_mb\":\(String(format: "%.1f", peakMB))"
+          + (endMedian.map { ",\"end_median_ms\":\(String(format: "%.2f", $0))" } ?? "") + "}")
     } else {
       print("entries:        \(entries)")
       print(
         "first paint:    median \(String(format: "%.1f", median)) ms, min \(String(format: "%.1f", sorted[0])) ms, max \(String(format: "%.1f", sorted.last!)) ms over \(times.count) runs"
       )
+      if let endMedian {
+        let sortedEnd = endTimes.sorted()
+        print(
+          "End → last:     median \(String(format: "%.1f", endMedian)) ms, min \(String(format: "%.1f", sortedEnd[0])) ms, max \(String(format: "%.1f", sortedEnd.last!)) ms"
+        )
+      }
       print("peak RSS:       \(String(format: "%.1f", peakMB)) MB")
       if let graphics { print("graphics bytes: \(graphicsBytes) (\(graphics.rawValue), last run)") }
     }

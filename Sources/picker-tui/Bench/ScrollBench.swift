@@ -48,7 +48,7 @@ struct ScrollBench: ParsableCommand {
       guard let scope = state.scope, scope.hasLoadedOnce, Self.screenIsDrawn(state) else { return false }
       photos = scope.items.count
       if !scope.offersMore && scope.focus >= scope.cellCount - 1 { return true }
-      // Load-more is a tile like any other: Enter on it, PgDn elsewhere.
+      // PgDn past the last row shows the next page; Enter when its page is late.
       terminal.next = scope.cell(at: scope.focus) == .loadMore ? .enter : .pageDown
       pages += 1
       return false

@@ -21,7 +21,9 @@ struct PathArguments {
   }
 
   /// Options whose value is the next argument, so it is not taken for a path.
-  static let optionsWithValues: Set<String> = ["--max", "--min", "--source", "--colors", "--page-size"]
+  static let optionsWithValues: Set<String> = [
+    "--max", "--min", "--source", "--colors", "--page-size", "--thumbnails", "--config", "--download-dir",
+  ]
 
   /// The positional arguments as the shell passed them. ArgumentParser gives
   /// Strings, which cannot hold a name that is not UTF-8 (two such names may
@@ -48,6 +50,19 @@ struct PathArguments {
       }
     }
     return result + positionals[next...].map { PathBytes($0) }
+  }
+
+  /// Why none of the paths given can be opened ("no such file or directory:
+  /// ~/Pictrues"), when that is so: a typo must not open an empty grid.
+  /// Nil when any of them exists (the missing ones are then shown marked).
+  func noneExists() -> String? {
+    guard folders.isEmpty, !files.isEmpty else { return nil }
+    var reasons: [String] = []
+    for file in files {
+      guard let reason = DirectoryReader.unreachableReason(file) else { return nil }
+      reasons.append("\(reason): \(Sanitizer.sanitize(file.bytes))")
+    }
+    return reasons.prefix(3).joined(separator: "; ") + (reasons.count > 3 ? "; and \(reasons.count - 3) more" : "")
   }
 
   /// Titles for folder sources: "Files" for one, the folder names for more.

@@ -30,6 +30,7 @@ final class EffectRunner {
     case .download(let plan): download(plan)
     case .cancelDownload: downloadCancel?.set()
     case .readFacts(let reference): readFacts(reference)
+    case .checkPicked(let check): checkPicked(check)
     case .thumbnails, .finish: break  // handled by the loop
     }
   }
@@ -109,6 +110,16 @@ final class EffectRunner {
     guard case .file(let path) = reference else { return }
     DispatchQueue.global(qos: .userInitiated).async {
       inbox.post(.factsLoaded(reference, FactsReader.read(path, name: "")))
+    }
+  }
+
+  /// Which picked files are gone, off the main thread (a stat on a stale
+  /// network mount can take long).
+  private func checkPicked(_ check: PickCheck) {
+    let inbox = inbox
+    DispatchQueue.global(qos: .userInitiated).async {
+      let missing = check.localPaths.filter { DirectoryReader.fileKind($0) == nil }
+      inbox.post(.pickedChecked(check, missing: Set(missing)))
     }
   }
 

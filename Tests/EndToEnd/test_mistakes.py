@@ -1,0 +1,109 @@
+"""Everyday mistakes get the answer the person meant: a file deleted before
+Enter, a typo in the path, folders piped in with the files, keys typed at a
+terminal too small to show the grid, a negative --max, and a terminal
+without an alternate screen."""
+
+import pytest
+
+from conftest import TMUX_NOTICE, make_files
+
+
+def test_a_file_deleted_before_enter_is_not_printed_after_a_success(picker, tmp_path):
+    root = make_files(tmp_path / "d", ["a.jpg", "b.jpg", "c.jpg"])
+    p = picker.start([str(root)])
+    p.toggle("a.jpg")
+    p.press("l", "b.jpg")
+    p.toggle("b.jpg")
+    (root / "b.jpg").unlink()
+    p.send("Enter")
+    screen = p.wait_status("b.jpg no longer exists")
+    assert "Enter again prints the other one" in screen.status, screen
+    assert screen.tray_names() == ["a.jpg", "✗ b.jpg"], screen
+    p.assert_running()
+    # Knowingly, a second time: the others are printed.
+    p.send("Enter")
+    assert p.finish(0) == f"{root}/a.jpg\n".encode()
+
+
+def test_removing_the_deleted_file_from_the_tray_prints_the_rest(picker, tmp_path):
+    root = make_files(tmp_path / "d", ["a.jpg", "b.jpg"])
+    p = picker.start([str(root)])
+    p.toggle("a.jpg")
+    p.press("l", "b.jpg")
+    p.toggle("b.jpg")
+    (root / "a.jpg").unlink()
+    p.send("Enter")
+    p.wait_status("a.jpg no longer exists")
+    p.send("t")
+    p.send("Home")
+    p.send("x")
+    p.wait(lambda s: s.tray_names() == ["b.jpg"], "the tray without a.jpg")
+    p.send("Enter")
+    assert p.finish(0) == f"{root}/b.jpg\n".encode()
+
+
+def test_a_path_that_does_not_exist_alone_is_an_error(picker, tmp_path):
+    typo = tmp_path / "Pictrues"
+    p = picker.start([str(typo)], wait_ui=False)
+    assert p.finish(2) == b""
+    assert p.stderr().decode() == f"picker-tui: no such file or directory: {typo}\n"
+
+
+def test_one_missing_path_among_real_ones_is_shown_marked(picker, tmp_path):
+    root = make_files(tmp_path / "m", ["a.jpg"])
+    p = picker.start([str(root / "a.jpg"), str(root / "gone.jpg")])
+    screen = p.wait(lambda s: s.captions() == ["a.jpg", "gone.jpg"], "both paths")
+    assert "missing" in screen.tile("gone.jpg").text, screen
+    p.send("q")
+    p.finish(130)
+
+
+def test_folders_piped_in_are_skipped_with_a_note(picker, tmp_path):
+    root = make_files(tmp_path / "Pictures", ["a.jpg", "Trip/b.jpg"])
+    listing = "\n".join([str(root), str(root / "a.jpg"), str(root / "Trip"), str(root / "Trip" / "b.jpg")]) + "\n"
+    p = picker.start([], stdin=listing.encode())
+    screen = p.wait(lambda s: s.captions() == ["a.jpg", "b.jpg"], "the two files, no folders")
+    note = "2 folders in the list skipped: only files are offered"
+    if screen.status.strip() == TMUX_NOTICE:
+        p.send("l")  # the first key clears the earlier notice
+    p.wait_status(note)
+    p.press("g", "a.jpg")
+    p.send("Enter")
+    assert p.finish(0) == f"{root}/a.jpg\n".encode()
+
+
+def test_keys_do_nothing_while_the_terminal_is_too_small(picker, tmp_path):
+    root = make_files(tmp_path / "s", ["a.jpg", "b.jpg", "c.jpg"])
+    p = picker.start([str(root)], width=20, height=8, wait_ui=False)
+    p.wait_text("Terminal too small")
+    for key in ("Right", "Right", "Space", "Enter"):
+        p.send(key)
+    p.assert_running()
+    p.resize(120, 40)
+    screen = p.wait(lambda s: s.focused_caption() == "a.jpg", "the grid, the focus where it was")
+    assert screen.tray_names() == [], screen
+    # Cancel still works while too small.
+    p.resize(20, 8)
+    p.wait_text("Terminal too small")
+    p.send("q")
+    assert p.finish(130) == b""
+
+
+@pytest.mark.parametrize("option", ["--max", "--min", "--page-size"])
+def test_a_negative_number_says_what_is_wrong(picker, album_tree, option):
+    p = picker.start([option, "-1", str(album_tree)], wait_ui=False)
+    assert p.finish(2) == b""
+    err = p.stderr().decode()
+    assert err.startswith("picker-tui: ") and "Missing value" not in err, err
+    assert f"{option} must be" in err, err
+
+
+@pytest.mark.parametrize("term", ["linux", "vt100"])
+def test_without_an_alternate_screen_the_last_frame_is_cleared(picker, tmp_path, term):
+    root = make_files(tmp_path / "c", ["apple.jpg", "banana.jpg"])
+    p = picker.start([str(root)], env={"TERM": term})
+    p.wait(lambda s: "apple.jpg" in s.text, "the grid")
+    p.send("q")
+    assert p.finish(130) == b""
+    screen = p.screen()
+    assert "apple.jpg" not in screen.text and "Picked" not in screen.text, f"the last frame is left behind{screen}"
