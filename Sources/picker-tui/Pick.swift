@@ -46,6 +46,9 @@ struct Pick: ParsableCommand {
   @Flag(help: "Print the URLs of picked remote photos instead of downloading them.")
   var printUrls = false
 
+  @Flag(help: "Restore the picks of a run that did not finish (cancelled, hung up, killed, crashed).")
+  var resume = false
+
   func validate() throws {
     if let max, max < 1 { throw ValidationError("--max must be at least 1") }
     if let min, min < 1 { throw ValidationError("--min must be at least 1") }
@@ -86,29 +89,58 @@ struct Pick: ParsableCommand {
       sources: sources.map(SourceSummary.init), activeSource: active, options: options, size: terminal.size)
     state.keepsStartingSource = source != nil
     if let notice = terminal.graphics.notice { state.notice = Notice(notice) }
+    let journal = JournalFile.forCurrentUser(environment: environment)
+    offerResume(from: journal, sources: sources, to: &state)
     let pipeline = thumbnails != .off ? Self.makePipeline(environment: environment, remote: remoteSources) : nil
     let downloads = downloadDir ?? PrivateFiles.cacheFolder(environment: environment) + "/picked"
     let loop = EventLoop(
       state: state, terminal: terminal, sources: sources, pipeline: pipeline,
       downloader: Downloader(folder: downloads, sources: remoteSources), theme: theme)
+    loop.journal = journal
     let end = loop.run(takeSignal: { terminal.takeSignal() })
     // Output only once the UI is gone.
     terminal.close()
     // A worker cut off mid-write would leave a temporary file in the cache.
     pipeline?.shutdown()
     Self.stopCommandSources(sources)
+    // Kept for --resume unless everything was printed.
+    if case .outcome(.picked) = end {} else { journal.flush() }
     switch end {
     case .outcome(.picked(let picked)):
       if closedAtStart.contains(1) {
+        journal.flush()
         throw PickerExit(code: 2, message: "cannot print the \(picked.count) picked path(s): stdout was closed")
       }
-      try OutputWriter.write(picked, separator: print0 ? 0 : UInt8(ascii: "\n"))
+      do {
+        try OutputWriter.write(picked, separator: print0 ? 0 : UInt8(ascii: "\n"))
+      } catch {
+        journal.flush()
+        throw error
+      }
+      journal.remove()
     case .outcome(.cancelled):
       throw PickerExit(code: 130, message: nil)
     case .outcome(.nothingToPick):
       throw PickerExit(code: 1, message: "nothing to pick from")
     case .signal(let signal):
       throw PickerExit(code: 128 + signal, message: nil)
+    }
+  }
+
+  /// The journal of an earlier run that did not finish: restored now with
+  /// --resume, else offered in the footer when its picks belong here.
+  private func offerResume(from journal: JournalFile, sources: [any PhotoSource], to state: inout AppState) {
+    guard let saved = journal.load() else {
+      if resume { state.notice = Notice("Nothing to restore: no earlier run left picks") }
+      return
+    }
+    let offer = ResumeOffer(
+      journal: saved, openSources: Set(sources.map(\.id)), exists: { DirectoryReader.fileKind($0) == .file })
+    if resume {
+      state.resumeOffer = offer
+      state.restorePicks()
+    } else {
+      state.offerResume(offer)
     }
   }
 

@@ -365,7 +365,13 @@ class PickerRunner:
         else:
             run = f"{launch} > {out} 2> {err}; echo $? > {rc}.tmp; mv {rc}.tmp {rc}"
         # A thumbnail cache of this test's own: never the user's.
-        exports = {"LANG": "C.UTF-8", "XDG_CACHE_HOME": str(self.base / "cache"), **(env or {})}
+        exports = {
+            "LANG": "C.UTF-8",
+            "XDG_CACHE_HOME": str(self.base / "cache"),
+            # The selection journal and the log: the test's own, never the user's.
+            "XDG_STATE_HOME": str(self.base / "state"),
+            **(env or {}),
+        }
         lines = [
             "#!/bin/sh",
             "unset LC_ALL LC_CTYPE LC_MESSAGES NO_COLOR COLUMNS LINES",

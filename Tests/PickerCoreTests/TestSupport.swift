@@ -11,6 +11,11 @@ enum Fixture {
       outputPath: path)
   }
 
+  static func pickedPhoto(_ name: String, source: String = "files") -> PickedPhoto {
+    PickedPhoto(
+      key: SelectionKey(sourceID: source, itemID: name), title: Array(name.utf8), outputPath: PathBytes("/p/" + name))
+  }
+
   static func folder(_ name: String, count: Int? = nil) -> PhotoItem {
     PhotoItem(id: name, kind: .folder(count: count), title: Array(name.utf8))
   }

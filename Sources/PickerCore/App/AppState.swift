@@ -194,6 +194,8 @@ public struct AppState: Hashable, Sendable {
   /// Keys typed before the first page arrived, applied in order once it
   /// does (as fzf keeps a query typed while it starts).
   var typedAhead: [Key] = []
+  /// Picks of an unfinished run that R (or --resume) restores.
+  public var resumeOffer: ResumeOffer?
   /// Picked files found gone at a confirm: the tray marks them.
   public var missingPicks: Set<SelectionKey> = []
   /// The gone files the user was told about: Enter again prints the rest.

@@ -7,6 +7,7 @@ public enum Action: Hashable, Sendable {
   case source(Int)
   case search, focusTray, bigger, smaller, cycleSort, signOut, help, cancel
   case preview
+  case restorePicks
 }
 
 /// One row of the key map: keys, what they do, and how help describes them.
@@ -49,7 +50,7 @@ public struct KeyMap: Hashable, Sendable {
       KeyBinding([.pageUp], .pageUp, help: "page up"),
       KeyBinding([.pageDown], .pageDown, help: "page down"),
       KeyBinding([.home, .char("g")], .first, help: "first cell"),
-      KeyBinding([.end, .char("G")], .last, help: "last loaded cell"),
+      KeyBinding([.end, .char("G")], .last, help: "last cell (the real end when the size is known)"),
       KeyBinding(
         [.enter], .activate, help: "open folder, Back or Load-more; on a photo: confirm",
         hint: "pick"),
@@ -69,6 +70,7 @@ public struct KeyMap: Hashable, Sendable {
         KeyBinding([.char("-")], .smaller, help: "smaller thumbnails"),
         KeyBinding([.char("s")], .cycleSort, help: "sort by name / date"),
         KeyBinding([.char("O")], .signOut, help: "sign out of this source (forgets its credentials)"),
+        KeyBinding([.char("R")], .restorePicks, help: "restore the picks of an unfinished run (when offered)"),
         KeyBinding([.char("?"), .function(1)], .help, help: "this help", hint: "help"),
         KeyBinding([.escape, .char("q"), .ctrl("c")], .cancel, help: "cancel: print nothing"),
       ])

@@ -175,6 +175,7 @@ extension AppState {
     case .help: mode = .help
     case .cancel: return [.finish(.cancelled)]
     case .preview: return openPreview()
+    case .restorePicks: restorePicks()
     }
     return []
   }

@@ -23,6 +23,10 @@ final class EventLoop {
   private let theme: Theme
   /// Called after each frame is drawn (benchmarks stop on the first full one).
   var onFrame: ((AppState) -> Bool)?
+  /// Where the selection is kept while the picker runs (nil: not kept).
+  var journal: JournalFile?
+  /// The selection last handed to the journal.
+  private var journaled = Selection()
 
   init(
     state: AppState, terminal: TerminalBackend, sources: [any PhotoSource], pipeline: ImagePipeline?,
@@ -59,6 +63,10 @@ final class EventLoop {
         }
       }
       if !pending.isEmpty {
+        if state.selection != journaled {
+          journaled = state.selection
+          journal?.record(journaled)
+        }
         terminal.draw(AppView.render(state, theme: theme))
         if let onFrame, onFrame(state) { return .outcome(.cancelled) }
       }
