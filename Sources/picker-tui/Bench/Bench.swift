@@ -6,7 +6,10 @@ import PickerCore
 struct Bench: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Benchmarks (figures come from here, not from timed tests).",
-    subcommands: [FirstPaintBench.self, ThumbnailsBench.self, PixelsBench.self, ScrollBench.self, RemoteBench.self])
+    subcommands: [
+      FirstPaintBench.self, ThumbnailsBench.self, PixelsBench.self, ScrollBench.self, InteractiveBench.self,
+      RemoteBench.self,
+    ])
 }
 
 /// Time from start to the first frame that shows a folder's first page,
