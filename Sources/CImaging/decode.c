@@ -22,6 +22,13 @@ int pk_fail(pk_decode_options *options, const char *format, ...) {
   va_start(args, format);
   vsnprintf(options->error, sizeof options->error, format, args);
   va_end(args);
+  // One clean line: library messages may end in a newline (libheif's do)
+  // or hold several lines.
+  char *text = options->error;
+  for (char *c = text; *c; c++)
+    if (*c == '\n' || *c == '\r' || *c == '\t') *c = ' ';
+  size_t length = strlen(text);
+  while (length > 0 && (text[length - 1] == ' ' || text[length - 1] == '.' || text[length - 1] == ':')) text[--length] = 0;
   return -1;
 }
 

@@ -39,8 +39,20 @@ typedef struct {
   int32_t orientation;
   size_t thumbnail_offset;  // from the start of the data
   size_t thumbnail_length;
+  int components;  // in the frame header: 1 greyscale, 3 colour, 4 CMYK
   int complete;  // 1 when the frame header (SOF) was reached
 } pk_jpeg_header;
+
+// The orientation (1-8) in a TIFF-headed EXIF blob (PNG eXIf, WebP EXIF;
+// a leading "Exif\0\0" is skipped); 1 when there is none.
+int pk_exif_orientation(const uint8_t *data, size_t size);
+
+// The box to decode into for an image stored turned by `orientation`:
+// 90-degree orientations swap the needed and enough boxes.
+pk_decode_options pk_stored_box(const pk_decode_options *options, int orientation);
+
+// Turns decoded pixels upright and records the orientation applied.
+int pk_finish_orientation(pk_decode_options *options, pk_image *out, int orientation);
 
 void pk_jpeg_scan_header(const uint8_t *data, size_t size, pk_jpeg_header *header);
 

@@ -63,7 +63,8 @@ static void on_progress(j_common_ptr common) {
   longjmp(errors->jump, 1);
 }
 
-int pk_decode_jpeg_pixels(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
+// `strict`: any warning (corrupt data libjpeg decoded past) is a failure.
+static int decode_pixels(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out, int strict) {
   struct jpeg_decompress_struct info;
   struct jpeg_progress_mgr progress = {.progress_monitor = on_progress};
   jpeg_errors errors;
@@ -82,10 +83,18 @@ int pk_decode_jpeg_pixels(const uint8_t *data, size_t size, pk_decode_options *o
   info.progress = &progress;
   jpeg_mem_src(&info, (unsigned char *)data, (unsigned long)size);
   jpeg_read_header(&info, TRUE);
-  if (pk_check_size(options, info.image_width, info.image_height) != 0) {
+  // Memory is bounded by what is decoded, not by the header: a 200 MP
+  // photo decoded at 1/8 is 3 MP. The limit applies to the scaled output.
+  pk_decode_options unlimited = *options;
+  unlimited.max_pixels = 0;
+  if (pk_check_size(&unlimited, info.image_width, info.image_height) != 0) {
+    memcpy(options->error, unlimited.error, sizeof options->error);
     jpeg_destroy_decompress(&info);
     return -1;
   }
+  // A progressive JPEG keeps every coefficient of the full image: past this
+  // libjpeg fails cleanly (no backing store) instead of taking the memory.
+  info.mem->max_memory_to_use = 384L * 1024 * 1024;
   int32_t fw, fh;
   pk_fitted_size(options, (int32_t)info.image_width, (int32_t)info.image_height, &fw, &fh);
   // The largest reduction that still covers the box.
@@ -98,6 +107,17 @@ int pk_decode_jpeg_pixels(const uint8_t *data, size_t size, pk_decode_options *o
   }
   info.scale_num = 1;
   info.scale_denom = denominator;
+  const int64_t scaled_width = (info.image_width + denominator - 1) / denominator;
+  const int64_t scaled_height = (info.image_height + denominator - 1) / denominator;
+  // What is decoded must be near what is shown: a 200 MP photo at 1/8 is
+  // 3 MP, but a small file claiming 60000x60000 would still be 56 MP at 1/8.
+  int64_t limit = 4 * (int64_t)fw * fh + 4000000;
+  if (options->max_pixels > 0 && limit > options->max_pixels) limit = options->max_pixels;
+  if (scaled_width * scaled_height > limit) {
+    jpeg_destroy_decompress(&info);
+    return pk_fail(
+      options, "image too large (%ux%u pixels)", (unsigned)info.image_width, (unsigned)info.image_height);
+  }
   // Thumbnails are shrunk further after this; the fast paths lose nothing.
   info.dct_method = JDCT_IFAST;
   info.do_fancy_upsampling = FALSE;
@@ -121,6 +141,11 @@ int pk_decode_jpeg_pixels(const uint8_t *data, size_t size, pk_decode_options *o
     free(pixels);
     return pk_fail(options, "truncated JPEG");
   }
+  if (strict && errors.manager.num_warnings > 0) {
+    jpeg_destroy_decompress(&info);
+    free(pixels);
+    return pk_fail(options, "corrupt JPEG data");
+  }
   jpeg_finish_decompress(&info);
   jpeg_destroy_decompress(&info);
   out->width = (int32_t)width;
@@ -130,8 +155,7 @@ int pk_decode_jpeg_pixels(const uint8_t *data, size_t size, pk_decode_options *o
   return 0;
 }
 
-// The needed box in stored orientation: 90-degree orientations swap it.
-static pk_decode_options stored_box(const pk_decode_options *options, int orientation) {
+pk_decode_options pk_stored_box(const pk_decode_options *options, int orientation) {
   pk_decode_options stored = *options;
   if (orientation >= 5) {
     stored.need_width = options->need_height;
@@ -142,20 +166,30 @@ static pk_decode_options stored_box(const pk_decode_options *options, int orient
   return stored;
 }
 
-static int finish(pk_decode_options *options, pk_image *out, int orientation) {
+int pk_finish_orientation(pk_decode_options *options, pk_image *out, int orientation) {
   if (pk_image_orient(out, orientation) != 0) return pk_fail(options, "out of memory");
   options->orientation = orientation;
   return 0;
+}
+
+int pk_decode_jpeg_pixels(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
+  return decode_pixels(data, size, options, out, 0);
 }
 
 int pk_decode_jpeg_thumbnail(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
   pk_jpeg_header header;
   pk_jpeg_scan_header(data, size, &header);
   if (!header.complete || header.thumbnail_length == 0) return 1;
-  if (pk_check_size(options, header.width, header.height) != 0) return -1;
+  // The pixel limit is for what gets decoded (checked there), not the header.
+  pk_decode_options unlimited = *options;
+  unlimited.max_pixels = 0;
+  if (pk_check_size(&unlimited, header.width, header.height) != 0) {
+    memcpy(options->error, unlimited.error, sizeof options->error);
+    return -1;
+  }
   options->source_width = header.width;
   options->source_height = header.height;
-  pk_decode_options stored = stored_box(options, header.orientation);
+  pk_decode_options stored = pk_stored_box(options, header.orientation);
   const uint8_t *thumb = data + header.thumbnail_offset;
   pk_jpeg_header thumb_header;
   pk_jpeg_scan_header(thumb, header.thumbnail_length, &thumb_header);
@@ -166,15 +200,21 @@ int pk_decode_jpeg_thumbnail(const uint8_t *data, size_t size, pk_decode_options
   if (tw < fw || th < fh) return 1;
   // Some cameras letterbox the thumbnail of a wide photo: its bars would show.
   const int64_t a = tw * header.height, b = th * header.width;
+  // A stale thumbnail (the photo cropped, turned by 90 degrees or made
+  // greyscale by a tool that copied the EXIF block) no longer agrees with
+  // the photo: aspect ratio, colour or greyscale.
   if ((a > b ? a - b : b - a) * 100 > (a > b ? a : b) * 3) return 1;
-  if (pk_decode_jpeg_pixels(thumb, header.thumbnail_length, &stored, out) != 0) {
+  if ((header.components == 1) != (thumb_header.components == 1)) return 1;
+  // A thumbnail that decodes with warnings (corrupt data) would be drawn as
+  // garbage: the photo itself decides instead.
+  if (decode_pixels(thumb, header.thumbnail_length, &stored, out, 1) != 0) {
     pk_image_free(out);
     options->error[0] = 0;
     return 1;
   }
   options->used_embedded_thumbnail = 1;
   options->scale_denominator = stored.scale_denominator;
-  return finish(options, out, header.orientation);
+  return pk_finish_orientation(options, out, header.orientation);
 }
 
 int pk_decode_jpeg(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
@@ -182,7 +222,7 @@ int pk_decode_jpeg(const uint8_t *data, size_t size, pk_decode_options *options,
   if (thumbnail <= 0) return thumbnail;
   pk_jpeg_header header;
   pk_jpeg_scan_header(data, size, &header);
-  pk_decode_options stored = stored_box(options, header.orientation);
+  pk_decode_options stored = pk_stored_box(options, header.orientation);
   if (pk_decode_jpeg_pixels(data, size, &stored, out) != 0) {
     memcpy(options->error, stored.error, sizeof options->error);
     return -1;
@@ -190,5 +230,5 @@ int pk_decode_jpeg(const uint8_t *data, size_t size, pk_decode_options *options,
   options->source_width = header.width ? header.width : out->width;
   options->source_height = header.height ? header.height : out->height;
   options->scale_denominator = stored.scale_denominator;
-  return finish(options, out, header.orientation);
+  return pk_finish_orientation(options, out, header.orientation);
 }

@@ -48,6 +48,24 @@ static uint32_t read_ifd(const tiff *t, uint32_t offset, int first, pk_jpeg_head
   return t32(t, (size_t)offset + 2 + (size_t)count * 12);
 }
 
+int pk_exif_orientation(const uint8_t *data, size_t size) {
+  if (size >= 6 && memcmp(data, "Exif\0\0", 6) == 0) {
+    data += 6;
+    size -= 6;
+  }
+  if (size < 8) return 1;
+  tiff t = {data, size, 0};
+  if (memcmp(t.base, "MM\0*", 4) == 0)
+    t.big_endian = 1;
+  else if (memcmp(t.base, "II*\0", 4) != 0)
+    return 1;
+  pk_jpeg_header header;
+  memset(&header, 0, sizeof header);
+  header.orientation = 1;
+  read_ifd(&t, t32(&t, 4), 1, &header, 0);
+  return header.orientation;
+}
+
 static void read_exif(const uint8_t *segment, size_t length, size_t segment_start, pk_jpeg_header *header) {
   if (length < 14 || memcmp(segment, "Exif\0\0", 6) != 0) return;
   tiff t = {segment + 6, length - 6, 0};
@@ -83,9 +101,10 @@ void pk_jpeg_scan_header(const uint8_t *data, size_t size, pk_jpeg_header *heade
     if (marker == 0xE1 && header->thumbnail_length == 0) {
       if (length - 2 <= available) read_exif(segment, body, pos + 4, header);
     } else if (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC) {
-      if (body >= 5) {
+      if (body >= 6) {
         header->height = be16(segment + 1);
         header->width = be16(segment + 3);
+        header->components = segment[5];
         header->complete = 1;
       }
       return;

@@ -12,6 +12,18 @@
 
 static uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
 
+// The orientation in an eXIf chunk, before or after the image data.
+static int exif_orientation(const uint8_t *data, size_t size) {
+  for (size_t at = 8; at + 12 <= size;) {
+    const uint32_t length = be32(data + at);
+    if (length > size - at - 12) break;
+    if (memcmp(data + at + 4, "eXIf", 4) == 0) return pk_exif_orientation(data + at + 8, length);
+    if (memcmp(data + at + 4, "IEND", 4) == 0) break;
+    at += 12 + (size_t)length;
+  }
+  return 1;
+}
+
 int pk_decode_png(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
   // The size from IHDR first, so a bomb is refused before libpng allocates.
   if (size < 24 || memcmp(data + 12, "IHDR", 4) != 0) return pk_fail(options, "corrupt PNG: no header");
@@ -22,6 +34,9 @@ int pk_decode_png(const uint8_t *data, size_t size, pk_decode_options *options, 
   if (!png_image_begin_read_from_memory(&image, data, size))
     return pk_fail(options, "corrupt PNG: %s", image.message);
   image.format = PNG_FORMAT_RGBA;
+  // 16-bit samples without gAMA or sRGB would be taken as linear light and
+  // come out washed out; cameras and editors write them sRGB-encoded.
+  image.flags |= PNG_IMAGE_FLAG_16BIT_sRGB;
   options->source_width = (int32_t)image.width;
   options->source_height = (int32_t)image.height;
   uint8_t *pixels = pk_alloc_pixels((int32_t)image.width, (int32_t)image.height);
@@ -36,7 +51,7 @@ int pk_decode_png(const uint8_t *data, size_t size, pk_decode_options *options, 
   out->width = (int32_t)image.width;
   out->height = (int32_t)image.height;
   out->pixels = pixels;
-  return 0;
+  return pk_finish_orientation(options, out, exif_orientation(data, size));
 }
 
 int pk_png_text(const uint8_t *data, size_t size, const char *key, char *value, size_t capacity) {

@@ -33,6 +33,19 @@ static int first_frame(const uint8_t *data, size_t size, pk_decode_options *opti
   return 0;
 }
 
+static uint32_t le32(const uint8_t *p) { return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0]; }
+
+// The orientation in the EXIF chunk (extended WebP keeps it after the image).
+static int exif_orientation(const uint8_t *data, size_t size) {
+  for (size_t at = 12; at + 8 <= size;) {
+    const uint32_t length = le32(data + at + 4);
+    if (length > size - at - 8) break;
+    if (memcmp(data + at, "EXIF", 4) == 0) return pk_exif_orientation(data + at + 8, length);
+    at += 8 + (size_t)length + (length & 1);
+  }
+  return 1;
+}
+
 int pk_decode_webp(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
   WebPDecoderConfig config;
   if (!WebPInitDecoderConfig(&config)) return pk_fail(options, "WebP: library mismatch");
@@ -41,9 +54,15 @@ int pk_decode_webp(const uint8_t *data, size_t size, pk_decode_options *options,
   if (pk_check_size(options, width, height) != 0) return -1;
   options->source_width = width;
   options->source_height = height;
-  if (config.input.has_animation) return first_frame(data, size, options, out);
+  const int orientation = exif_orientation(data, size);
+  if (config.input.has_animation) {
+    if (first_frame(data, size, options, out) != 0) return -1;
+    return pk_finish_orientation(options, out, orientation);
+  }
+  // Scaled while decoding into the box as the image is stored.
+  pk_decode_options stored = pk_stored_box(options, orientation);
   int32_t fw, fh;
-  pk_fitted_size(options, width, height, &fw, &fh);
+  pk_fitted_size(&stored, width, height, &fw, &fh);
   if (fw < width || fh < height) {
     config.options.use_scaling = 1;
     config.options.scaled_width = fw;
@@ -66,7 +85,7 @@ int pk_decode_webp(const uint8_t *data, size_t size, pk_decode_options *options,
   out->width = ow;
   out->height = oh;
   out->pixels = pixels;
-  return 0;
+  return pk_finish_orientation(options, out, orientation);
 }
 
 int pk_encode_webp(const pk_image *image, int quality, uint8_t **out, size_t *out_size) {

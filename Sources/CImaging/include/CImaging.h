@@ -167,6 +167,8 @@ int pk_file_uri(const char *absolute_path, char *out, size_t capacity);
 
 // Each returns 0 and a malloc'd buffer (release with pk_buffer_free), or -1.
 int pk_encode_jpeg(const pk_image *image, int quality, uint8_t **out, size_t *out_size);
+// One grey component (what a greyscale conversion of a photo writes).
+int pk_encode_jpeg_greyscale(const pk_image *image, int quality, uint8_t **out, size_t *out_size);
 int pk_encode_png(const pk_image *image, uint8_t **out, size_t *out_size);
 int pk_encode_webp(const pk_image *image, int quality, uint8_t **out, size_t *out_size);
 // A GIF of `count` frames of the same size, colours reduced to a 6x6x6 cube.

@@ -5,6 +5,7 @@ import CImaging
 public enum ImageEncoder {
   public enum Format: Sendable {
     case jpeg(quality: Int)
+    case jpegGreyscale(quality: Int)
     case png
     case webp(quality: Int)
     /// Every frame must have the first one's size.
@@ -19,6 +20,7 @@ public enum ImageEncoder {
     let status: Int32
     switch format {
     case .jpeg(let quality): status = pk_encode_jpeg(&image.raw, Int32(quality), &buffer, &size)
+    case .jpegGreyscale(let quality): status = pk_encode_jpeg_greyscale(&image.raw, Int32(quality), &buffer, &size)
     case .png: status = pk_encode_png(&image.raw, &buffer, &size)
     case .webp(let quality): status = pk_encode_webp(&image.raw, Int32(quality), &buffer, &size)
     case .heic(let thumbnailSize): status = pk_encode_heic(&image.raw, Int32(thumbnailSize), &buffer, &size)

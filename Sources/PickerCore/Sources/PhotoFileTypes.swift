@@ -4,8 +4,9 @@
 /// extension decides; decoders sniff the real format later.
 public enum PhotoFileTypes {
   public static let extensions: Set<String> = [
-    "jpg", "jpeg", "png", "webp", "gif", "heic", "heif", "avif",
+    "jpg", "jpeg", "jpe", "jfif", "png", "webp", "gif", "heic", "heif", "heics", "heifs", "avif", "avifs",
   ]
+  private static let longestExtension = extensions.map(\.utf8.count).max()!
 
   private static let extensionBytes: [[UInt8]] = extensions.map { Array($0.utf8) }
 
@@ -14,7 +15,7 @@ public enum PhotoFileTypes {
   public static func isPhoto(name: [UInt8]) -> Bool {
     guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex else { return false }
     let length = name.count - dot - 1
-    guard length >= 3 && length <= 4 else { return false }
+    guard length >= 3 && length <= longestExtension else { return false }
     return extensionBytes.contains { candidate in
       guard candidate.count == length else { return false }
       for offset in 0..<length {

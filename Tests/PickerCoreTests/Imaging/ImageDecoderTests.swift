@@ -142,6 +142,7 @@ import Testing
         _ = try decoder.decode(bytes: bytes, covering: box)
       } catch {
         #expect(error.message.contains(expected), "\(name): \(error.message)")
+        #expect(!error.message.contains("\n") && !error.message.hasSuffix(" "), "\(name): one clean line")
       }
     }
   }
