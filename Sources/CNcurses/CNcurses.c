@@ -324,6 +324,21 @@ int pk_put_cell(WINDOW *win, int y, int x, const wchar_t *chars, attr_t attrs, i
   return mvwadd_wch(win, y, x, &cell);
 }
 
+int pk_terminfo_colors(const char *name) {
+  // setupterm replaces cur_term: put back whatever was there (nothing,
+  // before the screen opens).
+  TERMINAL *saved = cur_term;
+  int status = 0;
+  if (setupterm((char *)name, -1, &status) != OK) {
+    set_curterm(saved);
+    return -1;
+  }
+  int colors = tigetnum("colors");
+  TERMINAL *probed = set_curterm(saved);
+  if (probed != NULL && probed != saved) del_curterm(probed);
+  return colors < 0 ? 0 : colors;
+}
+
 int pk_terminal_colors(void) {
   if (!has_colors()) return 0;
   int colors = tigetnum("colors");

@@ -108,6 +108,9 @@ int pk_put_cell(WINDOW *win, int y, int x, const wchar_t *chars, attr_t attrs, i
 /// How many colours the terminal's terminfo entry says it has (0 if none).
 /// Unlike COLORS, this is known before start_color().
 int pk_terminal_colors(void);
+// The colours terminfo gives `name` (0 for none), or -1 when there is no
+// such entry; checked before anything is sent to the terminal.
+int pk_terminfo_colors(const char *name);
 
 /// Turns on the terminal features the picker uses (cbreak, noecho, keypad,
 /// hidden cursor, colours when present). Keys are read and decoded by the

@@ -62,6 +62,10 @@ final class NcursesTerminal: TerminalBackend {
     pk_install_signal_handlers()
     guard let term = environment["TERM"], !term.isEmpty else { throw TerminalError.termNotSet }
     guard pk_open_tty() >= 0 else { throw TerminalError.noTerminal }
+    // An unknown terminal is refused before any query is written to it,
+    // where it would show as garbage.
+    let termColors = pk_terminfo_colors(term)
+    guard termColors >= 0 else { throw TerminalError.unknownTerminal(term) }
     let probe = TerminalProbe.run(mode: thumbnails, environment: environment)
     typedAhead = probe.typedAhead
     decoder = probe.decoder
@@ -72,8 +76,9 @@ final class NcursesTerminal: TerminalBackend {
     facts = probe.facts
     var support = probe.support
     // Placeholder ids travel as palette colours, never as 24-bit ones.
+    // COLORTERM never gives colours to a terminal that has none (xterm-mono).
     let wantsTruecolor =
-      !support.usesPlaceholders
+      !support.usesPlaceholders && termColors >= 8
       && (requested == .truecolor
         || (requested == nil && ["truecolor", "24bit"].contains(environment["COLORTERM"] ?? "")))
     var status = PK_OPEN_OK
