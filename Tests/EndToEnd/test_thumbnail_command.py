@@ -1,0 +1,104 @@
+"""`picker-tui thumbnail -s SIZE INPUT OUTPUT`: the freedesktop thumbnailer
+convention, from the grid's own decoders; upright, at most SIZE, and for an
+unreadable input a non-zero exit, one line, and no OUTPUT."""
+
+import os
+import subprocess
+import threading
+
+import pytest
+from PIL import Image
+
+RED, GREEN, BLUE, WHITE = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)
+
+
+def quadrants(width: int, height: int) -> Image.Image:
+    image = Image.new("RGB", (width, height))
+    for x0, y0, colour in ((0, 0, RED), (1, 0, GREEN), (0, 1, BLUE), (1, 1, WHITE)):
+        image.paste(colour, (x0 * width // 2, y0 * height // 2, (x0 + 1) * width // 2, (y0 + 1) * height // 2))
+    return image
+
+
+def near(a, b, tolerance=40) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b))
+
+
+def assert_upright_quadrants(path, size):
+    image = Image.open(path).convert("RGB")
+    assert max(image.size) <= size, image.size
+    w, h = image.size
+    corners = [image.getpixel((w // 4, h // 4)), image.getpixel((3 * w // 4, h // 4)),
+               image.getpixel((w // 4, 3 * h // 4)), image.getpixel((3 * w // 4, 3 * h // 4))]
+    assert all(near(c, e) for c, e in zip(corners, (RED, GREEN, BLUE, WHITE))), corners
+    return image.size
+
+
+def thumbnail(picker_bin, *args, timeout=10):
+    return subprocess.run([str(picker_bin), "thumbnail", *map(str, args)], capture_output=True, timeout=timeout)
+
+
+# How a camera stores an upright picture for an EXIF orientation.
+STORED = {1: None, 3: Image.Transpose.ROTATE_180, 6: Image.Transpose.ROTATE_90, 8: Image.Transpose.ROTATE_270}
+
+
+@pytest.mark.parametrize("orientation", [1, 3, 6, 8])
+@pytest.mark.parametrize("fmt", ["JPEG", "PNG", "WEBP"])
+def test_thumbnails_are_upright_and_within_the_size(picker_bin, tmp_path, fmt, orientation):
+    upright = quadrants(400, 300)
+    stored = upright.transpose(STORED[orientation]) if STORED[orientation] else upright
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    source = tmp_path / f"photo.{fmt.lower()}"
+    stored.save(source, fmt, exif=exif.tobytes(), **({"quality": 95} if fmt != "PNG" else {}))
+    out = tmp_path / "thumb.png"
+    result = thumbnail(picker_bin, "-s", 64, source, out)
+    assert result.returncode == 0, result.stderr
+    assert assert_upright_quadrants(out, 64) == (64, 48)
+
+
+def test_a_file_uri_and_the_default_size(picker_bin, tmp_path):
+    source = tmp_path / "with space.jpg"
+    quadrants(1200, 900).save(source, "JPEG")
+    out = tmp_path / "t.png"
+    result = thumbnail(picker_bin, "file://" + str(source).replace(" ", "%20"), out)
+    assert result.returncode == 0, result.stderr
+    assert assert_upright_quadrants(out, 256) == (256, 192)
+
+
+def bomb(path):
+    # A PNG header claiming 50000 x 50000 pixels, and nothing behind it.
+    import struct
+    import zlib
+
+    ihdr = struct.pack(">IIBBBBB", 50000, 50000, 8, 2, 0, 0, 0)
+    chunk = b"IHDR" + ihdr
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + chunk + struct.pack(">I", zlib.crc32(chunk)))
+
+
+def truncated(path):
+    data = (path.parent / "whole.jpg")
+    quadrants(800, 600).save(data, "JPEG")
+    path.write_bytes(data.read_bytes()[:1000])
+
+
+HOSTILE = {
+    "empty": lambda p: p.write_bytes(b""),
+    "truncated": truncated,
+    "text named .jpg": lambda p: p.write_text("not an image\n"),
+    "header bomb": bomb,
+    "fifo": lambda p: os.mkfifo(p),
+    "missing": lambda p: None,
+}
+
+
+@pytest.mark.parametrize("case", list(HOSTILE))
+def test_an_unreadable_input_writes_nothing_and_says_why_in_one_line(picker_bin, tmp_path, case):
+    source = tmp_path / "input.jpg"
+    HOSTILE[case](source)
+    out = tmp_path / "out.png"
+    # A FIFO must not block the thumbnailer: nobody writes to this one.
+    result = thumbnail(picker_bin, "-s", 128, source, out, timeout=5)
+    assert result.returncode != 0
+    assert not out.exists() and not any(p.name.startswith("out.png") for p in tmp_path.iterdir())
+    lines = result.stderr.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("picker-tui: "), lines
