@@ -29,7 +29,8 @@ let package = Package(
       dependencies: ["CChafa"],
       linkerSettings: [
         .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
-        .linkedLibrary("gif"), .linkedLibrary("heif"), .linkedLibrary("exif"),
+        .linkedLibrary("gif"), .linkedLibrary("heif"), .linkedLibrary("exif"), .linkedLibrary("lcms2"),
+        .linkedLibrary("z"),
       ]
     ),
     // libcurl behind one blocking GET that never follows redirects itself.

@@ -12,8 +12,9 @@ packages=(libncurses-dev ncurses-term pkg-config
   # Imaging: decoders, the thumbnail encoder (PNG) and cell rendering.
   # libchafa-dev does not pull in libglib2.0-dev, which its pkg-config needs.
   libchafa-dev libglib2.0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libgif-dev libheif-dev
-  # libexif reads the preview's facts.
-  libexif-dev
+  # libexif reads the preview's facts; Little CMS turns embedded colour
+  # profiles (Adobe RGB, ProPhoto, Display P3) into sRGB.
+  libexif-dev liblcms2-dev
   # Web sources: HTTP(S) through libcurl.
   libcurl4-openssl-dev)
 if [ "$what" = test ] || [ "$what" = bench ]; then
@@ -25,8 +26,9 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
   # xdotool, pixels analysed with Pillow; chafa draws the reference pictures
   # that prove the harness itself.
   packages+=(xvfb xterm kitty mlterm fonts-dejavu-core imagemagick xdotool python3-pil chafa)
-  # exiftool writes the EXIF facts the preview tests read back.
-  packages+=(libimage-exiftool-perl)
+  # exiftool writes the EXIF facts the preview tests read back; Adobe RGB and
+  # ProPhoto profiles (libgs-common) make the colour-profile test photos.
+  packages+=(libimage-exiftool-perl libgs-common)
   # fzf and lf run the README's preview one-liners.
   packages+=(fzf lf)
   # The locale matrix runs under C, C.UTF-8 and en_US.UTF-8.

@@ -51,6 +51,15 @@ int pk_exif_orientation(const uint8_t *data, size_t size);
 // 90-degree orientations swap the needed and enough boxes.
 pk_decode_options pk_stored_box(const pk_decode_options *options, int orientation);
 
+// Converts RGBA pixels from an embedded ICC profile to sRGB in place; no-op
+// for sRGB, non-RGB or unreadable profiles.
+void pk_apply_icc(pk_image *image, const uint8_t *icc, size_t size);
+
+// The ICC profile a JPEG's APP2 segments (or a PNG's iCCP chunk) carry,
+// malloc-ed into *out; 0 when there is none.
+int pk_jpeg_icc(const uint8_t *data, size_t size, uint8_t **out, size_t *out_size);
+int pk_png_icc(const uint8_t *data, size_t size, uint8_t **out, size_t *out_size);
+
 // Turns decoded pixels upright and records the orientation applied.
 int pk_finish_orientation(pk_decode_options *options, pk_image *out, int orientation);
 

@@ -71,6 +71,16 @@ int pk_decode_heif(const uint8_t *data, size_t size, pk_decode_options *options,
   }
   status = copy_rgba(image, options, out);
   options->used_embedded_thumbnail = thumbnail != NULL && status == 0;
+  // An ICC profile in the primary's colr box (Display P3 on phones); the
+  // thumbnail shares it.
+  const enum heif_color_profile_type profile_type = heif_image_handle_get_color_profile_type(primary);
+  if (status == 0 && (profile_type == heif_color_profile_type_prof || profile_type == heif_color_profile_type_rICC)) {
+    const size_t profile_size = heif_image_handle_get_raw_color_profile_size(primary);
+    uint8_t *profile = profile_size > 0 && profile_size < 4 * 1024 * 1024 ? malloc(profile_size) : NULL;
+    if (profile != NULL && heif_image_handle_get_raw_color_profile(primary, profile).code == heif_error_Ok)
+      pk_apply_icc(out, profile, profile_size);
+    free(profile);
+  }
 done:
   if (image) heif_image_release(image);
   if (thumbnail) heif_image_handle_release(thumbnail);

@@ -155,6 +155,16 @@ static int decode_pixels(const uint8_t *data, size_t size, pk_decode_options *op
   return 0;
 }
 
+// Converts from the photo's embedded profile (read from its first bytes),
+// for its EXIF thumbnail as for itself.
+static void apply_profile(const uint8_t *data, size_t size, pk_image *out) {
+  uint8_t *icc = NULL;
+  size_t icc_size = 0;
+  if (!pk_jpeg_icc(data, size, &icc, &icc_size)) return;
+  pk_apply_icc(out, icc, icc_size);
+  free(icc);
+}
+
 pk_decode_options pk_stored_box(const pk_decode_options *options, int orientation) {
   pk_decode_options stored = *options;
   if (orientation >= 5) {
@@ -214,6 +224,7 @@ int pk_decode_jpeg_thumbnail(const uint8_t *data, size_t size, pk_decode_options
   }
   options->used_embedded_thumbnail = 1;
   options->scale_denominator = stored.scale_denominator;
+  apply_profile(data, size, out);
   return pk_finish_orientation(options, out, header.orientation);
 }
 
@@ -230,5 +241,6 @@ int pk_decode_jpeg(const uint8_t *data, size_t size, pk_decode_options *options,
   options->source_width = header.width ? header.width : out->width;
   options->source_height = header.height ? header.height : out->height;
   options->scale_denominator = stored.scale_denominator;
+  apply_profile(data, size, out);
   return pk_finish_orientation(options, out, header.orientation);
 }

@@ -51,6 +51,12 @@ int pk_decode_png(const uint8_t *data, size_t size, pk_decode_options *options, 
   out->width = (int32_t)image.width;
   out->height = (int32_t)image.height;
   out->pixels = pixels;
+  uint8_t *icc = NULL;
+  size_t icc_size = 0;
+  if (pk_png_icc(data, size, &icc, &icc_size)) {
+    pk_apply_icc(out, icc, icc_size);
+    free(icc);
+  }
   return pk_finish_orientation(options, out, exif_orientation(data, size));
 }
 

@@ -35,15 +35,30 @@ static int first_frame(const uint8_t *data, size_t size, pk_decode_options *opti
 
 static uint32_t le32(const uint8_t *p) { return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0]; }
 
-// The orientation in the EXIF chunk (extended WebP keeps it after the image).
-static int exif_orientation(const uint8_t *data, size_t size) {
+// A chunk of an extended WebP (EXIF after the image, ICCP before it).
+static const uint8_t *find_chunk(const uint8_t *data, size_t size, const char *type, uint32_t *length) {
   for (size_t at = 12; at + 8 <= size;) {
-    const uint32_t length = le32(data + at + 4);
-    if (length > size - at - 8) break;
-    if (memcmp(data + at, "EXIF", 4) == 0) return pk_exif_orientation(data + at + 8, length);
-    at += 8 + (size_t)length + (length & 1);
+    const uint32_t chunk_length = le32(data + at + 4);
+    if (chunk_length > size - at - 8) break;
+    if (memcmp(data + at, type, 4) == 0) {
+      *length = chunk_length;
+      return data + at + 8;
+    }
+    at += 8 + (size_t)chunk_length + (chunk_length & 1);
   }
-  return 1;
+  return NULL;
+}
+
+static int exif_orientation(const uint8_t *data, size_t size) {
+  uint32_t length = 0;
+  const uint8_t *exif = find_chunk(data, size, "EXIF", &length);
+  return exif != NULL ? pk_exif_orientation(exif, length) : 1;
+}
+
+static void apply_profile(const uint8_t *data, size_t size, pk_image *out) {
+  uint32_t length = 0;
+  const uint8_t *icc = find_chunk(data, size, "ICCP", &length);
+  if (icc != NULL) pk_apply_icc(out, icc, length);
 }
 
 int pk_decode_webp(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
@@ -57,6 +72,7 @@ int pk_decode_webp(const uint8_t *data, size_t size, pk_decode_options *options,
   const int orientation = exif_orientation(data, size);
   if (config.input.has_animation) {
     if (first_frame(data, size, options, out) != 0) return -1;
+    apply_profile(data, size, out);
     return pk_finish_orientation(options, out, orientation);
   }
   // Scaled while decoding into the box as the image is stored.
@@ -85,6 +101,7 @@ int pk_decode_webp(const uint8_t *data, size_t size, pk_decode_options *options,
   out->width = ow;
   out->height = oh;
   out->pixels = pixels;
+  apply_profile(data, size, out);
   return pk_finish_orientation(options, out, orientation);
 }
 
