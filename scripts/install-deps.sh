@@ -15,6 +15,8 @@ packages=(libncurses-dev ncurses-term pkg-config
   # libexif reads the preview's facts; Little CMS turns embedded colour
   # profiles (Adobe RGB, ProPhoto, Display P3) into sRGB.
   libexif-dev liblcms2-dev
+  # TIFF (first page, any bit depth, CMYK) through libtiff.
+  libtiff-dev
   # Web sources: HTTP(S) through libcurl.
   libcurl4-openssl-dev)
 if [ "$what" = test ] || [ "$what" = bench ]; then

@@ -102,3 +102,29 @@ def test_an_unreadable_input_writes_nothing_and_says_why_in_one_line(picker_bin,
     assert not out.exists() and not any(p.name.startswith("out.png") for p in tmp_path.iterdir())
     lines = result.stderr.decode().splitlines()
     assert len(lines) == 1 and lines[0].startswith("picker-tui: "), lines
+
+
+@pytest.mark.parametrize("orientation", [1, 3, 6, 8])
+@pytest.mark.parametrize("mode", ["RGB", "CMYK", "RGB-16bit"])
+def test_tiff_first_page_any_depth_and_orientation(picker_bin, tmp_path, mode, orientation):
+    upright = quadrants(400, 300)
+    stored = upright.transpose(STORED[orientation]) if STORED[orientation] else upright
+    source = tmp_path / "photo.tiff"
+    if mode == "RGB-16bit":
+        # Pillow writes no 16-bit RGB: ImageMagick does, Orientation included.
+        png = tmp_path / "stored.png"
+        stored.save(png)
+        subprocess.run(["convert", str(png), "-depth", "16", "-orient", ORIENT_NAMES[orientation], str(source)],
+                       check=True)
+    else:
+        image = stored.convert("CMYK") if mode == "CMYK" else stored
+        # A second page that must not be shown.
+        image.save(source, "TIFF", tiffinfo={274: orientation}, save_all=True,
+                   append_images=[Image.new(image.mode, image.size)])
+    out = tmp_path / "thumb.png"
+    result = thumbnail(picker_bin, "-s", 64, source, out)
+    assert result.returncode == 0, result.stderr
+    assert assert_upright_quadrants(out, 64) == (64, 48)
+
+
+ORIENT_NAMES = {1: "TopLeft", 3: "BottomRight", 6: "RightTop", 8: "LeftBottom"}

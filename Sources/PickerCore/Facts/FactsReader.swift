@@ -40,6 +40,7 @@ public enum FactsReader {
     case .webp: return "WebP"
     case .gif: return "GIF"
     case .heif: return "HEIF/AVIF"
+    case .tiff: return "TIFF"
     }
   }
 

@@ -4,7 +4,8 @@
 /// extension decides; decoders sniff the real format later.
 public enum PhotoFileTypes {
   public static let extensions: Set<String> = [
-    "jpg", "jpeg", "jpe", "jfif", "png", "webp", "gif", "heic", "heif", "heics", "heifs", "avif", "avifs",
+    "jpg", "jpeg", "jpe", "jfif", "png", "webp", "gif", "heic", "heif", "heics", "heifs", "avif", "avifs", "tif",
+    "tiff",
   ]
   private static let longestExtension = extensions.map(\.utf8.count).max()!
 
