@@ -30,7 +30,7 @@ let package = Package(
       linkerSettings: [
         .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
         .linkedLibrary("gif"), .linkedLibrary("heif"), .linkedLibrary("exif"), .linkedLibrary("lcms2"),
-        .linkedLibrary("z"), .linkedLibrary("tiff"),
+        .linkedLibrary("z"), .linkedLibrary("tiff"), .linkedLibrary("jxl"),
       ]
     ),
     // libcurl behind one blocking GET that never follows redirects itself.

@@ -15,8 +15,9 @@ packages=(libncurses-dev ncurses-term pkg-config
   # libexif reads the preview's facts; Little CMS turns embedded colour
   # profiles (Adobe RGB, ProPhoto, Display P3) into sRGB.
   libexif-dev liblcms2-dev
-  # TIFF (first page, any bit depth, CMYK) through libtiff.
-  libtiff-dev
+  # TIFF (first page, any bit depth, CMYK) through libtiff; JPEG XL through
+  # libjxl.
+  libtiff-dev libjxl-dev
   # Web sources: HTTP(S) through libcurl.
   libcurl4-openssl-dev)
 if [ "$what" = test ] || [ "$what" = bench ]; then
@@ -31,6 +32,8 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
   # exiftool writes the EXIF facts the preview tests read back; Adobe RGB and
   # ProPhoto profiles (libgs-common) make the colour-profile test photos.
   packages+=(libimage-exiftool-perl libgs-common)
+  # cjxl writes the JPEG XL test photos.
+  packages+=(libjxl-tools)
   # fzf and lf run the README's preview one-liners.
   packages+=(fzf lf)
   # The locale matrix runs under C, C.UTF-8 and en_US.UTF-8.

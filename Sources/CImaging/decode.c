@@ -72,6 +72,9 @@ pk_format pk_sniff_format(const uint8_t *d, size_t n) {
   if (n >= 8 && memcmp(d, "\x89PNG\r\n\x1a\n", 8) == 0) return PK_FORMAT_PNG;
   if (n >= 6 && (memcmp(d, "GIF87a", 6) == 0 || memcmp(d, "GIF89a", 6) == 0)) return PK_FORMAT_GIF;
   if (n >= 12 && memcmp(d, "RIFF", 4) == 0 && memcmp(d + 8, "WEBP", 4) == 0) return PK_FORMAT_WEBP;
+  // JPEG XL: a bare codestream, or the ISO BMFF container.
+  if (n >= 2 && d[0] == 0xFF && d[1] == 0x0A) return PK_FORMAT_JXL;
+  if (n >= 12 && memcmp(d, "\0\0\0\x0CJXL \r\n\x87\n", 12) == 0) return PK_FORMAT_JXL;
   if (n >= 8 && (memcmp(d, "II*\0", 4) == 0 || memcmp(d, "MM\0*", 4) == 0)) return PK_FORMAT_TIFF;
   if (n >= 12 && memcmp(d + 4, "ftyp", 4) == 0) {
     static const char *brands[] = {"heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif", "avis"};
@@ -103,6 +106,7 @@ static int decode_sniffed(const uint8_t *data, size_t size, pk_decode_options *o
     case PK_FORMAT_GIF: return pk_decode_gif(data, size, options, out);
     case PK_FORMAT_HEIF: return pk_decode_heif(data, size, options, out);
     case PK_FORMAT_TIFF: return pk_decode_tiff(data, size, options, out);
+    case PK_FORMAT_JXL: return pk_decode_jxl(data, size, options, out);
     default: return pk_fail(options, "not an image this picker can read");
   }
 }

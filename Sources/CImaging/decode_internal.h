@@ -31,6 +31,7 @@ int pk_decode_webp(const uint8_t *data, size_t size, pk_decode_options *options,
 int pk_decode_gif(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
 int pk_decode_heif(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
 int pk_decode_tiff(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
+int pk_decode_jxl(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
 
 // What the first bytes of a JPEG tell without decoding: the size in its
 // frame header and the EXIF orientation and thumbnail. Any field may stay 0

@@ -128,3 +128,22 @@ def test_tiff_first_page_any_depth_and_orientation(picker_bin, tmp_path, mode, o
 
 
 ORIENT_NAMES = {1: "TopLeft", 3: "BottomRight", 6: "RightTop", 8: "LeftBottom"}
+
+
+@pytest.mark.parametrize("orientation", [1, 3, 6, 8])
+@pytest.mark.parametrize("lossless", [False, True])
+def test_jpeg_xl_from_cjxl_is_upright(picker_bin, tmp_path, orientation, lossless):
+    upright = quadrants(400, 300)
+    stored = upright.transpose(STORED[orientation]) if STORED[orientation] else upright
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    png = tmp_path / "stored.png"
+    stored.save(png, exif=exif.tobytes())
+    source = tmp_path / "photo.jxl"
+    # cjxl carries the PNG's EXIF orientation into the JPEG XL header.
+    subprocess.run(["cjxl", str(png), str(source), "-d", "0" if lossless else "1", "--quiet"],
+                   check=True, capture_output=True)
+    out = tmp_path / "thumb.png"
+    result = thumbnail(picker_bin, "-s", 64, source, out)
+    assert result.returncode == 0, result.stderr
+    assert assert_upright_quadrants(out, 64) == (64, 48)

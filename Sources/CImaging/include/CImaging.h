@@ -42,6 +42,7 @@ typedef enum {
   PK_FORMAT_GIF,
   PK_FORMAT_HEIF,
   PK_FORMAT_TIFF,
+  PK_FORMAT_JXL,
 } pk_format;
 
 // The format told by the first bytes (at least 12 are needed).

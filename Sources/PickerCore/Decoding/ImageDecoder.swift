@@ -2,7 +2,7 @@ import CImaging
 
 /// An image file format, told by its first bytes (never by its name).
 public enum ImageFormat: String, Sendable {
-  case jpeg, png, webp, gif, heif, tiff
+  case jpeg, png, webp, gif, heif, tiff, jxl
 
   init?(_ raw: pk_format) {
     switch raw {
@@ -12,6 +12,7 @@ public enum ImageFormat: String, Sendable {
     case PK_FORMAT_GIF: self = .gif
     case PK_FORMAT_HEIF: self = .heif
     case PK_FORMAT_TIFF: self = .tiff
+    case PK_FORMAT_JXL: self = .jxl
     default: return nil
     }
   }

@@ -41,6 +41,7 @@ public enum FactsReader {
     case .gif: return "GIF"
     case .heif: return "HEIF/AVIF"
     case .tiff: return "TIFF"
+    case .jxl: return "JPEG XL"
     }
   }
 

@@ -5,7 +5,7 @@
 public enum PhotoFileTypes {
   public static let extensions: Set<String> = [
     "jpg", "jpeg", "jpe", "jfif", "png", "webp", "gif", "heic", "heif", "heics", "heifs", "avif", "avifs", "tif",
-    "tiff",
+    "tiff", "jxl",
   ]
   private static let longestExtension = extensions.map(\.utf8.count).max()!
 
