@@ -20,8 +20,12 @@ static int copy_rgba(const struct heif_image *image, pk_decode_options *options,
   return 0;
 }
 
-// The first thumbnail at least as large as the fitted box, or NULL.
+// The first thumbnail at least as large as the fitted box, or NULL. Sizes
+// are after each item's own rotation: a thumbnail written without the
+// primary's rotation has the other aspect ratio and would show sideways, so
+// one that does not agree with the primary within 3% is not used.
 static struct heif_image_handle *usable_thumbnail(struct heif_image_handle *primary, int32_t fw, int32_t fh) {
+  const int64_t pw = heif_image_handle_get_width(primary), ph = heif_image_handle_get_height(primary);
   const int count = heif_image_handle_get_number_of_thumbnails(primary);
   if (count <= 0) return NULL;
   heif_item_id ids[8];
@@ -29,7 +33,10 @@ static struct heif_image_handle *usable_thumbnail(struct heif_image_handle *prim
   for (int i = 0; i < n; i++) {
     struct heif_image_handle *thumbnail = NULL;
     if (heif_image_handle_get_thumbnail(primary, ids[i], &thumbnail).code != heif_error_Ok) continue;
-    if (heif_image_handle_get_width(thumbnail) >= fw && heif_image_handle_get_height(thumbnail) >= fh) return thumbnail;
+    const int64_t tw = heif_image_handle_get_width(thumbnail), th = heif_image_handle_get_height(thumbnail);
+    const int64_t a = tw * ph, b = th * pw;
+    const int agrees = (a > b ? a - b : b - a) * 100 <= (a > b ? a : b) * 3;
+    if (agrees && tw >= fw && th >= fh) return thumbnail;
     heif_image_handle_release(thumbnail);
   }
   return NULL;
@@ -133,6 +140,30 @@ int pk_encode_heic(const pk_image *source, int thumbnail_size, uint8_t **out, si
   if (ok && thumbnail_size > 0)
     ok = heif_context_encode_thumbnail(context, image, handle, encoder, NULL, thumbnail_size, &thumbnail).code ==
          heif_error_Ok;
+  if (ok && thumbnail_size < 0) {
+    // The source turned a quarter, as the thumbnail's own picture.
+    pk_image turned = {source->width, source->height, pk_alloc_pixels(source->width, source->height)};
+    struct heif_image *sideways = NULL;
+    ok = turned.pixels != NULL;
+    if (ok) {
+      memcpy(turned.pixels, source->pixels, (size_t)source->width * source->height * 4);
+      ok = pk_image_orient(&turned, 6) == 0 &&
+           heif_image_create(turned.width, turned.height, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, &sideways)
+               .code == heif_error_Ok &&
+           heif_image_add_plane(sideways, heif_channel_interleaved, turned.width, turned.height, 8).code ==
+             heif_error_Ok;
+    }
+    if (ok) {
+      int stride = 0;
+      uint8_t *plane = heif_image_get_plane(sideways, heif_channel_interleaved, &stride);
+      for (int y = 0; y < turned.height; y++)
+        memcpy(plane + (size_t)y * stride, turned.pixels + (size_t)y * turned.width * 4, (size_t)turned.width * 4);
+      ok = heif_context_encode_thumbnail(context, sideways, handle, encoder, NULL, -thumbnail_size, &thumbnail).code ==
+           heif_error_Ok;
+    }
+    if (sideways) heif_image_release(sideways);
+    pk_image_free(&turned);
+  }
   struct heif_writer writer = {1, write_buffer};
   if (ok) ok = heif_context_write(context, &writer, &buffer).code == heif_error_Ok;
   if (thumbnail) heif_image_handle_release(thumbnail);

@@ -176,6 +176,9 @@ int pk_encode_webp(const pk_image *image, int quality, uint8_t **out, size_t *ou
 // A GIF of `count` frames of the same size, colours reduced to a 6x6x6 cube.
 int pk_encode_gif(const pk_image *frames, int count, uint8_t **out, size_t *out_size);
 // HEIC; with thumbnail_size > 0 an embedded thumbnail of that bounding size.
+// A negative thumbnail_size makes the thumbnail from the image turned a
+// quarter: a thumbnail written without the primary's rotation, as some
+// tools do (for tests).
 int pk_encode_heic(const pk_image *image, int thumbnail_size, uint8_t **out, size_t *out_size);
 void pk_buffer_free(void *buffer);
 

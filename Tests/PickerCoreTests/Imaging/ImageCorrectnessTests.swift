@@ -75,6 +75,16 @@ import Testing
     }
   }
 
+  @Test func aHEICThumbnailWithoutThePrimarysRotationIsNotUsed() throws {
+    let picture = TestImages.quadrants(512, 384)
+    // The thumbnail's picture is turned a quarter (its item has no rotation
+    // while the primary's picture is upright): it would show sideways.
+    let bytes = try #require(ImageEncoder.encode(picture, as: .heic(thumbnailSize: -128)))
+    let decoded = try ImageDecoder().decode(bytes: bytes, covering: box)
+    #expect(!decoded.usedEmbeddedThumbnail)
+    #expect(decoded.image.width > decoded.image.height && TestImages.isUprightQuadrants(decoded.image))
+  }
+
   @Test func longerAndRarerExtensionsAreListed() {
     for name in ["a.jfif", "b.JPE", "c.avifs", "d.HEICS", "e.jpeg"] {
       #expect(PhotoFileTypes.isPhoto(name: Array(name.utf8)), "\(name)")
