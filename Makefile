@@ -3,7 +3,7 @@
 SWIFT ?= swift
 BIN := .build/release/picker-tui
 
-.PHONY: all build deps test-deps bench-deps run test unit-test e2e-test bench format lint clean
+.PHONY: all build deps test-deps bench-deps run test unit-test e2e-test bench fuzz fuzz-smoke format lint clean
 
 all: build
 
@@ -35,11 +35,22 @@ bench: build bench-deps
 	scripts/make-bench-photos.py bench-data/photos
 	scripts/bench-thumbnails.py bench-data/photos
 
+# libFuzzer harnesses of the parsers (Fuzz/README.md), built in .build-fuzz
+# only: each runs FUZZ_SECONDS on a scratch copy of its seeds. Not part of
+# `make test`; fuzz-smoke is the short run for CI.
+FUZZ_SECONDS ?= 60
+
+fuzz: deps
+	SWIFT=$(SWIFT) FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
+
+fuzz-smoke: deps
+	SWIFT=$(SWIFT) FUZZ_SECONDS=10 Fuzz/run.sh
+
 format:
-	swift-format format --in-place --recursive --parallel Package.swift Sources Tests
+	swift-format format --in-place --recursive --parallel Package.swift Sources Tests Fuzz/Package.swift Fuzz/Harnesses Fuzz/Sources/FuzzSupport
 
 lint:
-	swift-format lint --recursive Package.swift Sources Tests
+	swift-format lint --recursive Package.swift Sources Tests Fuzz/Package.swift Fuzz/Harnesses Fuzz/Sources/FuzzSupport
 
 clean:
 	rm -rf .build

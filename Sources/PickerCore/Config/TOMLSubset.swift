@@ -38,8 +38,12 @@ public enum TOMLSubset {
   }
 
   public static func parse(_ text: String) throws(ParseError) -> [Table] {
-    var parser = Parser(
-      lines: text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) })
+    // Split on scalars: "\r\n" is one Character, so a CRLF file (written on
+    // Windows) would be one line; the CR before each newline is dropped.
+    let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      Array(line.last == "\r" ? line.dropLast() : line[...])
+    }
+    var parser = Parser(lines: lines)
     return try parser.parse()
   }
 

@@ -72,6 +72,13 @@ import Testing
       ])
   }
 
+  @Test func aFileWithWindowsLineEndingsReadsTheSame() throws {
+    let text =
+      "thumbnails = \"symbols\"\r\n\r\n[[sources]]\r\nkind = \"folder\"\r\nname = \"Holiday\"\r\npath = \"/p\"\r\n"
+    let config = try ConfigFile.parse(text, path: Self.path, home: "/home/ann")
+    #expect(config.sources == [.folder(name: "Holiday", path: "/p")])
+  }
+
   @Test func defaultsAndTildeAlone() throws {
     let text = """
       [[sources]]

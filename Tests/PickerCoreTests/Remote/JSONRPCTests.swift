@@ -99,6 +99,15 @@ import Testing
     #expect(try splitter.append(Array("\n".utf8)) == [Array("four".utf8)])
   }
 
+  @Test func aLongLineInManyReadsComesOutWhole() throws {
+    // 8 MB in 64 KB reads: each read searches only its own bytes.
+    var splitter = LineSplitter()
+    let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 64 << 10)
+    for _ in 0..<128 { #expect(try splitter.append(chunk) == []) }
+    let lines = try splitter.append(Array("\nnext\n".utf8))
+    #expect(lines.count == 2 && lines[0].count == 8 << 20 && lines[1] == Array("next".utf8))
+  }
+
   @Test func aLineTooLongThrows() throws {
     var splitter = LineSplitter(maxLineBytes: 8)
     #expect(try splitter.append(Array("12345678".utf8)) == [])

@@ -59,6 +59,9 @@ public enum JSONRPC {
 public struct LineSplitter: Sendable {
   public let maxLineBytes: Int
   private var buffer: [UInt8] = []
+  /// How far the buffer is known to hold no newline: a long line arriving
+  /// in many reads is searched once, not once per read.
+  private var searched = 0
 
   public init(maxLineBytes: Int = 64 << 20) { self.maxLineBytes = maxLineBytes }
 
@@ -70,14 +73,17 @@ public struct LineSplitter: Sendable {
     buffer.append(contentsOf: bytes)
     var lines: [[UInt8]] = []
     var start = 0
-    while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+    var from = searched
+    while let newline = buffer[from...].firstIndex(of: UInt8(ascii: "\n")) {
       var end = newline
       if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
       if end - start > maxLineBytes { throw TooLong() }
       lines.append(Array(buffer[start..<end]))
       start = newline + 1
+      from = start
     }
     buffer.removeFirst(start)
+    searched = buffer.count
     if buffer.count > maxLineBytes { throw TooLong() }
     return lines
   }

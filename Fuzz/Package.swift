@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+// libFuzzer harnesses for PickerCore's parsers; `make fuzz` builds and runs
+// them (README.md here). A package of its own, so that nothing in it (the
+// sanitizer flags especially) reaches the picker's build or `make test`.
+//
+// The main package has no library product, so `.package(path: "..")` could
+// not import PickerCore without changing the main manifest. Instead
+// Sources/PickerCore, CImaging, CNetworking and CChafa here are symlinks to
+// the real folders: the same sources, compiled a second time with coverage
+// instrumentation and AddressSanitizer. The C targets below repeat the main
+// manifest's; keep them in step with it.
+import PackageDescription
+
+/// Coverage for libFuzzer plus ASan, on every Swift module a harness links:
+/// without it on PickerCore the fuzzer would be blind to the parsers.
+let instrumented: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
+
+/// One executable per parser. Not `-parse-as-library` with libFuzzer's own
+/// `main`: SwiftPM links executables with `--defsym main=<module>_main`, so
+/// each harness has a main.swift that starts libFuzzer's driver itself.
+func harness(_ name: String) -> Target {
+  .executableTarget(
+    name: name, dependencies: ["PickerCore", "FuzzSupport"], path: "Harnesses/\(name)",
+    swiftSettings: instrumented,
+    // lld, because gold warns about every ASan symbol it cannot export.
+    linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])])
+}
+
+let package = Package(
+  name: "picker-tui-fuzz",
+  targets: [
+    // LLVMFuzzerRunDriver's declaration (a header only; -sanitize=fuzzer links it).
+    .systemLibrary(name: "CLibFuzzer"),
+    .systemLibrary(name: "CChafa", pkgConfig: "chafa"),
+    .target(
+      name: "CImaging",
+      dependencies: ["CChafa"],
+      linkerSettings: [
+        .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
+        .linkedLibrary("gif"), .linkedLibrary("heif"), .linkedLibrary("exif"), .linkedLibrary("lcms2"),
+        .linkedLibrary("z"), .linkedLibrary("tiff"), .linkedLibrary("jxl"),
+      ]
+    ),
+    .target(name: "CNetworking", linkerSettings: [.linkedLibrary("curl")]),
+    .target(name: "PickerCore", dependencies: ["CImaging", "CNetworking"], swiftSettings: instrumented),
+    .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"]),
+    harness("fuzz-config"),
+    harness("fuzz-jsonrpc"),
+    harness("fuzz-web-listing"),
+    harness("fuzz-input-decoder"),
+  ],
+  swiftLanguageModes: [.v6]
+)
