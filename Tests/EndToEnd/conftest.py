@@ -433,6 +433,17 @@ def picker(request, tmux_server, picker_bin, tmp_path) -> Iterable[PickerRunner]
 # Photo trees.
 
 
+def hard_linked_photos(root: Path, count: int) -> Path:
+    """A folder of `count` photos IMG_00001.jpg…, hard links of one small
+    file: a big folder made in a moment."""
+    root.mkdir(parents=True)
+    first = root / "IMG_00001.jpg"
+    first.write_bytes(b"not a jpeg")
+    for i in range(2, count + 1):
+        os.link(first, root / f"IMG_{i:05d}.jpg")
+    return root
+
+
 def make_files(root: Path, names: Iterable[str | bytes], content: bytes = b"not really a jpeg\n") -> Path:
     """Creates files (and their folders) under root; bytes names are raw."""
     root.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from conftest import make_files
+from conftest import hard_linked_photos, make_files
 
 
 @pytest.fixture
@@ -54,12 +54,7 @@ def test_500_photos_page_by_themselves_and_end_goes_to_the_last(picker, big_fold
 
 
 def test_end_reaches_the_last_of_20000_photos(picker, tmp_path):
-    folder = tmp_path / "many"
-    folder.mkdir()
-    first = folder / "IMG_00001.jpg"
-    first.write_bytes(b"not a jpeg")
-    for i in range(2, 20_001):
-        os.link(first, folder / f"IMG_{i:05d}.jpg")
+    folder = hard_linked_photos(tmp_path / "many", 20_000)
     p = picker.start([str(folder)])
     screen = p.wait(lambda s: s.counts == (48, 20000), "the first page of 20000")
     p.send("G")

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_files
+from conftest import hard_linked_photos, make_files
 from test_colors import colour_codes
 
 NAMES = [f"P{i:02d}.jpg" for i in range(1, 9)]
@@ -305,12 +305,7 @@ def test_the_grid_fills_the_terminal_and_picks(picker, tmp_path, width, height):
 
 
 def test_a_resize_and_sigwinch_storm_over_20000_photos_leaves_it_responsive(picker, tmp_path):
-    folder = tmp_path / "many"
-    folder.mkdir()
-    first = folder / "IMG_00001.jpg"
-    first.write_bytes(b"not a jpeg")
-    for i in range(2, 20_001):
-        os.link(first, folder / f"IMG_{i:05d}.jpg")
+    folder = hard_linked_photos(tmp_path / "many", 20_000)
     p = picker.start([str(folder)])
     p.wait(lambda s: s.counts == (48, 20000), "the first page of 20000")
     for key in "lllj":  # row 2, column 4 at 6 columns
