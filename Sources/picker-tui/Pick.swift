@@ -111,13 +111,15 @@ struct Pick: ParsableCommand {
         journal.flush()
         throw PickerExit(code: 2, message: "cannot print the \(picked.count) picked path(s): stdout was closed")
       }
+      let printedAll: Bool
       do {
-        try OutputWriter.write(picked, separator: print0 ? 0 : UInt8(ascii: "\n"))
+        printedAll = try OutputWriter.write(picked, separator: print0 ? 0 : UInt8(ascii: "\n"))
       } catch {
         journal.flush()
         throw error
       }
-      journal.remove()
+      // A reader that left early (| head -1) got only part: keep the picks.
+      if printedAll { journal.remove() } else { journal.flush() }
     case .outcome(.cancelled):
       throw PickerExit(code: 130, message: nil)
     case .outcome(.nothingToPick):
@@ -283,7 +285,9 @@ struct PickerExit: Error {
 
 /// Writes picked paths to stdout, raw, each followed by the separator.
 enum OutputWriter {
-  static func write(_ paths: [PathBytes], separator: UInt8, trailing: Bool = true) throws {
+  /// False when the reader went away before everything was written.
+  @discardableResult
+  static func write(_ paths: [PathBytes], separator: UInt8, trailing: Bool = true) throws -> Bool {
     var bytes: [UInt8] = []
     for path in paths {
       bytes += path.bytes
@@ -295,10 +299,11 @@ enum OutputWriter {
       if written < 0 {
         if errno == EINTR { continue }
         // A reader that went away (| head -1) is not an error of ours.
-        if errno == EPIPE { return }
+        if errno == EPIPE { return false }
         throw PickerExit(code: 2, message: "cannot write to stdout: \(String(cString: strerror(errno)))")
       }
       offset += written
     }
+    return true
   }
 }
