@@ -71,16 +71,8 @@ struct FirstPaintBench: ParsableCommand {
         options.pixelFormat = PixelFormat(
           graphics: graphics, cellSize: PixelSize(width: cell.width, height: cell.height))
       }
-      var pipeline: ImagePipeline?
-      if thumbnails > 0 {
-        var configuration = ImagePipeline.Configuration()
-        configuration.diskCache = FreedesktopThumbnailCache(root: cacheRoot)
-        pipeline = ImagePipeline(configuration: configuration)
-      }
-      let state = AppState(sources: [SourceSummary(source)], options: options, size: terminal.size)
-      let loop = EventLoop(
-        state: state, terminal: terminal, sources: [source], pipeline: pipeline,
-        downloader: Downloader(folder: NSTemporaryDirectory(), sources: []), theme: .colored)
+      let pipeline = thumbnails > 0 ? BenchCache.pipeline(root: cacheRoot) : nil
+      let loop = BenchCache.loop(sources: [source], options: options, terminal: terminal, pipeline: pipeline)
       var painted = false
       var endPressed: UInt64?
       var endReached: UInt64?

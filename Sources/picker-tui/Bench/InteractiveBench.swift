@@ -50,13 +50,8 @@ struct InteractiveBench: ParsableCommand {
     }
     let cacheRoot = BenchCache.makeRoot()
     defer { BenchCache.remove(cacheRoot) }
-    var configuration = ImagePipeline.Configuration()
-    configuration.diskCache = FreedesktopThumbnailCache(root: cacheRoot)
-    let pipeline = ImagePipeline(configuration: configuration)
-    let loop = EventLoop(
-      state: AppState(sources: sources.map(SourceSummary.init), options: options, size: cells), terminal: terminal,
-      sources: sources, pipeline: pipeline, downloader: Downloader(folder: NSTemporaryDirectory(), sources: []),
-      theme: .colored)
+    let pipeline = BenchCache.pipeline(root: cacheRoot)
+    let loop = BenchCache.loop(sources: sources, options: options, terminal: terminal, pipeline: pipeline)
     var latencies: [Double] = []
     var step = 0
     var started = false

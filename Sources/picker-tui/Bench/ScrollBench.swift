@@ -34,13 +34,8 @@ struct ScrollBench: ParsableCommand {
     }
     let cacheRoot = BenchCache.makeRoot()
     defer { BenchCache.remove(cacheRoot) }
-    var configuration = ImagePipeline.Configuration()
-    configuration.diskCache = FreedesktopThumbnailCache(root: cacheRoot)
-    let pipeline = ImagePipeline(configuration: configuration)
-    let loop = EventLoop(
-      state: AppState(sources: [SourceSummary(source)], options: options, size: cells), terminal: terminal,
-      sources: [source], pipeline: pipeline, downloader: Downloader(folder: NSTemporaryDirectory(), sources: []),
-      theme: .colored)
+    let pipeline = BenchCache.pipeline(root: cacheRoot)
+    let loop = BenchCache.loop(sources: [source], options: options, terminal: terminal, pipeline: pipeline)
     var pages = 0
     var photos = 0
     let started = DispatchTime.now().uptimeNanoseconds

@@ -186,6 +186,23 @@ enum BenchCache {
   static func remove(_ root: String) {
     try? FileManager.default.removeItem(atPath: (root as NSString).deletingLastPathComponent)
   }
+
+  /// The real pipeline with a private freedesktop cache at `root`.
+  static func pipeline(root: String) -> ImagePipeline {
+    var configuration = ImagePipeline.Configuration()
+    configuration.diskCache = FreedesktopThumbnailCache(root: root)
+    return ImagePipeline(configuration: configuration)
+  }
+
+  /// The picker's own loop over `sources`, drawn into a bench terminal.
+  static func loop(
+    sources: [any PhotoSource], options: AppOptions, terminal: TerminalBackend, pipeline: ImagePipeline?
+  ) -> EventLoop {
+    EventLoop(
+      state: AppState(sources: sources.map(SourceSummary.init), options: options, size: terminal.size),
+      terminal: terminal, sources: sources, pipeline: pipeline,
+      downloader: Downloader(folder: NSTemporaryDirectory(), sources: []), theme: .colored)
+  }
 }
 
 /// A count shared by worker threads.
