@@ -30,7 +30,8 @@ let package = Package(
       linkerSettings: [
         .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
         .linkedLibrary("gif"), .linkedLibrary("heif"), .linkedLibrary("exif"), .linkedLibrary("lcms2"),
-        .linkedLibrary("z"), .linkedLibrary("tiff"), .linkedLibrary("jxl"),
+        .linkedLibrary("z"), .linkedLibrary("tiff"), .linkedLibrary("jxl"), .linkedLibrary("raw_r"),
+        .linkedLibrary("stb"),
       ]
     ),
     // libcurl behind one blocking GET that never follows redirects itself.

@@ -35,10 +35,15 @@ let package = Package(
     .target(
       name: "CImaging",
       dependencies: ["CChafa"],
+      // Our C around the libraries (EXIF and TIFF header walks, chunk
+      // searches, orientation, fitting) is instrumented too; the Debian
+      // libraries themselves are not.
+      cSettings: [.unsafeFlags(["-fsanitize=fuzzer-no-link,address"])],
       linkerSettings: [
         .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
         .linkedLibrary("gif"), .linkedLibrary("heif"), .linkedLibrary("exif"), .linkedLibrary("lcms2"),
-        .linkedLibrary("z"), .linkedLibrary("tiff"), .linkedLibrary("jxl"),
+        .linkedLibrary("z"), .linkedLibrary("tiff"), .linkedLibrary("jxl"), .linkedLibrary("raw_r"),
+        .linkedLibrary("stb"),
       ]
     ),
     .target(name: "CNetworking", linkerSettings: [.linkedLibrary("curl")]),
@@ -48,6 +53,7 @@ let package = Package(
     harness("fuzz-jsonrpc"),
     harness("fuzz-web-listing"),
     harness("fuzz-input-decoder"),
+    harness("fuzz-image-decoder"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -11,7 +11,7 @@ seconds="${FUZZ_SECONDS:-60}"
 # Only this folder: the default .build belongs to the normal build.
 scratch=.build-fuzz
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(config jsonrpc web-listing input-decoder)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(config jsonrpc web-listing input-decoder image-decoder)
 
 "$swift" build -c release --package-path Fuzz --scratch-path "$scratch" || exit 1
 bin="$("$swift" build -c release --package-path Fuzz --scratch-path "$scratch" --show-bin-path)"
@@ -19,6 +19,8 @@ bin="$("$swift" build -c release --package-path Fuzz --scratch-path "$scratch" -
 # The Swift runtime's backtracer would take over the crash signals and can
 # hang after libFuzzer's own handler; libFuzzer and ASan print the trace.
 export SWIFT_BACKTRACE=enable=no
+# Leaks found inside Debian's libraries are listed there, with the reason.
+export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0"
 
 failed=0
 for harness in "${harnesses[@]}"; do
@@ -36,6 +38,8 @@ for harness in "${harnesses[@]}"; do
   # Inputs past the decoder's 4096-byte sequence limit reach its drop path.
   max_len=4096
   [ "$harness" = input-decoder ] && max_len=6000
+  # Images: room for an EXIF block with its thumbnail, or a small photo.
+  [ "$harness" = image-decoder ] && max_len=65536
   # -timeout: an input taking 10 s counts as a hang (a finding).
   "$bin/fuzz-$harness" -max_total_time="$seconds" -timeout=10 -print_final_stats=1 -dict="$dict" -max_len=$max_len \
     -artifact_prefix="$run/" "$run/corpus" >"$run/log" 2>&1

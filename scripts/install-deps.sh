@@ -18,6 +18,8 @@ packages=(libncurses-dev ncurses-term pkg-config
   # TIFF (first page, any bit depth, CMYK) through libtiff; JPEG XL through
   # libjxl.
   libtiff-dev libjxl-dev
+  # Camera RAW previews through LibRaw; BMP through stb_image.
+  libraw-dev libstb-dev
   # Web sources: HTTP(S) through libcurl.
   libcurl4-openssl-dev)
 if [ "$what" = test ] || [ "$what" = bench ]; then

@@ -75,7 +75,22 @@ pk_format pk_sniff_format(const uint8_t *d, size_t n) {
   // JPEG XL: a bare codestream, or the ISO BMFF container.
   if (n >= 2 && d[0] == 0xFF && d[1] == 0x0A) return PK_FORMAT_JXL;
   if (n >= 12 && memcmp(d, "\0\0\0\x0CJXL \r\n\x87\n", 12) == 0) return PK_FORMAT_JXL;
-  if (n >= 8 && (memcmp(d, "II*\0", 4) == 0 || memcmp(d, "MM\0*", 4) == 0)) return PK_FORMAT_TIFF;
+  if (n >= 8 && (memcmp(d, "II*\0", 4) == 0 || memcmp(d, "MM\0*", 4) == 0))
+    return pk_tiff_is_camera_raw(d, n) ? PK_FORMAT_RAW : PK_FORMAT_TIFF;
+  // Camera RAWs with headers of their own: Olympus ORF, Panasonic RW2,
+  // Fujifilm RAF, Canon CRW and CR3.
+  if (n >= 4 && (memcmp(d, "IIRO", 4) == 0 || memcmp(d, "IIRS", 4) == 0 || memcmp(d, "MMOR", 4) == 0 ||
+                  memcmp(d, "IIU\0", 4) == 0))
+    return PK_FORMAT_RAW;
+  if (n >= 15 && memcmp(d, "FUJIFILMCCD-RAW", 15) == 0) return PK_FORMAT_RAW;
+  if (n >= 14 && memcmp(d, "II\x1a\0\0\0HEAPCCDR", 14) == 0) return PK_FORMAT_RAW;
+  if (n >= 12 && memcmp(d + 4, "ftypcrx ", 8) == 0) return PK_FORMAT_RAW;
+  // BMP: "BM" and a known info-header size (12, 40, 52, 56, 64, 108, 124).
+  if (n >= 18 && d[0] == 'B' && d[1] == 'M' && d[15] == 0 && d[16] == 0 && d[17] == 0) {
+    static const uint8_t header_sizes[] = {12, 40, 52, 56, 64, 108, 124};
+    for (size_t i = 0; i < sizeof header_sizes; i++)
+      if (d[14] == header_sizes[i]) return PK_FORMAT_BMP;
+  }
   if (n >= 12 && memcmp(d + 4, "ftyp", 4) == 0) {
     static const char *brands[] = {"heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif", "avis"};
     for (size_t i = 0; i < sizeof brands / sizeof brands[0]; i++)
@@ -96,6 +111,28 @@ static void reset_outputs(pk_decode_options *options, pk_image *out) {
   out->pixels = NULL;
 }
 
+// A TIFF that looked like a camera RAW but that LibRaw cannot read may still
+// be a plain TIFF with a maker tag: libtiff gets it, and if libtiff fails
+// too, LibRaw's reason is the one shown.
+static int decode_raw_or_tiff(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
+  const pk_raw_mode mode = pk_get_raw_mode();
+  if (mode == PK_RAW_ISOLATED && pk_decode_raw_isolated(data, size, options, out) == 0) return 0;
+  if (mode == PK_RAW_IN_PROCESS && pk_decode_raw(data, size, options, out) == 0) return 0;
+  if (mode == PK_RAW_OFF) pk_fail(options, "camera RAW reading is off");
+  pk_image_free(out);
+  const int tiff_headed = memcmp(data, "II*\0", 4) == 0 || memcmp(data, "MM\0*", 4) == 0;
+  if (!tiff_headed) return -1;
+  pk_decode_options tiff = *options;
+  tiff.error[0] = 0;
+  if (pk_decode_tiff(data, size, &tiff, out) != 0) {
+    pk_image_free(out);
+    return -1;
+  }
+  *options = tiff;
+  options->format = PK_FORMAT_TIFF;
+  return 0;
+}
+
 static int decode_sniffed(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
   if (size == 0) return pk_fail(options, "empty file");
   options->format = pk_sniff_format(data, size);
@@ -107,6 +144,8 @@ static int decode_sniffed(const uint8_t *data, size_t size, pk_decode_options *o
     case PK_FORMAT_HEIF: return pk_decode_heif(data, size, options, out);
     case PK_FORMAT_TIFF: return pk_decode_tiff(data, size, options, out);
     case PK_FORMAT_JXL: return pk_decode_jxl(data, size, options, out);
+    case PK_FORMAT_RAW: return decode_raw_or_tiff(data, size, options, out);
+    case PK_FORMAT_BMP: return pk_decode_bmp(data, size, options, out);
     default: return pk_fail(options, "not an image this picker can read");
   }
 }

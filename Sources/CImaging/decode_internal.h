@@ -32,6 +32,25 @@ int pk_decode_gif(const uint8_t *data, size_t size, pk_decode_options *options, 
 int pk_decode_heif(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
 int pk_decode_tiff(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
 int pk_decode_jxl(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
+int pk_decode_raw(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
+int pk_decode_bmp(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
+
+// A camera RAW's size, orientation and shooting facts from LibRaw's
+// identification (no pixels are read). Returns 0, or -1 when LibRaw cannot
+// read the file.
+int pk_raw_facts(const char *path, pk_facts *facts);
+int pk_raw_facts_memory(const uint8_t *data, size_t size, pk_facts *facts);
+
+// The same through the helper process (raw_isolation.c).
+int pk_decode_raw_isolated(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
+int pk_raw_facts_isolated(const char *path, pk_facts *facts);
+
+// Whether a TIFF-headed file looks like a camera RAW (DNG, CR2, NEF, ARW,
+// PEF, ...) from its first IFD; such files go to LibRaw before libtiff.
+int pk_tiff_is_camera_raw(const uint8_t *data, size_t size);
+
+// ImageWidth and ImageLength of a TIFF's first IFD; 0 when not found.
+void pk_tiff_size(const uint8_t *data, size_t size, int32_t *width, int32_t *height);
 
 // What the first bytes of a JPEG tell without decoding: the size in its
 // frame header and the EXIF orientation and thumbnail. Any field may stay 0

@@ -154,6 +154,13 @@ static void webp_facts(const uint8_t *d, size_t n, pk_facts *facts) {
   }
 }
 
+// A TIFF is its own EXIF container: IFD0 holds the size and orientation,
+// and its EXIF IFD the shooting facts (within the bytes read).
+static void tiff_facts(const uint8_t *d, size_t n, pk_facts *facts) {
+  read_tiff_exif(d, n, facts);
+  pk_tiff_size(d, n, &facts->width, &facts->height);
+}
+
 static void heif_facts(const char *path, pk_facts *facts) {
   struct heif_context *context = heif_context_alloc();
   if (context == NULL) return;
@@ -225,6 +232,17 @@ int pk_read_facts(const char *path, pk_facts *facts) {
       }
       break;
     case PK_FORMAT_HEIF: heif_facts(path, facts); break;
+    case PK_FORMAT_RAW:
+      // A TIFF with a maker tag looks like a RAW until LibRaw says no.
+      if ((pk_get_raw_mode() == PK_RAW_OFF ||
+            (pk_get_raw_mode() == PK_RAW_ISOLATED ? pk_raw_facts_isolated(path, facts) : pk_raw_facts(path, facts)) !=
+              0) &&
+          have >= 4 && (head[0] == 'I' || head[0] == 'M')) {
+        facts->format = PK_FORMAT_TIFF;
+        tiff_facts(head, have, facts);
+      }
+      break;
+    case PK_FORMAT_TIFF: tiff_facts(head, have, facts); break;
     default: break;
   }
   // WebP keeps its EXIF chunk after the image data, and PNG may put eXIf

@@ -1,5 +1,10 @@
 import ArgumentParser
 import Foundation
+import PickerCore
+
+// A camera RAW helper answers its parent and ends, before anything else.
+if let status = RawIsolation.runHelperIfAsked() { exit(status) }
+RawIsolation.isolate(executable: "/proc/self/exe")
 
 // Exit codes follow fzf: 0 picked, 1 nothing to pick from, 2 error, 130
 // cancelled. ArgumentParser's own code for bad usage (64) becomes 2.

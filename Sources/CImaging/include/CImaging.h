@@ -43,6 +43,8 @@ typedef enum {
   PK_FORMAT_HEIF,
   PK_FORMAT_TIFF,
   PK_FORMAT_JXL,
+  PK_FORMAT_RAW,  // camera RAW: its embedded preview
+  PK_FORMAT_BMP,
 } pk_format;
 
 // The format told by the first bytes (at least 12 are needed).
@@ -80,6 +82,23 @@ int pk_decode_memory(const uint8_t *data, size_t size, pk_decode_options *option
 // a regular file (a FIFO named x.jpg must not hang a worker). A JPEG with a
 // big enough EXIF thumbnail is decoded from its first bytes only.
 int pk_decode_file(const char *path, pk_decode_options *options, pk_image *out);
+
+// MARK: Camera RAW isolation
+
+typedef enum {
+  PK_RAW_IN_PROCESS = 0,  // LibRaw in this process (tests, the default)
+  PK_RAW_ISOLATED,  // LibRaw in a helper process: `helper --raw-helper ...`
+  PK_RAW_OFF,  // camera RAWs are not read (fuzzing the rest)
+} pk_raw_mode;
+
+// Chooses how camera RAWs are read; call once, before decoding starts.
+// `helper` is the executable that answers `--raw-helper` (the picker
+// itself); isolation needs Linux (memfd), elsewhere it stays in process.
+void pk_set_raw_mode(pk_raw_mode mode, const char *helper);
+pk_raw_mode pk_get_raw_mode(void);
+
+// The helper's main: argv as the picker passes it. Returns the exit status.
+int pk_raw_helper_main(int argc, char **argv);
 
 // MARK: Facts (the preview's panel)
 

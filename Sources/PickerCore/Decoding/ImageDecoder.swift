@@ -2,7 +2,7 @@ import CImaging
 
 /// An image file format, told by its first bytes (never by its name).
 public enum ImageFormat: String, Sendable {
-  case jpeg, png, webp, gif, heif, tiff, jxl
+  case jpeg, png, webp, gif, heif, tiff, jxl, raw, bmp
 
   init?(_ raw: pk_format) {
     switch raw {
@@ -13,6 +13,8 @@ public enum ImageFormat: String, Sendable {
     case PK_FORMAT_HEIF: self = .heif
     case PK_FORMAT_TIFF: self = .tiff
     case PK_FORMAT_JXL: self = .jxl
+    case PK_FORMAT_RAW: self = .raw
+    case PK_FORMAT_BMP: self = .bmp
     default: return nil
     }
   }

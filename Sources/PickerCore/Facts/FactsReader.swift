@@ -42,6 +42,8 @@ public enum FactsReader {
     case .heif: return "HEIF/AVIF"
     case .tiff: return "TIFF"
     case .jxl: return "JPEG XL"
+    case .raw: return "camera RAW"
+    case .bmp: return "BMP"
     }
   }
 

@@ -5,7 +5,10 @@
 public enum PhotoFileTypes {
   public static let extensions: Set<String> = [
     "jpg", "jpeg", "jpe", "jfif", "png", "webp", "gif", "heic", "heif", "heics", "heifs", "avif", "avifs", "tif",
-    "tiff", "jxl",
+    "tiff", "jxl", "bmp", "dib",
+    // Camera RAW: shown from the preview the camera embedded.
+    "dng", "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "orf", "rw2", "raf", "pef", "srw", "rwl", "3fr",
+    "erf", "kdc", "dcr", "mrw", "x3f", "iiq", "mos",
   ]
   private static let longestExtension = extensions.map(\.utf8.count).max()!
 

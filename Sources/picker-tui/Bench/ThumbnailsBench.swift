@@ -55,10 +55,11 @@ struct ThumbnailsBench: ParsableCommand {
           format:
             "{\"files\":%d,\"per_second\":%.1f,\"p50_ms\":%.3f,\"p95_ms\":%.3f,\"first40_ms\":%.2f,\"peak_rss_mb\":%.1f,"
             + "\"per_second_with_cache_writes\":%.1f,"
-            + "\"embedded_thumbnails\":%d,\"disk_cache_hits\":%d,\"failures\":%d,\"page_bytes\":%d}",
+            + "\"embedded_thumbnails\":%d,\"disk_cache_hits\":%d,\"failures\":%d,\"page_bytes\":%d,"
+            + "\"failed_files\":",
           paths.count, perSecond, percentile(0.5), percentile(0.95), result.first40 * 1000, peakMB,
           Double(paths.count) / result.secondsWithWrites, result.embedded, result.diskHits, result.failures,
-          result.pageBytes))
+          result.pageBytes) + Self.json(result.failedFiles) + "}")
     } else {
       print("files:              \(paths.count) (\(cold ? "cold" : "warm") thumbnail cache, \(cells) cells)")
       print(String(format: "thumbnails/s:       %.1f", perSecond))
@@ -73,7 +74,15 @@ struct ThumbnailsBench: ParsableCommand {
       )
       print(String(format: "peak RSS:           %.1f MB", peakMB))
       if let graphics { print("page of 40:         \(result.pageBytes) bytes of \(graphics.rawValue) images") }
+      // Which files failed and why: a bench figure over files that did not
+      // decode would flatter the decoder.
+      for failed in result.failedFiles { print("failed:             \(failed.path): \(failed.error)") }
     }
+  }
+
+  struct FailedFile: Encodable {
+    var path: String
+    var error: String
   }
 
   private struct Measurement {
@@ -82,6 +91,7 @@ struct ThumbnailsBench: ParsableCommand {
     var latencies: [Double]
     var secondsWithWrites: Double
     var pageBytes: Int
+    var failedFiles: [FailedFile]
     var embedded = 0
     var diskHits = 0
     var failures = 0
@@ -93,6 +103,8 @@ struct ThumbnailsBench: ParsableCommand {
     var reports: [ImagePipeline.JobReport] = []
     var finishTimes: [ImageRequest.Key: UInt64] = [:]
     var pageBytes = 0
+    /// Each file that could not be thumbnailed, with the error a tile shows.
+    var failedFiles: [FailedFile] = []
     let done = DispatchSemaphore(value: 0)
   }
 
@@ -127,6 +139,10 @@ struct ThumbnailsBench: ParsableCommand {
         if index < 40, case .success(.pixels(let image)) = result {
           collector.lock.withLock { collector.pageBytes += image.payload.count }
         }
+        if case .failure(let error) = result {
+          let failed = FailedFile(path: paths[index].lossyString, error: error.message)
+          collector.lock.withLock { collector.failedFiles.append(failed) }
+        }
         if remaining.decrement() == 0 { collector.done.signal() }
       }
     }
@@ -142,7 +158,8 @@ struct ThumbnailsBench: ParsableCommand {
       var result = Measurement(
         seconds: Double(end - start) / 1e9, first40: Double(first - start) / 1e9,
         latencies: collector.reports.map(\.seconds), secondsWithWrites: Double(idle - start) / 1e9,
-        pageBytes: collector.pageBytes)
+        pageBytes: collector.pageBytes,
+        failedFiles: collector.failedFiles.sorted { $0.path < $1.path })
       for report in collector.reports {
         switch report.path {
         case .decoded(embeddedThumbnail: true): result.embedded += 1
@@ -153,6 +170,12 @@ struct ThumbnailsBench: ParsableCommand {
       }
       return result
     }
+  }
+
+  private static func json(_ files: [FailedFile]) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(files)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
   }
 
   private func photoPaths() throws -> [PathBytes] {
