@@ -3,7 +3,7 @@
 SWIFT ?= swift
 BIN := .build/release/picker-tui
 
-.PHONY: all build deps test-deps bench-deps run test unit-test e2e-test bench fuzz fuzz-smoke format lint clean
+.PHONY: all build deps test-deps bench-deps run test unit-test e2e-test bench fuzz fuzz-smoke format lint clean install uninstall
 
 all: build
 
@@ -51,6 +51,22 @@ format:
 
 lint:
 	swift-format lint --recursive Package.swift Sources Tests Fuzz/Package.swift Fuzz/Harnesses Fuzz/Sources/FuzzSupport
+
+# `make install PREFIX=/usr/local DESTDIR=` (packagers set DESTDIR): the
+# binary, and the desktop thumbnailer entry that lets file managers use
+# `picker-tui thumbnail` for HEIC, RAW, JPEG XL and the rest.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR := $(DESTDIR)$(PREFIX)/bin
+THUMBNAILERDIR := $(DESTDIR)$(PREFIX)/share/thumbnailers
+
+install: build
+	install -d "$(BINDIR)" "$(THUMBNAILERDIR)"
+	install -m 0755 $(BIN) "$(BINDIR)/picker-tui"
+	install -m 0644 packaging/picker-tui.thumbnailer "$(THUMBNAILERDIR)/picker-tui.thumbnailer"
+
+uninstall:
+	rm -f "$(BINDIR)/picker-tui" "$(THUMBNAILERDIR)/picker-tui.thumbnailer"
 
 clean:
 	rm -rf .build
