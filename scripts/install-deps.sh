@@ -34,8 +34,11 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
   # exiftool writes the EXIF facts the preview tests read back; Adobe RGB and
   # ProPhoto profiles (libgs-common) make the colour-profile test photos.
   packages+=(libimage-exiftool-perl libgs-common)
-  # cjxl writes the JPEG XL test photos.
-  packages+=(libjxl-tools)
+  # The photo corpus (scripts/make-corpus.py): cjxl and djxl for JPEG XL,
+  # jpegtran and djpeg for stale and corrupt EXIF thumbnails, heif-enc and
+  # heif-convert for HEIC/AVIF, tiffcp for multi-page TIFFs, LibRaw's own
+  # tools to check the hand-written DNGs.
+  packages+=(libjxl-tools libjpeg-turbo-progs libheif-examples libtiff-tools libraw-bin)
   # fzf and lf run the README's preview one-liners.
   packages+=(fzf lf)
   # The locale matrix runs under C, C.UTF-8 and en_US.UTF-8.

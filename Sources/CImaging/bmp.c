@@ -1,6 +1,9 @@
-// BMP (Windows bitmaps: the 1/4/8-bit palette, 16, 24 and 32-bit forms,
-// with any header version) through stb_image, as Debian ships it in libstb.
-// Only data sniffed as BMP reaches it, so stb's other formats stay unused.
+// BMP (Windows bitmaps: the uncompressed 1/4/8-bit palette, 16, 24 and
+// 32-bit forms, with any header version) through stb_image, as Debian ships
+// it in libstb. Only data sniffed as BMP reaches it, so stb's other formats
+// stay unused. stb reads no RLE-compressed bitmaps (rare: Paint never
+// writes them, ImageMagick does for palettes); those get a message that
+// says so rather than "corrupt".
 #include <stb/stb_image.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +12,12 @@
 
 int pk_decode_bmp(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
   if (size > INT32_MAX) return pk_fail(options, "file too large");
+  // The compression field of a 40-byte or longer info header: 1 RLE8, 2 RLE4.
+  if (size >= 34 && data[14] >= 40) {
+    const uint32_t compression = data[30] | data[31] << 8 | data[32] << 16 | (uint32_t)data[33] << 24;
+    if (compression == 1 || compression == 2)
+      return pk_fail(options, "BMP with RLE%d compression is not supported", compression == 1 ? 8 : 4);
+  }
   int width = 0, height = 0, channels = 0;
   // The header alone first: a bitmap claiming 50000 x 50000 is refused
   // before stb allocates for it.

@@ -115,7 +115,7 @@ static void reset_outputs(pk_decode_options *options, pk_image *out) {
 // be a plain TIFF with a maker tag: libtiff gets it, and if libtiff fails
 // too, LibRaw's reason is the one shown.
 static int decode_raw_or_tiff(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
-  const pk_raw_mode mode = pk_get_raw_mode();
+  const pk_raw_reader mode = pk_get_raw_reader();
   if (mode == PK_RAW_ISOLATED && pk_decode_raw_isolated(data, size, options, out) == 0) return 0;
   if (mode == PK_RAW_IN_PROCESS && pk_decode_raw(data, size, options, out) == 0) return 0;
   if (mode == PK_RAW_OFF) pk_fail(options, "camera RAW reading is off");

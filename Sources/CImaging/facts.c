@@ -234,8 +234,8 @@ int pk_read_facts(const char *path, pk_facts *facts) {
     case PK_FORMAT_HEIF: heif_facts(path, facts); break;
     case PK_FORMAT_RAW:
       // A TIFF with a maker tag looks like a RAW until LibRaw says no.
-      if ((pk_get_raw_mode() == PK_RAW_OFF ||
-            (pk_get_raw_mode() == PK_RAW_ISOLATED ? pk_raw_facts_isolated(path, facts) : pk_raw_facts(path, facts)) !=
+      if ((pk_get_raw_reader() == PK_RAW_OFF ||
+            (pk_get_raw_reader() == PK_RAW_ISOLATED ? pk_raw_facts_isolated(path, facts) : pk_raw_facts(path, facts)) !=
               0) &&
           have >= 4 && (head[0] == 'I' || head[0] == 'M')) {
         facts->format = PK_FORMAT_TIFF;

@@ -23,7 +23,7 @@
 
 extern char **environ;
 
-static pk_raw_mode raw_mode = PK_RAW_IN_PROCESS;
+static pk_raw_reader raw_mode = PK_RAW_IN_PROCESS;
 static char raw_helper[4096];
 
 // A damaged RAW that makes LibRaw loop is given this long.
@@ -37,7 +37,7 @@ typedef struct {
   int32_t width, height;  // the pixels that follow
 } decode_answer;
 
-void pk_set_raw_mode(pk_raw_mode mode, const char *helper) {
+void pk_set_raw_reader(pk_raw_reader mode, const char *helper) {
 #ifndef __linux__
   if (mode == PK_RAW_ISOLATED) mode = PK_RAW_IN_PROCESS;
 #endif
@@ -46,7 +46,7 @@ void pk_set_raw_mode(pk_raw_mode mode, const char *helper) {
   if (mode == PK_RAW_ISOLATED && raw_helper[0] == 0) raw_mode = PK_RAW_IN_PROCESS;
 }
 
-pk_raw_mode pk_get_raw_mode(void) { return raw_mode; }
+pk_raw_reader pk_get_raw_reader(void) { return raw_mode; }
 
 #ifdef __linux__
 
@@ -277,7 +277,7 @@ int pk_raw_helper_main(int argc, char **argv) {
 
 #else
 
-// Without memfd the helper is never chosen (pk_set_raw_mode).
+// Without memfd the helper is never chosen (pk_set_raw_reader).
 int pk_decode_raw_isolated(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
   return pk_decode_raw(data, size, options, out);
 }

@@ -18,6 +18,35 @@ static struct termios saved_modes;
 static int saved_modes_valid = 0;
 static volatile sig_atomic_t pending_signal = 0;
 static int wakeup_pipe[2] = {-1, -1};
+
+// Image libraries print to stderr on damaged files (libjxl's failures,
+// dav1d's "Error parsing OBU data"); with the screen on the terminal they
+// would be drawn over the grid. While the screen is up, stderr goes to
+// `stderr_target` (the picker's log, else /dev/null); the crash handler and
+// pk_close_terminal put it back.
+static int stderr_target = -1;
+static int saved_stderr = -1;
+
+void pk_set_stderr_target(int fd) { stderr_target = fd; }
+
+static void divert_stderr(void) {
+  if (saved_stderr >= 0 || !isatty(2)) return;  // 2>file: the user chose
+  int target = stderr_target >= 0 ? stderr_target : open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (target < 0) return;
+  saved_stderr = fcntl(2, F_DUPFD_CLOEXEC, 3);
+  if (saved_stderr >= 0 && dup2(target, 2) < 0) {
+    close(saved_stderr);
+    saved_stderr = -1;
+  }
+  if (target != stderr_target) close(target);
+}
+
+static void restore_stderr(void) {
+  if (saved_stderr < 0) return;
+  dup2(saved_stderr, 2);
+  close(saved_stderr);
+  saved_stderr = -1;
+}
 static struct sigaction ncurses_resize_action;
 
 // Reset bytes computed while it is safe to call terminfo, written from the
@@ -66,6 +95,7 @@ SCREEN *pk_open_terminal(const char *termname, pk_open_status *status) {
   }
   set_term(screen);
   tty_fd = fd;
+  divert_stderr();
   return screen;
 }
 
@@ -84,6 +114,7 @@ static void clear_when_no_alternate_screen(void) {
 }
 
 void pk_close_terminal(SCREEN *screen) {
+  restore_stderr();
   endwin();
   clear_when_no_alternate_screen();
   if (screen != NULL) delscreen(screen);
@@ -286,6 +317,9 @@ static void restore_after_crash(int sig) {
     (void)ignored;
     if (saved_modes_valid) tcsetattr(fd, TCSANOW, &saved_modes);
   }
+  // The crash report is for the user's terminal (dup2 and close are
+  // async-signal-safe).
+  if (saved_stderr >= 0) dup2(saved_stderr, 2);
   signal(sig, SIG_DFL);
   raise(sig);
 }

@@ -74,7 +74,8 @@ struct Pick: ParsableCommand {
 
     let terminal: NcursesTerminal
     do {
-      terminal = try NcursesTerminal(requested: colors.depth, environment: environment, thumbnails: thumbnails)
+      terminal = try NcursesTerminal(
+        requested: colors.depth, environment: environment, thumbnails: thumbnails, libraryMessages: log?.descriptor)
     } catch {
       throw PickerExit(code: 2, message: String(describing: error))
     }

@@ -43,7 +43,9 @@ struct PreviewCommand: ParsableCommand {
       : PixelRenderer.pixelBox(columns: area.width, rows: area.height, cellSize: cell)
     let decoded: DecodedImage
     do {
-      decoded = try ImageDecoder().decode(file: PathBytes(file), covering: box)
+      decoded = try StandardDescriptors.silencingLibraryMessages { () throws(ImageDecodingError) in
+        try ImageDecoder().decode(file: PathBytes(file), covering: box)
+      }
     } catch {
       throw PickerExit(code: 1, message: "\(file): \(error.message)")
     }

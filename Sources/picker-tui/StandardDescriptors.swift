@@ -19,4 +19,22 @@ enum StandardDescriptors {
     }
     return closed
   }
+
+  /// Runs `body` with stderr on /dev/null: image libraries print there on
+  /// damaged files (libjxl's failures, dav1d's "Error parsing OBU data"),
+  /// and the one-shot commands promise one line of their own. The
+  /// interactive picker sends the same messages to its log instead.
+  static func silencingLibraryMessages<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+    let saved = fcntl(2, F_DUPFD_CLOEXEC, 3)
+    let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+    if saved >= 0 && null >= 0 { dup2(null, 2) }
+    if null >= 0 { close(null) }
+    defer {
+      if saved >= 0 {
+        dup2(saved, 2)
+        close(saved)
+      }
+    }
+    return try body()
+  }
 }

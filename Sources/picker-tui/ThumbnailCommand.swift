@@ -33,7 +33,9 @@ struct ThumbnailCommand: ParsableCommand {
     let box = PixelSize(width: size, height: size)
     let decoded: DecodedImage
     do {
-      decoded = try ImageDecoder().decode(file: PathBytes(path), covering: box)
+      decoded = try StandardDescriptors.silencingLibraryMessages { () throws(ImageDecodingError) in
+        try ImageDecoder().decode(file: PathBytes(path), covering: box)
+      }
     } catch {
       throw PickerExit(code: 1, message: "\(path): \(error.message)")
     }

@@ -330,6 +330,7 @@ class PickerRunner:
         height: int = HEIGHT,
         env: dict[str, str] | None = None,
         wait_ui: bool = True,
+        stderr_tty: bool = False,
     ) -> Picker:
         """Runs `picker-tui ARGS` in a new tmux session.
 
@@ -337,7 +338,8 @@ class PickerRunner:
         stdin_path: `< PATH` (e.g. a FIFO the test writes to); otherwise stdin is
         the pane's terminal; stdin_closed: `<&-`. stdout_pipe: `picker-tui | cat > out`;
         stdout_redirect: instead of `> out`, e.g. `>&-` or `> /dev/full`
-        instead of `picker-tui > out`.
+        instead of `picker-tui > out`. stderr_tty: stderr stays the pane's
+        terminal, as in a shell (otherwise it is a file, read by finish()).
         """
         index = len(self.pickers)
         session = f"{self.test_name}-{index}-{uuid.uuid4().hex[:6]}"
@@ -362,6 +364,8 @@ class PickerRunner:
         elif stdout_redirect is not None:
             # e.g. ">&-" (stdout closed) or "> /dev/full"
             run = f"{launch} {stdout_redirect} 2> {err}; echo $? > {rc}.tmp; mv {rc}.tmp {rc}"
+        elif stderr_tty:
+            run = f"{launch} > {out}; echo $? > {rc}.tmp; : > {err}; mv {rc}.tmp {rc}"
         else:
             run = f"{launch} > {out} 2> {err}; echo $? > {rc}.tmp; mv {rc}.tmp {rc}"
         # A thumbnail cache of this test's own: never the user's.

@@ -9,28 +9,7 @@ import threading
 import pytest
 from PIL import Image
 
-RED, GREEN, BLUE, WHITE = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)
-
-
-def quadrants(width: int, height: int) -> Image.Image:
-    image = Image.new("RGB", (width, height))
-    for x0, y0, colour in ((0, 0, RED), (1, 0, GREEN), (0, 1, BLUE), (1, 1, WHITE)):
-        image.paste(colour, (x0 * width // 2, y0 * height // 2, (x0 + 1) * width // 2, (y0 + 1) * height // 2))
-    return image
-
-
-def near(a, b, tolerance=40) -> bool:
-    return all(abs(x - y) <= tolerance for x, y in zip(a, b))
-
-
-def assert_upright_quadrants(path, size):
-    image = Image.open(path).convert("RGB")
-    assert max(image.size) <= size, image.size
-    w, h = image.size
-    corners = [image.getpixel((w // 4, h // 4)), image.getpixel((3 * w // 4, h // 4)),
-               image.getpixel((w // 4, 3 * h // 4)), image.getpixel((3 * w // 4, 3 * h // 4))]
-    assert all(near(c, e) for c, e in zip(corners, (RED, GREEN, BLUE, WHITE))), corners
-    return image.size
+from markers import assert_upright_quadrants, quadrants
 
 
 def thumbnail(picker_bin, *args, timeout=10):

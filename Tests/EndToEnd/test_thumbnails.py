@@ -126,3 +126,20 @@ def test_thumbnails_off_shows_captions_only(picker, tmp_path):
     assert not (picker.base / "cache" / "thumbnails").exists()
     p.send("Escape")
     p.finish(130)
+
+
+def test_library_messages_go_to_the_log_not_the_screen(picker, tmp_path):
+    # libjxl prints its reason for refusing this file on stderr; with stderr
+    # on the terminal, it would be drawn across the grid.
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    (folder / "damaged.jxl").write_bytes(b"\0\0\0\x0cJXL \r\n\x87\n" + b"\0\0\0\x10free" + b"A" * 8
+                                         + b"\0\0\0\x10jxlc" + b"A" * 8)
+    write_png(folder / "good.png", 64, 48, gradient)
+    p = picker.start([str(folder)], env=TRUECOLOR, stderr_tty=True)
+    screen = p.wait(lambda s: "░" not in str(s) and "✗" in str(s), "the damaged file's error mark")
+    assert "ftyp" not in str(screen) and "decode.cc" not in str(screen), screen
+    p.send("Escape")
+    p.finish(130)
+    log = picker.base / "state" / "picker-tui" / "picker-tui.log"
+    assert "the second box must be the ftyp box" in log.read_text(), "libjxl's message belongs in the log"

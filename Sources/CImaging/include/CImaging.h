@@ -89,13 +89,13 @@ typedef enum {
   PK_RAW_IN_PROCESS = 0,  // LibRaw in this process (tests, the default)
   PK_RAW_ISOLATED,  // LibRaw in a helper process: `helper --raw-helper ...`
   PK_RAW_OFF,  // camera RAWs are not read (fuzzing the rest)
-} pk_raw_mode;
+} pk_raw_reader;
 
 // Chooses how camera RAWs are read; call once, before decoding starts.
 // `helper` is the executable that answers `--raw-helper` (the picker
 // itself); isolation needs Linux (memfd), elsewhere it stays in process.
-void pk_set_raw_mode(pk_raw_mode mode, const char *helper);
-pk_raw_mode pk_get_raw_mode(void);
+void pk_set_raw_reader(pk_raw_reader mode, const char *helper);
+pk_raw_reader pk_get_raw_reader(void);
 
 // The helper's main: argv as the picker passes it. Returns the exit status.
 int pk_raw_helper_main(int argc, char **argv);

@@ -46,6 +46,10 @@ int pk_raw_mode(int on);
 /// $TERM). Keeps stdin and stdout free for data.
 SCREEN *pk_open_terminal(const char *termname, pk_open_status *status);
 
+/// Where stderr goes while the screen is up (the log's descriptor; -1:
+/// /dev/null); only when stderr is the terminal. Call before opening.
+void pk_set_stderr_target(int fd);
+
 /// Ends ncurses, frees the screen and closes /dev/tty.
 void pk_close_terminal(SCREEN *screen);
 

@@ -18,11 +18,11 @@ public enum RawIsolation {
   /// Reads RAWs in helper processes started from `executable` (Linux;
   /// elsewhere RAWs stay in process).
   public static func isolate(executable: String) {
-    pk_set_raw_mode(PK_RAW_ISOLATED, executable)
+    pk_set_raw_reader(PK_RAW_ISOLATED, executable)
   }
 
   /// Camera RAWs are not read at all: for fuzzing everything else.
   public static func turnOff() {
-    pk_set_raw_mode(PK_RAW_OFF, nil)
+    pk_set_raw_reader(PK_RAW_OFF, nil)
   }
 }

@@ -57,8 +57,14 @@ final class NcursesTerminal: TerminalBackend {
   /// Opens the terminal. `requested` nil means: as many colours as the
   /// terminal has, none under NO_COLOR. Before ncurses starts, the terminal
   /// is asked what it can draw (`thumbnails` auto), or told (a protocol).
-  init(requested: ColorDepth?, environment: [String: String], thumbnails: ThumbnailMode = .symbols) throws {
+  /// `libraryMessages`: where stderr goes while the screen is up (libraries
+  /// print there on damaged images); nil for /dev/null.
+  init(
+    requested: ColorDepth?, environment: [String: String], thumbnails: ThumbnailMode = .symbols,
+    libraryMessages: Int32? = nil
+  ) throws {
     Self.selectUTF8Locale()
+    pk_set_stderr_target(libraryMessages ?? -1)
     pk_install_signal_handlers()
     guard let term = environment["TERM"], !term.isEmpty else { throw TerminalError.termNotSet }
     guard pk_open_tty() >= 0 else { throw TerminalError.noTerminal }
