@@ -18,6 +18,9 @@ struct ThumbnailsBench: ParsableCommand {
   @Flag(help: "Start with an empty thumbnail cache (default: a private cache filled by a first pass).")
   var cold = false
 
+  @Flag(help: "No disk cache at all: the decode and render path alone (implies --cold).")
+  var noDiskCache = false
+
   @Option(help: "Colours to render for: none, 8, 16, 256 or truecolor.")
   var colors: ColorDepth = .truecolor
 
@@ -39,8 +42,8 @@ struct ThumbnailsBench: ParsableCommand {
     guard !paths.isEmpty else { throw PickerExit(code: 2, message: "no photos in \(folder)") }
     let cacheRoot = BenchCache.makeRoot()
     defer { BenchCache.remove(cacheRoot) }
-    let cache = FreedesktopThumbnailCache(root: cacheRoot)
-    if !cold {
+    let cache = noDiskCache ? nil : FreedesktopThumbnailCache(root: cacheRoot)
+    if !cold && !noDiskCache {
       // Warm: the cache holds every thumbnail before the measured pass.
       _ = measure(paths, columns: size[0], rows: size[1], cache: cache)
     }
@@ -61,7 +64,8 @@ struct ThumbnailsBench: ParsableCommand {
           Double(paths.count) / result.secondsWithWrites, result.embedded, result.diskHits, result.failures,
           result.pageBytes) + Self.json(result.failedFiles) + "}")
     } else {
-      print("files:              \(paths.count) (\(cold ? "cold" : "warm") thumbnail cache, \(cells) cells)")
+      let mode = noDiskCache ? "no disk cache" : cold ? "cold thumbnail cache" : "warm thumbnail cache"
+      print("files:              \(paths.count) (\(mode), \(cells) cells)")
       print(String(format: "thumbnails/s:       %.1f", perSecond))
       print(
         String(
@@ -110,7 +114,9 @@ struct ThumbnailsBench: ParsableCommand {
 
   /// One pass: every photo asked for at once, in folder order and priority,
   /// as a screen and its prefetch would ask; timed until the last arrives.
-  private func measure(_ paths: [PathBytes], columns: Int, rows: Int, cache: FreedesktopThumbnailCache) -> Measurement {
+  private func measure(_ paths: [PathBytes], columns: Int, rows: Int, cache: FreedesktopThumbnailCache?)
+    -> Measurement
+  {
     let collector = Collector()
     var configuration = ImagePipeline.Configuration()
     // As in the picker, memory cache included (its size counts in the RSS).
