@@ -34,8 +34,12 @@ let package = Package(
         .linkedLibrary("stb"),
       ]
     ),
-    // libcurl behind one blocking GET that never follows redirects itself.
-    .target(name: "CNetworking", linkerSettings: [.linkedLibrary("curl")]),
+    // libxml2 through pkg-config, for the WebDAV multistatus reader only.
+    .systemLibrary(
+      name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
+    // libcurl behind one blocking request that never follows redirects
+    // itself, and the multistatus reader.
+    .target(name: "CNetworking", dependencies: ["CXML2"], linkerSettings: [.linkedLibrary("curl")]),
     // Everything that can be tested without a terminal.
     .target(name: "PickerCore", dependencies: ["CImaging", "CNetworking"]),
     .executableTarget(

@@ -46,7 +46,8 @@ let package = Package(
         .linkedLibrary("stb"),
       ]
     ),
-    .target(name: "CNetworking", linkerSettings: [.linkedLibrary("curl")]),
+    .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0"),
+    .target(name: "CNetworking", dependencies: ["CXML2"], linkerSettings: [.linkedLibrary("curl")]),
     .target(name: "PickerCore", dependencies: ["CImaging", "CNetworking"], swiftSettings: instrumented),
     .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"]),
     harness("fuzz-config"),

@@ -20,8 +20,8 @@ packages=(libncurses-dev ncurses-term pkg-config
   libtiff-dev libjxl-dev
   # Camera RAW previews through LibRaw; BMP through stb_image.
   libraw-dev libstb-dev
-  # Web sources: HTTP(S) through libcurl.
-  libcurl4-openssl-dev)
+  # Web sources: HTTP(S) through libcurl; WebDAV replies through libxml2.
+  libcurl4-openssl-dev libxml2-dev)
 if [ "$what" = test ] || [ "$what" = bench ]; then
   packages+=(tmux python3)
   # Pixel thumbnails are checked in real terminal emulators on a virtual X

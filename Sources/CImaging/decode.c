@@ -136,6 +136,8 @@ static int decode_raw_or_tiff(const uint8_t *data, size_t size, pk_decode_option
 static int decode_sniffed(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
   if (size == 0) return pk_fail(options, "empty file");
   options->format = pk_sniff_format(data, size);
+  if (options->embedded_only && options->format != PK_FORMAT_JPEG)
+    return pk_fail(options, "only a JPEG's first bytes can be decoded");
   switch (options->format) {
     case PK_FORMAT_JPEG: return pk_decode_jpeg(data, size, options, out);
     case PK_FORMAT_PNG: return pk_decode_png(data, size, options, out);

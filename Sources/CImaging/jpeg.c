@@ -186,6 +186,26 @@ int pk_decode_jpeg_pixels(const uint8_t *data, size_t size, pk_decode_options *o
   return decode_pixels(data, size, options, out, 0);
 }
 
+// Whether an embedded thumbnail agrees with its photo on what is cheap to
+// check. A stale one (the photo cropped, turned by 90 degrees or made
+// greyscale by a tool that copied the EXIF block) does not: aspect ratio,
+// colour or greyscale. Some cameras also letterbox the thumbnail of a wide
+// photo, whose bars would show.
+static int thumbnail_agrees(const pk_jpeg_header *header, const pk_jpeg_header *thumb_header) {
+  const int64_t a = (int64_t)thumb_header->width * header->height, b = (int64_t)thumb_header->height * header->width;
+  if ((a > b ? a - b : b - a) * 100 > (a > b ? a : b) * 3) return 0;
+  return (header->components == 1) == (thumb_header->components == 1);
+}
+
+int pk_jpeg_head_has_usable_thumbnail(const uint8_t *data, size_t size) {
+  pk_jpeg_header header;
+  pk_jpeg_scan_header(data, size, &header);
+  if (!header.complete || header.thumbnail_length == 0 || header.width <= 0 || header.height <= 0) return 0;
+  pk_jpeg_header thumb_header;
+  pk_jpeg_scan_header(data + header.thumbnail_offset, header.thumbnail_length, &thumb_header);
+  return thumb_header.complete && thumb_header.width > 0 && thumbnail_agrees(&header, &thumb_header);
+}
+
 int pk_decode_jpeg_thumbnail(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
   pk_jpeg_header header;
   pk_jpeg_scan_header(data, size, &header);
@@ -207,14 +227,9 @@ int pk_decode_jpeg_thumbnail(const uint8_t *data, size_t size, pk_decode_options
   int32_t fw, fh;
   pk_thumbnail_fitted_size(&stored, header.width, header.height, &fw, &fh);
   const int64_t tw = thumb_header.width, th = thumb_header.height;
-  if (tw < fw || th < fh) return 1;
-  // Some cameras letterbox the thumbnail of a wide photo: its bars would show.
-  const int64_t a = tw * header.height, b = th * header.width;
-  // A stale thumbnail (the photo cropped, turned by 90 degrees or made
-  // greyscale by a tool that copied the EXIF block) no longer agrees with
-  // the photo: aspect ratio, colour or greyscale.
-  if ((a > b ? a - b : b - a) * 100 > (a > b ? a : b) * 3) return 1;
-  if ((header.components == 1) != (thumb_header.components == 1)) return 1;
+  // Bytes that are only the file's head have nothing better to offer.
+  if (!options->embedded_only && (tw < fw || th < fh)) return 1;
+  if (!thumbnail_agrees(&header, &thumb_header)) return 1;
   // A thumbnail that decodes with warnings (corrupt data) would be drawn as
   // garbage: the photo itself decides instead.
   if (decode_pixels(thumb, header.thumbnail_length, &stored, out, 1) != 0) {
@@ -231,6 +246,7 @@ int pk_decode_jpeg_thumbnail(const uint8_t *data, size_t size, pk_decode_options
 int pk_decode_jpeg(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
   int thumbnail = pk_decode_jpeg_thumbnail(data, size, options, out);
   if (thumbnail <= 0) return thumbnail;
+  if (options->embedded_only) return pk_fail(options, "no usable embedded thumbnail in the file's first bytes");
   pk_jpeg_header header;
   pk_jpeg_scan_header(data, size, &header);
   pk_decode_options stored = pk_stored_box(options, header.orientation);

@@ -148,6 +148,11 @@ int pk_http_get(const pk_http_request *request, pk_http_response *response) {
   char curl_error[CURL_ERROR_SIZE] = {0};
 
   curl_easy_setopt(curl, CURLOPT_URL, request->url);
+  if (request->method != NULL) {
+    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request->method);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)request->body_length);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request->body != NULL ? (const char *)request->body : "");
+  }
   if (shared) curl_easy_setopt(curl, CURLOPT_SHARE, shared);
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -156,11 +161,11 @@ int pk_http_get(const pk_http_request *request, pk_http_response *response) {
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, request->connect_timeout_ms);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, request->timeout_ms);
-  if (request->stall_timeout_ms > 0) {
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, (request->stall_timeout_ms + 999) / 1000);
-  }
-  if (request->max_bytes > 0) curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)request->max_bytes);
+  // Every option is set on every transfer: the handle is reused, and a
+  // limit left from the last transfer must not apply to this one.
+  curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, request->stall_timeout_ms > 0 ? 1L : 0L);
+  curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, request->stall_timeout_ms > 0 ? (request->stall_timeout_ms + 999) / 1000 : 0L);
+  curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)(request->max_bytes > 0 ? request->max_bytes : 0));
   curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
   curl_easy_setopt(curl, CURLOPT_USERAGENT, "picker-tui");
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
@@ -196,7 +201,12 @@ int pk_http_get(const pk_http_request *request, pk_http_response *response) {
     if (code == CURLE_COULDNT_CONNECT) reason = "cannot connect";
     copy_text(response->error, sizeof response->error, reason);
   }
-  // The handle keeps pointers to these until its next reset.
+  // The handle keeps pointers to these until its next reset; the next
+  // transfer is a GET unless it says otherwise.
+  if (request->method != NULL) {
+    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, NULL);
+    curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+  }
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, NULL);
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, NULL);
   curl_slist_free_all(headers);

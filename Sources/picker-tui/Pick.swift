@@ -222,6 +222,8 @@ struct Pick: ParsableCommand {
       switch entry {
       case .web(let name, let url, let auth, let timeout):
         return WebSource(title: name, url: url, auth: auth, timeout: timeout, credentials: credentials)
+      case .webdav(let name, let url, let auth, let timeout):
+        return WebDAVSource(title: name, url: url, auth: auth, timeout: timeout, credentials: credentials)
       case .command(let name, let command, let timeout):
         return CommandSource(title: name, command: command, timeout: timeout, credentials: credentials, log: log)
       case .folder(let name, let path):

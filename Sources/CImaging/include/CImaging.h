@@ -62,6 +62,9 @@ typedef struct {
   int32_t enough_height;
   // In: images whose header claims more pixels are refused before decoding.
   int64_t max_pixels;
+  // In: the bytes are only the start of a JPEG file (a ranged read): its
+  // embedded thumbnail is decoded whatever its size, never the photo.
+  int32_t embedded_only;
   // Out.
   pk_format format;
   int32_t source_width;  // as stored, before orientation
@@ -74,6 +77,11 @@ typedef struct {
   int32_t content_error;
   char error[200];  // set when a function returns non-zero
 } pk_decode_options;
+
+// Whether the first bytes of a JPEG hold all of an EXIF thumbnail that
+// agrees with the photo (aspect ratio, colour): then a ranged read of them
+// is enough for a tile (embedded_only).
+int pk_jpeg_head_has_usable_thumbnail(const uint8_t *data, size_t size);
 
 // Decodes an image held in memory.
 int pk_decode_memory(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);

@@ -1,4 +1,6 @@
-// CNetworking: one blocking HTTP GET through libcurl, for the remote sources.
+// CNetworking: one blocking HTTP request through libcurl (GET, or another
+// method with a body, such as WebDAV's PROPFIND), for the remote sources;
+// and the WebDAV multistatus reader (libxml2).
 //
 // Redirects are not followed here: the caller sees each 3xx with its
 // Location and decides whether to go on and with which headers, so a
@@ -20,6 +22,10 @@ typedef int (*pk_http_progress_fn)(void *context, int64_t received, int64_t expe
 
 typedef struct {
   const char *url;
+  // NULL for GET; else the method, sent with `body` (may be empty).
+  const char *method;
+  const uint8_t *body;
+  size_t body_length;
   // "Name: value" lines, `header_count` of them.
   const char *const *headers;
   int header_count;
@@ -67,6 +73,26 @@ void pk_http_set_connection_reuse(int reuse);
 int pk_http_get(const pk_http_request *request, pk_http_response *response);
 
 void pk_http_response_free(pk_http_response *response);
+
+// One <response> of a WebDAV multistatus: its href (as sent, still
+// percent-encoded) and the properties a 2xx <propstat> gave.
+typedef struct {
+  char href[2048];
+  int is_collection;
+  int64_t content_length;  // -1 when not given
+  char content_type[128];
+  char last_modified[64];
+  char etag[128];
+  char file_id[64];  // Nextcloud/ownCloud oc:fileid
+  int has_preview;  // Nextcloud nc:has-preview: 1, 0, or -1 when not given
+} pk_dav_entry;
+
+// Reads a PROPFIND reply. Returns 0 with `*entries` (free with
+// pk_dav_entries_free), or -1 with `error` set; a DOCTYPE or an entity
+// reference is an error, never expanded.
+int pk_dav_parse_multistatus(const uint8_t *xml, size_t size, pk_dav_entry **entries, size_t *count, char *error,
+  size_t error_size);
+void pk_dav_entries_free(pk_dav_entry *entries);
 
 #ifdef __cplusplus
 }

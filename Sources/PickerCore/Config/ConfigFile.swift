@@ -3,12 +3,15 @@ import Foundation
 /// One source the config lists, in bar order.
 public enum SourceConfig: Hashable, Sendable {
   case web(name: String, url: String, auth: WebAuthKind, timeout: Double)
+  /// A WebDAV folder (Nextcloud, ownCloud, a NAS): the same keys as web.
+  case webdav(name: String, url: String, auth: WebAuthKind, timeout: Double)
   case command(name: String, command: [String], timeout: Double)
   case folder(name: String, path: String)
 
   public var name: String {
     switch self {
-    case .web(let name, _, _, _), .command(let name, _, _), .folder(let name, _): return name
+    case .web(let name, _, _, _), .webdav(let name, _, _, _), .command(let name, _, _), .folder(let name, _):
+      return name
     }
   }
 }
@@ -16,7 +19,7 @@ public enum SourceConfig: Hashable, Sendable {
 /// `$XDG_CONFIG_HOME/picker-tui/config.toml`:
 ///
 ///     [[sources]]
-///     kind = "web"            # web | command | folder
+///     kind = "web"            # web | webdav | command | folder
 ///     name = "Stock"
 ///     url = "http://127.0.0.1:8765/api"
 ///     auth = "token"          # none | token | basic
@@ -141,7 +144,7 @@ private struct SourceReader {
     let allowed: Set<String>
     let source: SourceConfig
     switch kind {
-    case "web":
+    case "web", "webdav":
       allowed = ["kind", "name", "url", "auth", "timeout"]
       let url = try string("url", required: true)!
       guard URLResolver.isHTTP(url), Origin(url) != nil else {
@@ -154,7 +157,11 @@ private struct SourceReader {
         }
         auth = parsed
       }
-      source = .web(name: name, url: url, auth: auth, timeout: try timeout() ?? 30)
+      let seconds = try timeout() ?? 30
+      source =
+        kind == "web"
+        ? .web(name: name, url: url, auth: auth, timeout: seconds)
+        : .webdav(name: name, url: url, auth: auth, timeout: seconds)
     case "command":
       allowed = ["kind", "name", "command", "timeout"]
       guard let value = value("command") else {
@@ -177,7 +184,7 @@ private struct SourceReader {
       if folder == "~" || folder.hasPrefix("~/") { folder = home + folder.dropFirst() }
       source = .folder(name: name, path: folder)
     default:
-      throw fail(value("kind")!.line, "kind", "expected one of web, command, folder")
+      throw fail(value("kind")!.line, "kind", "expected one of web, webdav, command, folder")
     }
     if let unknown = table.values.first(where: { !allowed.contains($0.key) }) {
       throw fail(unknown.value.line, unknown.key, "unknown key for a \(kind) source")

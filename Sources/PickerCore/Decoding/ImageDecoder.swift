@@ -95,6 +95,22 @@ public struct ImageDecoder: Sendable {
     return try finish(status, options, raw)
   }
 
+  /// Decodes the EXIF thumbnail in a JPEG's first bytes (a ranged read of a
+  /// remote photo), whatever its size; never the truncated photo.
+  public func decode(head bytes: [UInt8], covering box: PixelSize) throws(ImageDecodingError) -> DecodedImage {
+    var options = makeOptions(box, enough: nil)
+    options.embedded_only = 1
+    var raw = pk_image()
+    let status = bytes.withUnsafeBufferPointer { pk_decode_memory($0.baseAddress, $0.count, &options, &raw) }
+    return try finish(status, options, raw)
+  }
+
+  /// Whether a JPEG's first bytes hold a whole EXIF thumbnail that agrees
+  /// with the photo: then they are enough for a tile.
+  public static func headHasUsableThumbnail(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBufferPointer { pk_jpeg_head_has_usable_thumbnail($0.baseAddress, $0.count) } == 1
+  }
+
   private func makeOptions(_ box: PixelSize, enough: PixelSize?) -> pk_decode_options {
     var options = pk_decode_options()
     options.need_width = Int32(clamping: box.width)

@@ -5,6 +5,9 @@ import Foundation
 public enum LoadedImageData: Sendable {
   case file(PathBytes)
   case bytes([UInt8])
+  /// Only the first bytes of a JPEG (a ranged read), holding its EXIF
+  /// thumbnail: that thumbnail is what is decoded, whatever its size.
+  case head([UInt8])
 }
 
 /// One link of the loader chain: the pipeline asks each loader in turn

@@ -288,6 +288,7 @@ final class PipelineCore: @unchecked Sendable {
     switch data {
     case .file(let path): return try configuration.decoder.decode(file: path, covering: need, enough: key.pixelBox)
     case .bytes(let bytes): return try configuration.decoder.decode(bytes: bytes, covering: need, enough: key.pixelBox)
+    case .head(let bytes): return try configuration.decoder.decode(head: bytes, covering: need)
     }
   }
 

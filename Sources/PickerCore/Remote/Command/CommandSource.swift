@@ -207,7 +207,7 @@ public final class CommandSource: PhotoSource, RemoteImageSource, @unchecked Sen
       return
     }
     switch try fetch(url, thumbnail: false) {
-    case .bytes(let bytes):
+    case .bytes(let bytes), .head(let bytes):
       guard PrivateFiles.writeAll(file, bytes) else { throw SourceError("cannot write the download") }
       progress(Int64(bytes.count), Int64(bytes.count))
     case .file(let path):

@@ -1,9 +1,12 @@
 import CNetworking
 import Foundation
 
-/// One GET to make.
+/// One request to make: a GET, or another method with a body.
 public struct HTTPRequest: Sendable {
   public var url: String
+  public var method = "GET"
+  /// Sent with a method other than GET.
+  public var body: [UInt8] = []
   /// Sent on every hop (Accept and the like; never credentials).
   public var headers: [String: String]
   /// An Authorization value, sent only while the URL is on `credentialOrigin`.
@@ -119,10 +122,13 @@ public enum HTTPClient {
     let context = Unmanaged.passRetained(watcher)
     defer { context.release() }
     var raw = pk_http_response()
+    let method = request.method == "GET" ? nil : request.method
     let status: Int32 = url.withCString { cURL in
-      withCStrings(lines) { headers in
+      withCStrings(lines + [method ?? ""]) { strings in
+        let headers = strings
         var cRequest = pk_http_request()
         cRequest.url = cURL
+        cRequest.method = method == nil ? nil : strings?[lines.count]
         cRequest.headers = headers
         cRequest.header_count = Int32(lines.count)
         cRequest.connect_timeout_ms = 10_000
@@ -135,7 +141,11 @@ public enum HTTPClient {
           return watcher.report(received: received, expected: expected) ? 0 : 1
         }
         cRequest.context = context.toOpaque()
-        return pk_http_get(&cRequest, &raw)
+        return request.body.withUnsafeBufferPointer { body in
+          cRequest.body = body.baseAddress
+          cRequest.body_length = body.count
+          return pk_http_get(&cRequest, &raw)
+        }
       }
     }
     defer { pk_http_response_free(&raw) }

@@ -1,0 +1,217 @@
+import Foundation
+
+/// A WebDAV folder (Nextcloud, ownCloud, a NAS, Apache mod_dav, rclone
+/// serve webdav): sub-folders are albums, images are photos.
+///
+/// One PROPFIND (Depth: 1) lists a folder; the picker pages over that
+/// listing itself, kept for the session. A tile's thumbnail is Nextcloud's
+/// server-side preview when the server has one, else the EXIF thumbnail in
+/// the file's first bytes (a ranged GET, widened once), else the whole file.
+/// Sign-in, the credentials store and the origin rule are the web source's:
+/// the Authorization header never leaves the base URL's origin.
+public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Sendable {
+  public let id: String
+  public let title: String
+  public let baseURL: String
+  public let auth: WebAuthKind
+  public let timeout: Double
+  private let origin: Origin?
+  private let previewRoot: String?
+  private let credentials: CredentialStore
+  private let lock = NSLock()
+  private var authorization: String?
+  /// Folder URL → its items, for paging without asking again.
+  private var listings: [String: [PhotoItem]] = [:]
+  private var bytesReceived: Int64 = 0
+
+  /// A listing past this is an error (a 10,000-photo folder is ~6 MB).
+  public static let maxListingBytes = 64 << 20
+  public static let maxThumbnailBytes = 64 << 20
+  /// The ranged reads tried before the whole file: camera JPEGs keep their
+  /// EXIF thumbnail in the first 64 KB.
+  static let headSizes = [64 << 10, 256 << 10]
+
+  public init(title: String, url: String, auth: WebAuthKind, timeout: Double = 30, credentials: CredentialStore) {
+    self.id = "webdav:" + title
+    self.title = title
+    self.baseURL = url.hasSuffix("/") ? url : url + "/"
+    self.auth = auth
+    self.timeout = timeout
+    self.origin = Origin(url)
+    self.previewRoot = DAVListing.nextcloudRoot(of: url)
+    self.credentials = credentials
+    if let token = credentials.environmentToken(for: title) {
+      authorization = auth.authorization(auth.answers(fromEnvironmentToken: token))
+    } else if let saved = credentials.answers(for: title) {
+      authorization = auth.authorization(saved)
+    }
+  }
+
+  public var icon: String { "☁" }
+  public var capabilities: SourceCapabilities { auth == .none ? [.paging, .albums] : [.paging, .albums, .auth] }
+  public var authPrompt: AuthPrompt? { auth.prompt.map { AuthPrompt(title: "Sign in to \(title)", fields: $0.fields) } }
+  /// Bytes of thumbnails received so far (the benchmark reports it).
+  public var thumbnailBytesReceived: Int64 { lock.withLock { bytesReceived } }
+
+  private var currentAuthorization: String? { lock.withLock { authorization } }
+
+  public func authStatus() async -> AuthStatus {
+    guard auth != .none else { return .signedIn }
+    guard let authorization = currentAuthorization else { return .signedOut }
+    let response = try? await HTTPClient.get(propfind(baseURL, depth: 0, authorization: authorization))
+    return (200..<300).contains(response?.status ?? 0) ? .signedIn : .signedOut
+  }
+
+  public func authenticate(_ answers: [String: String]) async throws {
+    guard let candidate = auth.authorization(answers) else { throw SourceError("fill in every field") }
+    let response: HTTPResponse
+    do {
+      response = try await HTTPClient.get(propfind(baseURL, depth: 0, authorization: candidate))
+    } catch {
+      throw SourceError("\(title): \(error.message)")
+    }
+    switch response.status {
+    case 200..<300:
+      lock.withLock { authorization = candidate }
+      try? credentials.save(answers, for: title)
+    case 401, 403:
+      throw SourceError(auth == .token ? "the token was refused" : "wrong user or password")
+    default:
+      throw SourceError("\(title): HTTP \(response.status) while signing in")
+    }
+  }
+
+  public func signOut() async {
+    lock.withLock {
+      authorization = nil
+      listings = [:]
+    }
+    credentials.remove(for: title)
+  }
+
+  public func items(in folder: FolderID?, page: PageRequest) async throws -> Page {
+    let url = folder ?? baseURL
+    // Folder ids are URLs this source made; anything else is refused.
+    guard url.hasPrefix(baseURL) else { throw SourceError("\(title): not a folder of this source") }
+    let cached = lock.withLock { page.offset == 0 ? nil : listings[url] }
+    let items: [PhotoItem]
+    if let cached {
+      items = cached
+    } else {
+      items = try await list(url)
+      lock.withLock { listings[url] = items }
+    }
+    let (slice, hasMore) = items.page(page)
+    return Page(items: Array(slice), hasMore: hasMore, total: items.count)
+  }
+
+  private func list(_ folder: String) async throws(SourceError) -> [PhotoItem] {
+    let authorization = try signedInAuthorization()
+    let response: HTTPResponse
+    do {
+      response = try await HTTPClient.get(propfind(folder, depth: 1, authorization: authorization))
+    } catch {
+      throw SourceError("\(title): \(error.message)")
+    }
+    try check(response, sent: authorization)
+    let entries: [DAVEntry]
+    do {
+      entries = try Multistatus.parse(response.body)
+    } catch {
+      throw SourceError("\(title): \(error.message)")
+    }
+    return DAVListing.items(entries, folder: folder, base: baseURL, sourceID: id, previewRoot: previewRoot)
+  }
+
+  private func propfind(_ url: String, depth: Int, authorization: String?) -> HTTPRequest {
+    var request = HTTPRequest(
+      url: url, headers: ["Depth": String(depth), "Content-Type": "application/xml; charset=utf-8"],
+      authorization: authorization, credentialOrigin: origin, timeout: timeout, maxBytes: Self.maxListingBytes)
+    request.method = "PROPFIND"
+    request.body = Multistatus.propfindBody
+    return request
+  }
+
+  private func signedInAuthorization() throws(SourceError) -> String? {
+    guard auth != .none else { return nil }
+    guard let authorization = currentAuthorization else {
+      throw SourceError("sign in to \(title) to see its photos", signIn: authPrompt)
+    }
+    return authorization
+  }
+
+  /// As the web source: a 401 forgets credentials only if they were sent
+  /// (to our origin) and are still the ones in use.
+  private func check(_ response: HTTPResponse, sent: String?) throws(SourceError) {
+    switch response.status {
+    case 200..<300: return
+    case 401:
+      if let sent, Origin(response.url) == origin {
+        lock.withLock { if authorization == sent { authorization = nil } }
+      }
+      throw SourceError("\(title) asks to sign in again", signIn: authPrompt ?? AuthPrompt(title: title, fields: []))
+    case 403: throw SourceError("\(title): access refused (HTTP 403)")
+    case 404: throw SourceError("\(title): not found (HTTP 404)")
+    case 405, 501: throw SourceError("\(title): not a WebDAV folder (HTTP \(response.status) to PROPFIND)")
+    default: throw SourceError("\(title): server error (HTTP \(response.status))")
+    }
+  }
+
+  // MARK: Images
+
+  public func fetchThumbnail(
+    _ url: String, isCancelled: @escaping @Sendable () -> Bool, progress: (@Sendable (Int64, Int64?) -> Void)? = nil
+  ) throws(SourceError) -> LoadedImageData {
+    guard url.hasSuffix(DAVListing.headFragment) else {
+      // A server-side preview, or an original the preview pane wants whole.
+      return .bytes(try get(url, range: nil, isCancelled: isCancelled, progress: progress).body)
+    }
+    let file = String(url.dropLast(DAVListing.headFragment.count))
+    for size in Self.headSizes {
+      let response = try get(file, range: size, isCancelled: isCancelled, progress: nil)
+      // A server that ignores Range sent the whole file: use it.
+      guard response.status == 206 else { return .bytes(response.body) }
+      if ImageDecoder.headHasUsableThumbnail(response.body) { return .head(response.body) }
+      // Not a JPEG with a thumbnail, or a short file: no need to widen.
+      if response.body.count < size || !(response.body.starts(with: [0xFF, 0xD8, 0xFF])) { break }
+    }
+    return .bytes(try get(file, range: nil, isCancelled: isCancelled, progress: progress).body)
+  }
+
+  private func get(
+    _ url: String, range: Int?, isCancelled: @escaping @Sendable () -> Bool,
+    progress: (@Sendable (Int64, Int64?) -> Void)?
+  ) throws(SourceError) -> HTTPResponse {
+    let authorization = currentAuthorization
+    var request = HTTPRequest(
+      url: url, authorization: authorization, credentialOrigin: origin, timeout: timeout,
+      maxBytes: Self.maxThumbnailBytes)
+    if let range { request.headers["Range"] = "bytes=0-\(range - 1)" }
+    let response: HTTPResponse
+    do {
+      response = try HTTPClient.get(request, progress: progress, isCancelled: isCancelled)
+    } catch {
+      throw SourceError(error.message)
+    }
+    try check(response, sent: authorization)
+    lock.withLock { bytesReceived += Int64(response.body.count) }
+    return response
+  }
+
+  public func download(
+    _ url: String, into file: Int32, progress: @escaping @Sendable (Int64, Int64?) -> Void,
+    isCancelled: @escaping @Sendable () -> Bool
+  ) throws(SourceError) {
+    let authorization = currentAuthorization
+    let request = HTTPRequest(
+      url: url, authorization: authorization, credentialOrigin: origin, timeout: 0, stallTimeout: timeout,
+      maxBytes: 2 << 30)
+    let response: HTTPResponse
+    do {
+      response = try HTTPClient.get(request, into: file, progress: progress, isCancelled: isCancelled)
+    } catch {
+      throw SourceError(error.message)
+    }
+    try check(response, sent: authorization)
+  }
+}
