@@ -47,7 +47,9 @@ let package = Package(
       ]
     ),
     .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0"),
-    .target(name: "CNetworking", dependencies: ["CXML2"], linkerSettings: [.linkedLibrary("curl")]),
+    .target(
+      name: "CNetworking", dependencies: ["CXML2"],
+      cSettings: [.unsafeFlags(["-fsanitize=fuzzer-no-link,address"])], linkerSettings: [.linkedLibrary("curl")]),
     .target(name: "PickerCore", dependencies: ["CImaging", "CNetworking"], swiftSettings: instrumented),
     .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"]),
     harness("fuzz-config"),
@@ -55,6 +57,7 @@ let package = Package(
     harness("fuzz-web-listing"),
     harness("fuzz-input-decoder"),
     harness("fuzz-image-decoder"),
+    harness("fuzz-dav-listing"),
   ],
   swiftLanguageModes: [.v6]
 )

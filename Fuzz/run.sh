@@ -11,7 +11,7 @@ seconds="${FUZZ_SECONDS:-60}"
 # Only this folder: the default .build belongs to the normal build.
 scratch=.build-fuzz
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(config jsonrpc web-listing input-decoder image-decoder)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(config jsonrpc web-listing input-decoder image-decoder dav-listing)
 
 "$swift" build -c release --package-path Fuzz --scratch-path "$scratch" || exit 1
 bin="$("$swift" build -c release --package-path Fuzz --scratch-path "$scratch" --show-bin-path)"
@@ -33,6 +33,7 @@ for harness in "${harnesses[@]}"; do
   # so the fuzzer would hardly guess keywords such as "sources" alone.
   case $harness in
     jsonrpc | web-listing) dict=Fuzz/dict/json.dict ;;
+    dav-listing) dict=Fuzz/dict/xml.dict ;;
     *) dict=Fuzz/dict/$harness.dict ;;
   esac
   # Inputs past the decoder's 4096-byte sequence limit reach its drop path.

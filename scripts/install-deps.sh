@@ -89,3 +89,12 @@ if [ "$what" != build ] && ! python3 -c 'import PIL' 2>/dev/null; then
   python3 -m pip install --quiet pillow 2>/dev/null ||
     python3 -m pip install --quiet --user pillow 2>/dev/null || true
 fi
+
+# WsgiDAV, a real WebDAV server the webdav-source tests start on loopback
+# (Tests/Servers/dav_server.py), behind cheroot; from PyPI, as Debian has
+# no package of it.
+if [ "$what" != build ] && ! python3 -c 'import wsgidav, cheroot' 2>/dev/null; then
+  echo "installing WsgiDAV"
+  python3 -m pip install --quiet wsgidav cheroot 2>/dev/null ||
+    python3 -m pip install --quiet --user wsgidav cheroot
+fi

@@ -2,16 +2,27 @@ import ArgumentParser
 import Foundation
 import PickerCore
 
-/// Remote thumbnails through the real pipeline: a web source's listing,
-/// then every photo's thumbnail fetched by the network workers, decoded and
-/// rendered, with no thumbnail cache.
+/// Remote thumbnails through the real pipeline: a web or WebDAV source's
+/// listing, then every photo's thumbnail fetched by the network workers,
+/// decoded and rendered, with no thumbnail cache.
 struct RemoteBench: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "remote",
-    abstract: "Remote thumbnails per second and latency, from a web source without sign-in.")
+    abstract: "Remote thumbnails per second and latency, from a web or WebDAV source.")
 
-  @Argument(help: "The web source's URL (the config's url).")
+  enum Kind: String, ExpressibleByArgument, CaseIterable { case web, webdav }
+
+  @Argument(help: "The source's URL (the config's url).")
   var url: String
+
+  @Option(help: "The source's kind: web or webdav.")
+  var kind: Kind = .web
+
+  @Option(help: "WebDAV: user:password for basic auth.")
+  var basic: String?
+
+  @Flag(help: "WebDAV: fetch whole files for thumbnails, not their first bytes (to compare).")
+  var wholeFiles = false
 
   @Option(help: "Photos to thumbnail.")
   var photos = 200
@@ -25,9 +36,25 @@ struct RemoteBench: ParsableCommand {
   func run() throws {
     HTTPClient.setConnectionReuse(!noReuse)
     let folder = NSTemporaryDirectory() + "/picker-tui-bench-\(getpid())"
-    let source = WebSource(
-      title: "Bench", url: url, auth: .none, credentials: CredentialStore(folder: folder))
+    let credentials = CredentialStore(folder: folder)
+    let source: any PhotoSource & RemoteImageSource
+    var dav: WebDAVSource?
+    switch kind {
+    case .web: source = WebSource(title: "Bench", url: url, auth: .none, credentials: credentials)
+    case .webdav:
+      let made = WebDAVSource(title: "Bench", url: url, auth: basic == nil ? .none : .basic, credentials: credentials)
+      if let basic {
+        let parts = basic.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { throw ValidationError("--basic must look like user:password") }
+        try made.signIn(user: parts[0], password: parts[1])
+      }
+      made.rangedThumbnails = !wholeFiles
+      dav = made
+      source = made
+    }
+    let listingStart = DispatchTime.now().uptimeNanoseconds
     let items = try listPhotos(source)
+    let listingMs = Double(DispatchTime.now().uptimeNanoseconds - listingStart) / 1e6
     guard !items.isEmpty else { throw PickerExit(code: 2, message: "no photos at \(url)") }
     var configuration = ImagePipeline.Configuration()
     configuration.loaders = [RemoteImageLoader(sources: [source])]
@@ -52,21 +79,26 @@ struct RemoteBench: ParsableCommand {
     let (latencies, failures) = arrivals.snapshot()
     let sorted = latencies.sorted()
     let first40 = sorted[min(39, sorted.count - 1)] * 1000
+    // WebDAV: what thumbnails cost on the wire (-1 for web sources).
+    let bytesPerThumbnail = dav.map { Double($0.thumbnailBytesReceived) / Double(items.count) } ?? -1
     if json {
       print(
         String(
-          format: "{\"photos\":%d,\"per_second\":%.1f,\"first40_ms\":%.1f,\"failures\":%d,\"reuse\":%@}",
-          items.count, perSecond, first40, failures, noReuse ? "false" : "true"))
+          format: "{\"photos\":%d,\"per_second\":%.1f,\"first40_ms\":%.1f,\"failures\":%d,\"reuse\":%@,"
+            + "\"listing_ms\":%.1f,\"bytes_per_thumbnail\":%.0f}",
+          items.count, perSecond, first40, failures, noReuse ? "false" : "true", listingMs, bytesPerThumbnail))
     } else {
       print("photos:        \(items.count) (\(noReuse ? "a connection each" : "connections reused"))")
+      print(String(format: "listing:       %.1f ms", listingMs))
       print(String(format: "thumbnails/s:  %.1f", perSecond))
       print(String(format: "first 40:      %.1f ms", first40))
+      if bytesPerThumbnail >= 0 { print(String(format: "per thumbnail: %.0f bytes received", bytesPerThumbnail)) }
       print("failures:      \(failures)")
     }
   }
 
   /// Root photos, page by page, until enough.
-  private func listPhotos(_ source: WebSource) throws -> [PhotoItem] {
+  private func listPhotos(_ source: any PhotoSource) throws -> [PhotoItem] {
     let result = ResultBox()
     let target = photos
     Task.detached {

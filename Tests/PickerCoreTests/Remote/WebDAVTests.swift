@@ -91,7 +91,8 @@ import Testing
     #expect(items.map { String(decoding: $0.title, as: UTF8.self) } == ["Trip", "img9.JPG", "img10.jpg", "scan"])
     #expect(items[0].isFolder && items[0].id == base + "Trip/")
     #expect(items[1].original == .remote(source: "webdav:NC", url: base + "img9.JPG"))
-    #expect(items[1].thumbnail == .remote(source: "webdav:NC", url: base + "img9.JPG" + DAVListing.headFragment))
+    #expect(items[1].thumbnail == .remote(source: "webdav:NC", url: base + "img9.JPG#picker-tui-head:%22abc%22"))
+    #expect(DAVListing.file(ofHeadURL: base + "img9.JPG#picker-tui-head:%22abc%22") == base + "img9.JPG")
   }
 
   @Test func hrefsOutsideTheBaseAreDropped() throws {
@@ -134,8 +135,9 @@ import Testing
     let items = DAVListing.items(entries, folder: base, base: base, sourceID: "s", previewRoot: root)
     #expect(
       items[0].thumbnail
-        == .remote(source: "s", url: "http://127.0.0.1:8080/index.php/core/preview?fileId=7&x=256&y=256&a=1"))
-    #expect(items[1].thumbnail == .remote(source: "s", url: base + "b.jpg" + DAVListing.headFragment))
+        == .remote(
+          source: "s", url: "http://127.0.0.1:8080/index.php/core/preview?fileId=7&x=256&y=256&a=1&c=%22abc%22"))
+    #expect(items[1].thumbnail == .remote(source: "s", url: base + "b.jpg#picker-tui-head:%22abc%22"))
   }
 
   @Test func aJPEGsFirstBytesAreEnoughWhenTheyHoldItsThumbnail() throws {

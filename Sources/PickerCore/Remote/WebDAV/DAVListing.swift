@@ -8,7 +8,19 @@ import Foundation
 public enum DAVListing {
   /// Marks a listed file's URL as its thumbnail: fetched by a ranged read
   /// of its first bytes (the EXIF thumbnail). Fragments are never sent.
+  /// The file's ETag follows it, so the thumbnail cache, keyed by URL,
+  /// keeps a thumbnail only while the file is unchanged.
   static let headFragment = "#picker-tui-head"
+
+  /// The thumbnail URL for a file: its URL, the mark and its ETag.
+  static func headURL(_ file: String, etag: String?) -> String {
+    file + headFragment + (etag.map { ":" + WebSource.escape($0) } ?? "")
+  }
+
+  /// The file a thumbnail URL made by `headURL` reads, or nil.
+  static func file(ofHeadURL url: String) -> String? {
+    url.range(of: headFragment).map { String(url[..<$0.lowerBound]) }
+  }
 
   public static func items(
     _ entries: [DAVEntry], folder: String, base: String, sourceID: String, previewRoot: String? = nil
@@ -34,11 +46,15 @@ public enum DAVListing {
       }
       let isImage = entry.contentType?.lowercased().hasPrefix("image/") ?? false
       guard isImage || PhotoFileTypes.isPhoto(name: title) else { continue }
-      var thumbnail = canonical + headFragment
+      var thumbnail = headURL(canonical, etag: entry.etag)
       if let previewRoot, entry.hasPreview == true, let fileID = entry.fileID,
         fileID.allSatisfy({ $0.isASCII && $0.isNumber })
       {
-        thumbnail = previewRoot + "/index.php/core/preview?fileId=\(fileID)&x=256&y=256&a=1"
+        // c= is what Nextcloud's own web client sends: the ETag, as a
+        // cache key of its own and ours.
+        thumbnail =
+          previewRoot + "/index.php/core/preview?fileId=\(fileID)&x=256&y=256&a=1"
+          + (entry.etag.map { "&c=" + WebSource.escape($0) } ?? "")
       }
       var photo = PhotoItem(
         id: canonical, kind: .photo, title: title, thumbnail: .remote(source: sourceID, url: thumbnail),

@@ -23,6 +23,7 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
   /// Folder URL → its items, for paging without asking again.
   private var listings: [String: [PhotoItem]] = [:]
   private var bytesReceived: Int64 = 0
+  private var ranged = true
 
   /// A listing past this is an error (a 10,000-photo folder is ~6 MB).
   public static let maxListingBytes = 64 << 20
@@ -52,6 +53,22 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
   public var authPrompt: AuthPrompt? { auth.prompt.map { AuthPrompt(title: "Sign in to \(title)", fields: $0.fields) } }
   /// Bytes of thumbnails received so far (the benchmark reports it).
   public var thumbnailBytesReceived: Int64 { lock.withLock { bytesReceived } }
+
+  /// Thumbnails from the first bytes of files (on by default); off, whole
+  /// files (the benchmark compares).
+  public var rangedThumbnails: Bool {
+    get { lock.withLock { ranged } }
+    set { lock.withLock { ranged = newValue } }
+  }
+
+  /// Signs in for this run only, without asking the server or saving
+  /// anything (the benchmark's --basic).
+  public func signIn(user: String, password: String) throws(SourceError) {
+    guard let value = auth.authorization(["user": user, "password": password]) else {
+      throw SourceError("this source does not take a user and a password")
+    }
+    lock.withLock { authorization = value }
+  }
 
   private var currentAuthorization: String? { lock.withLock { authorization } }
 
@@ -162,11 +179,13 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
   public func fetchThumbnail(
     _ url: String, isCancelled: @escaping @Sendable () -> Bool, progress: (@Sendable (Int64, Int64?) -> Void)? = nil
   ) throws(SourceError) -> LoadedImageData {
-    guard url.hasSuffix(DAVListing.headFragment) else {
+    guard let file = DAVListing.file(ofHeadURL: url), rangedThumbnails else {
+      if let file = DAVListing.file(ofHeadURL: url) {
+        return .bytes(try get(file, range: nil, isCancelled: isCancelled, progress: progress).body)
+      }
       // A server-side preview, or an original the preview pane wants whole.
       return .bytes(try get(url, range: nil, isCancelled: isCancelled, progress: progress).body)
     }
-    let file = String(url.dropLast(DAVListing.headFragment.count))
     for size in Self.headSizes {
       let response = try get(file, range: size, isCancelled: isCancelled, progress: nil)
       // A server that ignores Range sent the whole file: use it.
