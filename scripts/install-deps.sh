@@ -43,6 +43,9 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
   packages+=(fzf lf)
   # The locale matrix runs under C, C.UTF-8 and en_US.UTF-8.
   packages+=(locales)
+  # rclone sources are tested against the real rclone (local and webdav
+  # remotes defined in the environment).
+  packages+=(rclone)
 fi
 if [ "$what" = bench ]; then
   # Pillow writes the camera-like photos; chafa, timg and vipsthumbnail are

@@ -167,6 +167,8 @@ struct Pick: ParsableCommand {
     for case let source as CommandSource in sources {
       DispatchQueue.global().async(group: group) { source.stop() }
     }
+    // The shared rclone daemon, if an rclone source started one.
+    DispatchQueue.global().async(group: group) { RcloneDaemon.stopAll() }
     group.wait()
   }
 
@@ -224,6 +226,8 @@ struct Pick: ParsableCommand {
         return WebSource(title: name, url: url, auth: auth, timeout: timeout, credentials: credentials)
       case .webdav(let name, let url, let auth, let timeout):
         return WebDAVSource(title: name, url: url, auth: auth, timeout: timeout, credentials: credentials)
+      case .rclone(let name, let remote, let executable, let timeout):
+        return RcloneSource(title: name, remote: remote, executable: executable, timeout: timeout, log: log)
       case .command(let name, let command, let timeout):
         return CommandSource(title: name, command: command, timeout: timeout, credentials: credentials, log: log)
       case .folder(let name, let path):

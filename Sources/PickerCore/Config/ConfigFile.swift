@@ -6,11 +6,14 @@ public enum SourceConfig: Hashable, Sendable {
   /// A WebDAV folder (Nextcloud, ownCloud, a NAS): the same keys as web.
   case webdav(name: String, url: String, auth: WebAuthKind, timeout: Double)
   case command(name: String, command: [String], timeout: Double)
+  /// A remote of the user's rclone config ("dropbox:Camera Uploads").
+  case rclone(name: String, remote: String, executable: String, timeout: Double)
   case folder(name: String, path: String)
 
   public var name: String {
     switch self {
-    case .web(let name, _, _, _), .webdav(let name, _, _, _), .command(let name, _, _), .folder(let name, _):
+    case .web(let name, _, _, _), .webdav(let name, _, _, _), .command(let name, _, _), .folder(let name, _),
+      .rclone(let name, _, _, _):
       return name
     }
   }
@@ -19,7 +22,7 @@ public enum SourceConfig: Hashable, Sendable {
 /// `$XDG_CONFIG_HOME/picker-tui/config.toml`:
 ///
 ///     [[sources]]
-///     kind = "web"            # web | webdav | command | folder
+///     kind = "web"            # web | webdav | rclone | command | folder
 ///     name = "Stock"
 ///     url = "http://127.0.0.1:8765/api"
 ///     auth = "token"          # none | token | basic
@@ -178,13 +181,22 @@ private struct SourceReader {
         command.append(text)
       }
       source = .command(name: name, command: command, timeout: try timeout() ?? 10)
+    case "rclone":
+      allowed = ["kind", "name", "remote", "rclone", "timeout"]
+      let remote = try string("remote", required: true)!
+      // "name:" or "name:path"; a bare path would be the local disk.
+      guard let colon = remote.firstIndex(of: ":"), colon != remote.startIndex else {
+        throw fail(value("remote")!.line, "remote", "expected a remote of your rclone config, like \"dropbox:Photos\"")
+      }
+      let executable = try string("rclone", required: false) ?? "rclone"
+      source = .rclone(name: name, remote: remote, executable: executable, timeout: try timeout() ?? 30)
     case "folder":
       allowed = ["kind", "name", "path"]
       var folder = try string("path", required: true)!
       if folder == "~" || folder.hasPrefix("~/") { folder = home + folder.dropFirst() }
       source = .folder(name: name, path: folder)
     default:
-      throw fail(value("kind")!.line, "kind", "expected one of web, webdav, command, folder")
+      throw fail(value("kind")!.line, "kind", "expected one of web, webdav, rclone, command, folder")
     }
     if let unknown = table.values.first(where: { !allowed.contains($0.key) }) {
       throw fail(unknown.value.line, unknown.key, "unknown key for a \(kind) source")

@@ -148,7 +148,7 @@ import Testing
       [[sources]]
       name = "X"
       kind = "ftp"
-      """, line: 3, mentions: ["kind", "web, webdav, command, folder"])
+      """, line: 3, mentions: ["kind", "web, webdav, rclone, command, folder"])
   }
 
   @Test(arguments: ["ftp://h/api", "file:///tmp", "http://", "127.0.0.1:8765/api"])

@@ -15,7 +15,9 @@ final class ChildProcess: @unchecked Sendable {
   private var exitStatus: Int32?
   private static let spawnLock = NSLock()
 
-  init(command: [String], stderr: Int32) throws(SourceError) {
+  /// `environment`: "NAME=value" entries added to the picker's own (for
+  /// secrets that must not show in the process list, as arguments do).
+  init(command: [String], stderr: Int32, environment: [String] = []) throws(SourceError) {
     guard let program = command.first, !program.isEmpty else { throw SourceError("the command is empty") }
     // Pipes are made close-on-exec under one lock, so that two sources
     // starting at once cannot each inherit the other's pipe ends.
@@ -53,8 +55,17 @@ final class ChildProcess: @unchecked Sendable {
 
     let arguments = command.map { strdup($0) } + [nil]
     defer { arguments.forEach { free($0) } }
+    let added = environment.map { strdup($0) }
+    defer { added.forEach { free($0) } }
+    var inherited: [UnsafeMutablePointer<CChar>?] = []
+    var index = 0
+    while let entry = environ[index] {
+      inherited.append(entry)
+      index += 1
+    }
+    let variables = inherited + added + [nil]
     var pid: pid_t = 0
-    let status = posix_spawnp(&pid, program, &actions, &attributes, arguments, environ)
+    let status = posix_spawnp(&pid, program, &actions, &attributes, arguments, variables)
     close(toChild[0])
     close(fromChild[1])
     guard status == 0 else {

@@ -28,9 +28,6 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
   /// A listing past this is an error (a 10,000-photo folder is ~6 MB).
   public static let maxListingBytes = 64 << 20
   public static let maxThumbnailBytes = 64 << 20
-  /// The ranged reads tried before the whole file: camera JPEGs keep their
-  /// EXIF thumbnail in the first 64 KB.
-  static let headSizes = [64 << 10, 256 << 10]
 
   public init(title: String, url: String, auth: WebAuthKind, timeout: Double = 30, credentials: CredentialStore) {
     self.id = "webdav:" + title
@@ -179,22 +176,10 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
   public func fetchThumbnail(
     _ url: String, isCancelled: @escaping @Sendable () -> Bool, progress: (@Sendable (Int64, Int64?) -> Void)? = nil
   ) throws(SourceError) -> LoadedImageData {
-    guard let file = DAVListing.file(ofHeadURL: url), rangedThumbnails else {
-      if let file = DAVListing.file(ofHeadURL: url) {
-        return .bytes(try get(file, range: nil, isCancelled: isCancelled, progress: progress).body)
-      }
-      // A server-side preview, or an original the preview pane wants whole.
-      return .bytes(try get(url, range: nil, isCancelled: isCancelled, progress: progress).body)
+    try RangedThumbnail.fetch(url, ranged: rangedThumbnails, progress: progress) {
+      (file, range, progress) throws(SourceError) in
+      try get(file, range: range, isCancelled: isCancelled, progress: progress)
     }
-    for size in Self.headSizes {
-      let response = try get(file, range: size, isCancelled: isCancelled, progress: nil)
-      // A server that ignores Range sent the whole file: use it.
-      guard response.status == 206 else { return .bytes(response.body) }
-      if ImageDecoder.headHasUsableThumbnail(response.body) { return .head(response.body) }
-      // Not a JPEG with a thumbnail, or a short file: no need to widen.
-      if response.body.count < size || !(response.body.starts(with: [0xFF, 0xD8, 0xFF])) { break }
-    }
-    return .bytes(try get(file, range: nil, isCancelled: isCancelled, progress: progress).body)
   }
 
   private func get(

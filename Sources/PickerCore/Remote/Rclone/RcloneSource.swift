@@ -1,0 +1,183 @@
+import Foundation
+
+/// Any rclone remote the user has configured (Dropbox, Google Drive,
+/// OneDrive, S3, SFTP, SMB…), through their own rclone: listed with
+/// `operations/list` on the shared `rclone rcd`, files read through its
+/// `--rc-serve` object serving (`/[remote:path]/file`). Sub-folders are
+/// albums; images (by MIME type or extension) photos; thumbnails come from
+/// a ranged read of a file's first bytes, as for WebDAV.
+public final class RcloneSource: PhotoSource, RemoteImageSource, @unchecked Sendable {
+  public let id: String
+  public let title: String
+  /// The remote and path, as in the config: "dropbox:Camera Uploads".
+  public let remote: String
+  public let executable: String
+  public let timeout: Double
+  private let log: LogFile?
+  private let lock = NSLock()
+  private var listings: [String: [PhotoItem]] = [:]
+
+  public static let maxListingBytes = 64 << 20
+  /// Listed URLs start here, not at the daemon's random port: they stay the
+  /// same from run to run (the thumbnail cache's key) and across a daemon
+  /// restart; each request puts the running daemon's address in its place.
+  static let listedBase = "http://rclone.invalid"
+
+  public init(title: String, remote: String, executable: String = "rclone", timeout: Double = 30, log: LogFile?) {
+    self.id = "rclone:" + title
+    self.title = title
+    self.remote = remote
+    self.executable = executable
+    self.timeout = timeout
+    self.log = log
+  }
+
+  public var icon: String { "☁" }
+  public var capabilities: SourceCapabilities { [.paging, .albums] }
+
+  public func items(in folder: FolderID?, page: PageRequest) async throws -> Page {
+    let path = folder ?? ""
+    guard !path.split(separator: "/").contains(where: { $0 == ".." }) else {
+      throw SourceError("\(title): not a folder of this source")
+    }
+    let cached = lock.withLock { page.offset == 0 ? nil : listings[path] }
+    let items: [PhotoItem]
+    if let cached {
+      items = cached
+    } else {
+      items = try await list(path)
+      lock.withLock { listings[path] = items }
+    }
+    let (slice, hasMore) = items.page(page)
+    return Page(items: Array(slice), hasMore: hasMore, total: items.count)
+  }
+
+  private func daemon() throws(SourceError) -> RcloneDaemon {
+    do {
+      return try RcloneDaemon.shared(executable: executable, log: log)
+    } catch {
+      throw SourceError("\(title): \(error.message)")
+    }
+  }
+
+  private func list(_ path: String) async throws(SourceError) -> [PhotoItem] {
+    let daemon = try daemon()
+    let body: JSONValue = ["fs": .string(remote), "remote": .string(path)]
+    var request = HTTPRequest(
+      url: daemon.baseURL + "/operations/list", headers: ["Content-Type": "application/json"],
+      authorization: daemon.authorization, credentialOrigin: Origin(daemon.baseURL), timeout: timeout,
+      maxBytes: Self.maxListingBytes)
+    request.method = "POST"
+    request.body = Array((try? JSONEncoder().encode(body)) ?? Data())
+    let response: HTTPResponse
+    do {
+      response = try await HTTPClient.get(request)
+    } catch {
+      throw SourceError("\(title): rclone does not answer (\(error.message))")
+    }
+    let json = JSONValue.parse(response.body)
+    guard response.status == 200 else {
+      // rclone's own words: "directory not found", "didn't find section in
+      // config file", a cloud service's refusal.
+      let reason = json?["error"]?.string ?? "HTTP \(response.status)"
+      throw SourceError("\(title): \(reason)")
+    }
+    guard let entries = json?["list"]?.array else { throw SourceError("\(title): rclone sent no listing") }
+    return RcloneListing.items(entries, folder: path, fileURL: fileURL, sourceID: id)
+  }
+
+  /// The object-serving URL of a file: /[remote]/path, each part escaped.
+  private func fileURL(_ path: String) -> String {
+    let segments = path.split(separator: "/", omittingEmptySubsequences: true).map { WebSource.escape(String($0)) }
+    return Self.listedBase + "/" + WebSource.escape("[" + remote + "]") + "/" + segments.joined(separator: "/")
+  }
+
+  // MARK: Images
+
+  public func fetchThumbnail(
+    _ url: String, isCancelled: @escaping @Sendable () -> Bool, progress: (@Sendable (Int64, Int64?) -> Void)? = nil
+  ) throws(SourceError) -> LoadedImageData {
+    try RangedThumbnail.fetch(url, ranged: true, progress: progress) { (file, range, progress) throws(SourceError) in
+      try get(file, range: range, isCancelled: isCancelled, progress: progress)
+    }
+  }
+
+  private func get(
+    _ url: String, range: Int?, isCancelled: @escaping @Sendable () -> Bool,
+    progress: (@Sendable (Int64, Int64?) -> Void)?
+  ) throws(SourceError) -> HTTPResponse {
+    let daemon = try daemon()
+    let current = Self.rebased(url, on: daemon.baseURL)
+    var request = HTTPRequest(
+      url: current, authorization: daemon.authorization, credentialOrigin: Origin(daemon.baseURL), timeout: timeout,
+      maxBytes: 64 << 20)
+    if let range { request.headers["Range"] = "bytes=0-\(range - 1)" }
+    let response: HTTPResponse
+    do {
+      response = try HTTPClient.get(request, progress: progress, isCancelled: isCancelled)
+    } catch {
+      throw SourceError("\(title): \(error.message)")
+    }
+    guard (200..<300).contains(response.status) else { throw SourceError("\(title): HTTP \(response.status)") }
+    return response
+  }
+
+  public func download(
+    _ url: String, into file: Int32, progress: @escaping @Sendable (Int64, Int64?) -> Void,
+    isCancelled: @escaping @Sendable () -> Bool
+  ) throws(SourceError) {
+    let daemon = try daemon()
+    let request = HTTPRequest(
+      url: Self.rebased(url, on: daemon.baseURL), authorization: daemon.authorization,
+      credentialOrigin: Origin(daemon.baseURL), timeout: 0, stallTimeout: timeout, maxBytes: 2 << 30)
+    let response: HTTPResponse
+    do {
+      response = try HTTPClient.get(request, into: file, progress: progress, isCancelled: isCancelled)
+    } catch {
+      throw SourceError("\(title): \(error.message)")
+    }
+    guard (200..<300).contains(response.status) else { throw SourceError("\(title): HTTP \(response.status)") }
+  }
+
+  /// `url`'s path and fragment on `base` (scheme, host and port).
+  static func rebased(_ url: String, on base: String) -> String {
+    guard url.hasPrefix(listedBase), let schemeEnd = url.range(of: "://"),
+      let pathStart = url[schemeEnd.upperBound...].firstIndex(of: "/")
+    else { return url }
+    return base + url[pathStart...]
+  }
+}
+
+/// rclone's `operations/list` entries as the grid's items.
+enum RcloneListing {
+  static func items(_ entries: [JSONValue], folder: String, fileURL: (String) -> String, sourceID: String)
+    -> [PhotoItem]
+  {
+    var items: [PhotoItem] = []
+    for entry in entries {
+      guard let name = entry["Name"]?.string, !name.isEmpty, name != ".", name != "..", !name.contains("/") else {
+        continue
+      }
+      let path = folder.isEmpty ? name : folder + "/" + name
+      let title = Array(name.utf8)
+      if entry["IsDir"]?.bool == true {
+        items.append(PhotoItem(id: path, kind: .folder(count: nil), title: title))
+        continue
+      }
+      let isImage = entry["MimeType"]?.string?.lowercased().hasPrefix("image/") ?? false
+      guard isImage || PhotoFileTypes.isPhoto(name: title) else { continue }
+      let url = fileURL(path)
+      // ModTime and Size stand in for an ETag in the thumbnail cache's key.
+      let version = [entry["ModTime"]?.string, entry["Size"]?.int.map(String.init)].compactMap { $0 }.joined(
+        separator: "-")
+      var photo = PhotoItem(
+        id: path, kind: .photo, title: title,
+        thumbnail: .remote(source: sourceID, url: DAVListing.headURL(url, etag: version.isEmpty ? nil : version)),
+        original: .remote(source: sourceID, url: url))
+      photo.listedDate = entry["ModTime"]?.string
+      items.append(photo)
+    }
+    let order = NaturalOrder.sortedIndices(of: items.map(\.title), groups: items.map { $0.isFolder ? 0 : 1 })
+    return order.map { items[$0] }
+  }
+}
