@@ -10,12 +10,12 @@ struct RemoteBench: ParsableCommand {
     commandName: "remote",
     abstract: "Remote thumbnails per second and latency, from a web or WebDAV source.")
 
-  enum Kind: String, ExpressibleByArgument, CaseIterable { case web, webdav }
+  enum Kind: String, ExpressibleByArgument, CaseIterable { case web, webdav, rclone }
 
-  @Argument(help: "The source's URL (the config's url).")
+  @Argument(help: "The source's URL (the config's url), or for rclone the remote (name:path).")
   var url: String
 
-  @Option(help: "The source's kind: web or webdav.")
+  @Option(help: "The source's kind: web, webdav or rclone.")
   var kind: Kind = .web
 
   @Option(help: "WebDAV: user:password for basic auth.")
@@ -51,7 +51,10 @@ struct RemoteBench: ParsableCommand {
       made.rangedThumbnails = !wholeFiles
       dav = made
       source = made
+    case .rclone:
+      source = RcloneSource(title: "Bench", remote: url, log: nil)
     }
+    defer { RcloneDaemon.stopAll() }
     let listingStart = DispatchTime.now().uptimeNanoseconds
     let items = try listPhotos(source)
     let listingMs = Double(DispatchTime.now().uptimeNanoseconds - listingStart) / 1e6
