@@ -109,6 +109,17 @@ import Testing
     #expect(items.map { String(decoding: $0.title, as: UTF8.self) } == ["ok.jpg"])
   }
 
+  @Test func anHrefWithDoubledSlashesBecomesTheSameURLBelowTheBase() throws {
+    // Found by fuzzing: "dav//files" is inside the base by its segments, and
+    // the item's URL (its folder id) must say so too, or opening it fails.
+    let entries = try Multistatus.parse(
+      reply(
+        response("/remote.php/dav//files/alice/Photos/Trip/", collection: true)
+          + response("HTTP://127.0.0.1:8080/remote.php/dav/files/alice//Photos/a.jpg", type: "image/jpeg")))
+    let items = DAVListing.items(entries, folder: base, base: base, sourceID: "s")
+    #expect(items.map(\.id) == [base + "Trip/", base + "a.jpg"])
+  }
+
   @Test func encodedNamesAreDecodedForCaptionsAndKeptForRequests() throws {
     let entries = try Multistatus.parse(
       reply(

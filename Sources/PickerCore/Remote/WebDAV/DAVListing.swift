@@ -25,6 +25,7 @@ public enum DAVListing {
   public static func items(
     _ entries: [DAVEntry], folder: String, base: String, sourceID: String, previewRoot: String? = nil
   ) -> [PhotoItem] {
+    let base = base.hasSuffix("/") ? base : base + "/"
     guard let baseSegments = segments(of: base), let folderSegments = segments(of: folder),
       let baseOrigin = Origin(base)
     else { return [] }
@@ -36,8 +37,11 @@ public enum DAVListing {
         Array(path.prefix(baseSegments.count)) == baseSegments,
         Array(path.prefix(folderSegments.count)) == folderSegments
       else { continue }
-      // One item per resource, whatever form its href took.
-      let canonical = canonicalURL(url, isCollection: entry.isCollection)
+      // One item per resource, whatever form its href took ("//", a host
+      // in another case): the base, then the href's own segments below it.
+      guard let encoded = encodedSegments(of: url), encoded.count == path.count else { continue }
+      let below = encoded[baseSegments.count...].joined(separator: "/")
+      let canonical = canonicalURL(base + below, isCollection: entry.isCollection)
       guard seen.insert(canonical).inserted, let name = path.last, !name.isEmpty else { continue }
       let title = Array(name.utf8)
       if entry.isCollection {
@@ -84,6 +88,13 @@ public enum DAVListing {
       result.append(decoded)
     }
     return result
+  }
+
+  /// The path's segments as sent (percent-encoded), empty ones left out.
+  static func encodedSegments(of url: String) -> [String]? {
+    URLComponents(string: url).map {
+      $0.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    }
   }
 
   /// A collection's URL with a trailing slash, a file's without, so the
