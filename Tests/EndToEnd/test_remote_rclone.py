@@ -37,7 +37,8 @@ def rclone_env(home, **remotes):
 
 
 def daemons():
-    return [pid for pid, text in processes_mentioning(DAEMON)]
+    """The rclone rcd processes themselves (not the shell watching each)."""
+    return [pid for pid, text in processes_mentioning(DAEMON) if not text.startswith("/bin/sh")]
 
 
 def test_browse_a_local_remote_pick_and_rclone_ends_with_the_picker(picker, home, tmp_path):
@@ -71,6 +72,19 @@ def test_a_remote_that_does_not_exist_shows_rclones_words(picker, home, tmp_path
     p.wait(lambda s: "Nowhere: didn't find section in config file" in str(s), "rclone's own words")
     p.send("Escape")
     p.finish(130)
+
+
+def test_rclone_ends_even_when_the_picker_is_killed(picker, home, tmp_path):
+    # Its watchdog shell reads the pipe the picker holds: SIGKILL closes it.
+    folder = photos(tmp_path)
+    home.write_config({"kind": "rclone", "name": "Disk", "remote": f"disk:{folder}"})
+    before = set(daemons())
+    p = picker.start(["--source", "Disk"], env=rclone_env(home, disk={"type": "local"}))
+    p.wait(lambda s: "a.png" in str(s), "the remote's photos")
+    assert set(daemons()) - before
+    (pid,) = [pid for pid, text in processes_mentioning("picker-tui --source Disk") if "/bin/sh" not in text]
+    os.kill(pid, signal.SIGKILL)
+    wait_until(lambda: not (set(daemons()) - before), "rclone to end after the picker was killed")
 
 
 def test_rclone_missing_is_an_error_in_that_source_only(picker, home, tmp_path):

@@ -51,7 +51,20 @@ public final class RcloneDaemon: @unchecked Sendable {
     guard pipe(&fds) == 0 else { throw SourceError("cannot create a pipe") }
     _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
     _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-    let command = [executable, "rcd", "--rc-addr", "127.0.0.1:0", "--rc-serve", "--log-level", "NOTICE"]
+    guard let program = Self.find(executable) else {
+      throw SourceError(
+        executable == "rclone"
+          ? "rclone is not installed (or not on PATH): install it, or set rclone = \"/path/to/rclone\""
+          : "cannot start \(executable): not found or not executable")
+    }
+    // rclone runs under a shell that waits on the pipe we hold as its stdin
+    // and ends rclone when that pipe closes: when the picker exits, and also
+    // when it is killed or crashes, so a daemon holding the user's remotes
+    // open never outlives it.
+    let watchdog = "\"$0\" \"$@\" </dev/null & rclone=$!; read -r _; kill $rclone 2>/dev/null"
+    let command = [
+      "/bin/sh", "-c", watchdog, program, "rcd", "--rc-addr", "127.0.0.1:0", "--rc-serve", "--log-level", "NOTICE",
+    ]
     do {
       child = try ChildProcess(
         command: command, stderr: fds[1], environment: ["RCLONE_RC_USER=\(user)", "RCLONE_RC_PASS=\(password)"])
@@ -64,7 +77,6 @@ public final class RcloneDaemon: @unchecked Sendable {
           : "cannot start \(executable): \(error.message)")
     }
     close(fds[1])
-    child.closeInput()
     // rclone says where it listens on stderr: "Serving remote control on
     // http://127.0.0.1:PORT/". Anything before is kept for the error.
     var said: [UInt8] = []
@@ -109,8 +121,26 @@ public final class RcloneDaemon: @unchecked Sendable {
     logReader = thread
   }
 
-  /// Whether rclone is still running (it may have been killed).
-  public var isRunning: Bool { child.poll() == nil }
+  private let stateLock = NSLock()
+  private var refused = false
+
+  /// Whether rclone is still there: its watchdog shell has not ended, and
+  /// no request found its port closed (rclone killed under the shell).
+  public var isRunning: Bool { child.poll() == nil && !stateLock.withLock { refused } }
+
+  /// A request could not reach rclone: the next one starts a new daemon.
+  public func markUnreachable() { stateLock.withLock { refused = true } }
+
+  /// The program as a path: itself when it names one, else found on PATH.
+  static func find(_ executable: String) -> String? {
+    if executable.contains("/") { return access(executable, X_OK) == 0 ? executable : nil }
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for folder in path.split(separator: ":") where !folder.isEmpty {
+      let candidate = folder + "/" + executable
+      if access(candidate, X_OK) == 0 { return candidate }
+    }
+    return nil
+  }
 
   private static func randomToken() -> String {
     var generator = SystemRandomNumberGenerator()

@@ -61,7 +61,17 @@ public final class RcloneSource: PhotoSource, RemoteImageSource, @unchecked Send
   }
 
   private func list(_ path: String) async throws(SourceError) -> [PhotoItem] {
-    let daemon = try daemon()
+    let first = try daemon()
+    do {
+      return try await list(path, daemon: first)
+    } catch {
+      // rclone was killed or crashed: once more, with a new one.
+      guard !first.isRunning else { throw error }
+      return try await list(path, daemon: try daemon())
+    }
+  }
+
+  private func list(_ path: String, daemon: RcloneDaemon) async throws(SourceError) -> [PhotoItem] {
     let body: JSONValue = ["fs": .string(remote), "remote": .string(path)]
     var request = HTTPRequest(
       url: daemon.baseURL + "/operations/list", headers: ["Content-Type": "application/json"],
@@ -73,6 +83,7 @@ public final class RcloneSource: PhotoSource, RemoteImageSource, @unchecked Send
     do {
       response = try await HTTPClient.get(request)
     } catch {
+      if error.kind == .transport { daemon.markUnreachable() }
       throw SourceError("\(title): rclone does not answer (\(error.message))")
     }
     let json = JSONValue.parse(response.body)
@@ -116,6 +127,7 @@ public final class RcloneSource: PhotoSource, RemoteImageSource, @unchecked Send
     do {
       response = try HTTPClient.get(request, progress: progress, isCancelled: isCancelled)
     } catch {
+      if error.kind == .transport { daemon.markUnreachable() }
       throw SourceError("\(title): \(error.message)")
     }
     guard (200..<300).contains(response.status) else { throw SourceError("\(title): HTTP \(response.status)") }
