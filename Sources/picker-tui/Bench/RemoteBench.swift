@@ -46,7 +46,7 @@ struct RemoteBench: ParsableCommand {
       if let basic {
         let parts = basic.split(separator: ":", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { throw ValidationError("--basic must look like user:password") }
-        try made.signIn(user: parts[0], password: parts[1])
+        try made.useCredentials(user: parts[0], password: parts[1])
       }
       made.rangedThumbnails = !wholeFiles
       dav = made

@@ -17,11 +17,8 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
   public let auth: WebAuthKind
   /// Seconds a listing may take.
   public let timeout: Double
-  private let origin: Origin?
-  private let credentials: CredentialStore
-  private let lock = NSLock()
-  /// The Authorization value in use; nil when signed out.
-  private var authorization: String?
+  private let signIn: SignIn
+  private var origin: Origin? { signIn.origin }
 
   public static let maxListingBytes = 16 << 20
   public static let maxThumbnailBytes = 32 << 20
@@ -32,22 +29,16 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
     self.baseURL = url.hasSuffix("/") ? String(url.dropLast()) : url
     self.auth = auth
     self.timeout = timeout
-    self.origin = Origin(url)
-    self.credentials = credentials
-    if let token = credentials.environmentToken(for: title) {
-      authorization = auth.authorization(auth.answers(fromEnvironmentToken: token))
-    } else if let saved = credentials.answers(for: title) {
-      authorization = auth.authorization(saved)
-    }
+    self.signIn = SignIn(title: title, url: url, auth: auth, credentials: credentials)
   }
 
   public var icon: String { "☁" }
   public var capabilities: SourceCapabilities {
     auth == .none ? [.paging, .search, .albums] : [.paging, .search, .albums, .auth]
   }
-  public var authPrompt: AuthPrompt? { auth.prompt.map { AuthPrompt(title: "Sign in to \(title)", fields: $0.fields) } }
+  public var authPrompt: AuthPrompt? { signIn.prompt }
 
-  private var currentAuthorization: String? { lock.withLock { authorization } }
+  private var currentAuthorization: String? { signIn.current }
 
   public func authStatus() async -> AuthStatus {
     guard auth != .none else { return .signedIn }
@@ -57,29 +48,12 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
   }
 
   public func authenticate(_ answers: [String: String]) async throws {
-    guard let candidate = auth.authorization(answers) else { throw SourceError("fill in every field") }
-    let response: HTTPResponse
-    do {
-      response = try await HTTPClient.get(request("me", authorization: candidate))
-    } catch {
-      throw SourceError("\(title): \(error.message)")
-    }
-    switch response.status {
-    case 200..<300:
-      lock.withLock { authorization = candidate }
-      // Signed in for this run even if the file cannot be written.
-      try? credentials.save(answers, for: title)
-    case 401, 403:
-      throw SourceError(auth == .token ? "the token was refused" : "wrong user or password")
-    default:
-      throw SourceError("\(title): HTTP \(response.status) while signing in")
+    try await signIn.attempt(answers) { (candidate) throws(HTTPError) in
+      try await HTTPClient.get(request("me", authorization: candidate))
     }
   }
 
-  public func signOut() async {
-    lock.withLock { authorization = nil }
-    credentials.remove(for: title)
-  }
+  public func signOut() async { signIn.signOut() }
 
   public func items(in folder: FolderID?, page: PageRequest) async throws -> Page {
     let path = folder.map { "albums/\(Self.escape($0))/photos" } ?? "photos"
@@ -109,27 +83,12 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
     }
   }
 
-  /// The Authorization to send, or the sign-in error when one is needed and
-  /// there is none (no request is made that would only come back 401).
-  private func signedInAuthorization() throws(SourceError) -> String? {
-    guard auth != .none else { return nil }
-    guard let authorization = currentAuthorization else {
-      throw SourceError("sign in to \(title) to see its photos", signIn: authPrompt)
-    }
-    return authorization
-  }
+  private func signedInAuthorization() throws(SourceError) -> String? { try signIn.required() }
 
-  /// A 401 forgets the credentials only if they were sent with the
-  /// request (to our origin) and are still the ones in use: a 401 from a
-  /// CDN, or for a request sent before a new sign-in, is no verdict on them.
   private func check(_ response: HTTPResponse, sent: String?) throws(SourceError) {
+    try signIn.checkUnauthorized(response, sent: sent)
     switch response.status {
     case 200..<300: return
-    case 401:
-      if let sent, Origin(response.url) == origin {
-        lock.withLock { if authorization == sent { authorization = nil } }
-      }
-      throw SourceError("\(title) asks to sign in again", signIn: authPrompt ?? AuthPrompt(title: title, fields: []))
     case 404: throw SourceError("\(title): not found (HTTP 404)")
     default: throw SourceError("\(title): server error (HTTP \(response.status))")
     }

@@ -15,11 +15,10 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
   public let baseURL: String
   public let auth: WebAuthKind
   public let timeout: Double
-  private let origin: Origin?
   private let previewRoot: String?
-  private let credentials: CredentialStore
+  private let signIn: SignIn
+  private var origin: Origin? { signIn.origin }
   private let lock = NSLock()
-  private var authorization: String?
   /// Folder URL → its items, for paging without asking again.
   private var listings: [String: [PhotoItem]] = [:]
   private var bytesReceived: Int64 = 0
@@ -35,19 +34,13 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
     self.baseURL = url.hasSuffix("/") ? url : url + "/"
     self.auth = auth
     self.timeout = timeout
-    self.origin = Origin(url)
     self.previewRoot = DAVListing.nextcloudRoot(of: url)
-    self.credentials = credentials
-    if let token = credentials.environmentToken(for: title) {
-      authorization = auth.authorization(auth.answers(fromEnvironmentToken: token))
-    } else if let saved = credentials.answers(for: title) {
-      authorization = auth.authorization(saved)
-    }
+    self.signIn = SignIn(title: title, url: url, auth: auth, credentials: credentials)
   }
 
   public var icon: String { "☁" }
   public var capabilities: SourceCapabilities { auth == .none ? [.paging, .albums] : [.paging, .albums, .auth] }
-  public var authPrompt: AuthPrompt? { auth.prompt.map { AuthPrompt(title: "Sign in to \(title)", fields: $0.fields) } }
+  public var authPrompt: AuthPrompt? { signIn.prompt }
   /// Bytes of thumbnails received so far (the benchmark reports it).
   public var thumbnailBytesReceived: Int64 { lock.withLock { bytesReceived } }
 
@@ -60,14 +53,14 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
 
   /// Signs in for this run only, without asking the server or saving
   /// anything (the benchmark's --basic).
-  public func signIn(user: String, password: String) throws(SourceError) {
+  public func useCredentials(user: String, password: String) throws(SourceError) {
     guard let value = auth.authorization(["user": user, "password": password]) else {
       throw SourceError("this source does not take a user and a password")
     }
-    lock.withLock { authorization = value }
+    signIn.use(value)
   }
 
-  private var currentAuthorization: String? { lock.withLock { authorization } }
+  private var currentAuthorization: String? { signIn.current }
 
   public func authStatus() async -> AuthStatus {
     guard auth != .none else { return .signedIn }
@@ -77,30 +70,14 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
   }
 
   public func authenticate(_ answers: [String: String]) async throws {
-    guard let candidate = auth.authorization(answers) else { throw SourceError("fill in every field") }
-    let response: HTTPResponse
-    do {
-      response = try await HTTPClient.get(propfind(baseURL, depth: 0, authorization: candidate))
-    } catch {
-      throw SourceError("\(title): \(error.message)")
-    }
-    switch response.status {
-    case 200..<300:
-      lock.withLock { authorization = candidate }
-      try? credentials.save(answers, for: title)
-    case 401, 403:
-      throw SourceError(auth == .token ? "the token was refused" : "wrong user or password")
-    default:
-      throw SourceError("\(title): HTTP \(response.status) while signing in")
+    try await signIn.attempt(answers) { (candidate) throws(HTTPError) in
+      try await HTTPClient.get(propfind(baseURL, depth: 0, authorization: candidate))
     }
   }
 
   public func signOut() async {
-    lock.withLock {
-      authorization = nil
-      listings = [:]
-    }
-    credentials.remove(for: title)
+    lock.withLock { listings = [:] }
+    signIn.signOut()
   }
 
   public func items(in folder: FolderID?, page: PageRequest) async throws -> Page {
@@ -146,24 +123,12 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
     return request
   }
 
-  private func signedInAuthorization() throws(SourceError) -> String? {
-    guard auth != .none else { return nil }
-    guard let authorization = currentAuthorization else {
-      throw SourceError("sign in to \(title) to see its photos", signIn: authPrompt)
-    }
-    return authorization
-  }
+  private func signedInAuthorization() throws(SourceError) -> String? { try signIn.required() }
 
-  /// As the web source: a 401 forgets credentials only if they were sent
-  /// (to our origin) and are still the ones in use.
   private func check(_ response: HTTPResponse, sent: String?) throws(SourceError) {
+    try signIn.checkUnauthorized(response, sent: sent)
     switch response.status {
     case 200..<300: return
-    case 401:
-      if let sent, Origin(response.url) == origin {
-        lock.withLock { if authorization == sent { authorization = nil } }
-      }
-      throw SourceError("\(title) asks to sign in again", signIn: authPrompt ?? AuthPrompt(title: title, fields: []))
     case 403: throw SourceError("\(title): access refused (HTTP 403)")
     case 404: throw SourceError("\(title): not found (HTTP 404)")
     case 405, 501: throw SourceError("\(title): not a WebDAV folder (HTTP \(response.status) to PROPFIND)")
