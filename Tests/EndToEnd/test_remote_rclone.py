@@ -5,11 +5,14 @@ define them; one `rclone rcd` per run, ended with the picker."""
 import os
 import shutil
 import signal
+import subprocess
 
 import pytest
 
+from dav import camera_jpeg, dav  # noqa: F401  (fixtures)
 from images import gradient, solid, write_png
 from remote import home, processes_mentioning, wait_until  # noqa: F401  (fixtures)
+from test_thumbnails import wait_for_thumbnails
 
 pytestmark = pytest.mark.skipif(shutil.which("rclone") is None, reason="rclone is not installed")
 
@@ -114,3 +117,24 @@ def test_rclone_killed_mid_browse_is_started_again(picker, home, tmp_path):
     assert len(set(daemons()) - before) == 1
     p.send("Escape")
     p.finish(130)
+
+
+def test_a_webdav_remote_reads_thumbnails_with_ranges_and_picks_byte_exact(picker, home, dav):
+    camera_jpeg(dav.root / "red.jpg", (200, 40, 40))
+    camera_jpeg(dav.root / "green.jpg", (40, 200, 40))
+    obscured = subprocess.run(["rclone", "obscure", "secret"], capture_output=True, text=True, check=True).stdout
+    home.write_config({"kind": "rclone", "name": "Cloud", "remote": "nas:"})
+    remote = {"type": "webdav", "url": dav.url(), "vendor": "other", "user": "alice", "pass": obscured.strip()}
+    env = rclone_env(home, nas=remote)
+    env["COLORTERM"] = "truecolor"
+    p = picker.start(["--source", "Cloud"], env=env)
+    wait_for_thumbnails(p, 20)
+    gets = [r for r in dav.requests() if r["method"] == "GET"]
+    # rclone passes our Range on to the server: the photos' first bytes only.
+    sizes = sum((dav.root / name).stat().st_size for name in ("red.jpg", "green.jpg"))
+    assert gets and all(r["range"] and r["status"] == 206 for r in gets), gets
+    assert sum(r["bytes"] for r in gets) < sizes / 4, (gets, sizes)
+    p.toggle("green.jpg")
+    p.send("Enter")
+    out = p.finish(0).decode().splitlines()
+    assert open(out[0], "rb").read() == (dav.root / "green.jpg").read_bytes()

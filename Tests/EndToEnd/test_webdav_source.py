@@ -4,88 +4,32 @@ downloads, and hostile replies that must stay errors in that source."""
 
 import json
 import os
-import select
-import signal
-import subprocess
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from remote import PYTHON, home  # noqa: F401  (fixtures)
+from dav import camera_jpeg, dav, rclone_dav, start_dav_server, stop  # noqa: F401  (fixtures)
+from remote import home, sign_in_box  # noqa: F401  (fixtures)
 from test_thumbnails import wait_for_thumbnails
 
-SERVER = Path(__file__).parents[1] / "Servers" / "dav_server.py"
-_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+def webdav_env(home, dav, url: str | None = None, token: str | None = "alice:secret", **extra):
+    home.write_config({"kind": "webdav", "name": "NAS", "url": url or dav.url(), "auth": "basic"})
+    if token is not None:
+        extra["PICKER_TUI_NAS_TOKEN"] = token
+    return home.env(**extra)
 
 
-class DavServer:
-    def __init__(self, process, port):
-        self.process = process
-        self.port = port
-
-    def url(self, path: str = "") -> str:
-        return f"http://127.0.0.1:{self.port}/dav/{path}"
-
-    def requests(self) -> list[dict]:
-        with _OPENER.open(f"http://127.0.0.1:{self.port}/_requests", timeout=10) as response:
-            return json.loads(response.read())
-
-    def control(self, **changes) -> None:
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/_control", data=json.dumps(changes).encode(),
-                                         method="POST")
-        with _OPENER.open(request, timeout=60) as response:
-            assert json.loads(response.read()) == {"ok": True}
-
-
-@pytest.fixture
-def dav(tmp_path):
-    """WsgiDAV over tmp_path/served, basic auth alice:secret."""
-    root = tmp_path / "served"
-    root.mkdir()
-    process = subprocess.Popen([PYTHON, str(SERVER), "--root", str(root), "--user", "alice", "--password", "secret"],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
-    line = b""
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline and not line.endswith(b"\n"):
-        if select.select([process.stdout], [], [], 0.1)[0]:
-            chunk = os.read(process.stdout.fileno(), 1)
-            if not chunk:
-                break
-            line += chunk
-    assert line.startswith(b"PORT "), f"WsgiDAV did not start: {line!r}"
-    server = DavServer(process, int(line.split()[1]))
-    server.root = root
-    yield server
-    os.killpg(process.pid, signal.SIGTERM)
-    process.wait(timeout=5)
-
-
-def camera_jpeg(path: Path, colour, size=(1600, 1200)) -> Path:
-    """A photo far larger than 64 KB with a 160x120 EXIF thumbnail, as cameras write."""
-    import random
-
-    rng = random.Random(hash(path.name))
-    image = Image.new("RGB", size, colour)
-    # Noise, so the file is large like a camera's.
-    noise = Image.frombytes("RGB", (size[0] // 4, size[1] // 4), rng.randbytes(size[0] * size[1] * 3 // 16))
-    image.paste(noise.resize(size), (0, 0), Image.new("L", size, 40))
-    thumbnail = image.resize((160, 120))
-    exif = Image.Exif()
-    exif[0x0112] = 1
-    image.save(path, "JPEG", quality=90, exif=exif.tobytes())
-    tpath = path.with_suffix(".thumb.jpg")
-    thumbnail.save(tpath, "JPEG", quality=80)
-    subprocess.run(["exiftool", "-q", "-overwrite_original", f"-ThumbnailImage<={tpath}", str(path)], check=True)
-    tpath.unlink()
+def small_jpeg(path: Path, colour=(90, 120, 150)) -> Path:
+    Image.new("RGB", (64, 48), colour).save(path, "JPEG", quality=85)
     return path
 
 
-def webdav_env(home, dav, **extra):
-    home.write_config({"kind": "webdav", "name": "NAS", "url": dav.url(), "auth": "basic"})
-    return home.env(PICKER_TUI_NAS_TOKEN="alice:secret", **extra)
+def peak_memory_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmHWM")
 
 
 def test_browse_thumbnails_from_ranged_reads_and_byte_exact_picks(picker, home, dav):
@@ -170,3 +114,124 @@ def test_a_401_mid_session_asks_to_sign_in_again_and_keeps_the_picks(picker, hom
     assert "NAS*" in screen.source_bar and "1 picked" in screen.lines[0], screen
     p.send("C-c")
     p.finish(130)
+
+
+def test_a_wrong_password_is_refused_in_the_form_and_the_right_one_signs_in(picker, home, dav):
+    small_jpeg(dav.root / "a.jpg")
+    p = picker.start(["--source", "NAS"], env=webdav_env(home, dav, token=None), wait_ui=False)
+    screen = p.wait(sign_in_box, "the sign-in form")
+    assert "Sign in to NAS" in screen and "User" in screen and "Password" in screen, screen
+    assert dav.requests() == [], "a request was made that could only come back 401"
+    p.type("alice")
+    p.send("Tab")
+    p.type("wrong")
+    p.wait(lambda s: "•••••" in s and "wrong" not in s, "the masked password")
+    p.send("Enter")
+    screen = p.wait_text("⚠ wrong user or password")
+    assert sign_in_box(screen), screen
+    assert not home.credentials("NAS").exists()
+    # Typing the password again (the user is kept) signs in and lists.
+    p.send("C-u")
+    p.type("secret")
+    p.wait(lambda s: "••••••" in s, "the masked password")
+    p.send("Enter")
+    screen = p.wait(lambda s: s.captions() == ["a.jpg"] and not sign_in_box(s), "the listing after signing in")
+    assert json.loads(home.credentials("NAS").read_text()) == {"user": "alice", "password": "secret"}
+    p.send("Escape")
+    p.finish(130)
+
+
+def test_a_10000_file_folder_is_one_propfind_paged_to_its_end(picker, home, dav):
+    first = small_jpeg(dav.root / "IMG_00001.jpg")
+    for i in range(2, 10_001):
+        os.link(first, dav.root / f"IMG_{i:05d}.jpg")
+    p = picker.start(["--source", "NAS"], env=webdav_env(home, dav), wait_ui=False)
+    screen = p.wait(lambda s: s.counts == (48, 10000), "the first page of 10,000", timeout=30)
+    assert screen.captions()[:2] == ["IMG_00001.jpg", "IMG_00002.jpg"], screen
+    p.send("G")
+    p.wait(lambda s: s.focused_caption() == "IMG_10000.jpg" and s.counts == (10000, 10000), "G to the 10,000th")
+    p.press("k", "IMG_09994.jpg")
+    p.toggle("IMG_09994.jpg")
+    p.press("g", "IMG_00001.jpg")
+    propfinds = [r for r in dav.requests() if r["method"] == "PROPFIND"]
+    assert len(propfinds) == 1, f"the listing was asked for {len(propfinds)} times"
+    p.send("Enter")
+    out = p.finish(0).decode().splitlines()
+    assert [Path(line).name for line in out] == ["IMG_09994.jpg"]
+    assert Path(out[0]).read_bytes() == first.read_bytes()
+
+
+def test_a_100_mb_reply_is_an_error_not_a_hang_or_a_heap(picker, home, dav, tmp_path):
+    local = tmp_path / "local"
+    local.mkdir()
+    Image.new("RGB", (40, 30), (10, 10, 10)).save(local / "here.png")
+    dav.control(huge_reply=100 << 20)
+    p = picker.start([str(local), "--source", "NAS"], env=webdav_env(home, dav), wait_ui=False)
+    p.wait(lambda s: "NAS: response larger than 64 MB" in str(s), "the refused reply", timeout=20)
+    pid = int((p.workdir / "pid").read_text())
+    assert peak_memory_kib(pid) < 200 * 1024, f"peak RSS {peak_memory_kib(pid)} KiB"
+    p.send("1")
+    p.wait(lambda s: "here.png" in s.captions(), "the folder source, still working")
+    p.send("Escape")
+    p.finish(130)
+
+
+@pytest.fixture
+def nextcloud(tmp_path):
+    """The Nextcloud stand-in: WsgiDAV at /remote.php/dav/files/alice with
+    file ids and the preview endpoint."""
+    root = tmp_path / "nextcloud"
+    root.mkdir()
+    server = start_dav_server(root, "--mount", "/remote.php/dav/files/alice", "--nextcloud")
+    server.files_url = f"http://127.0.0.1:{server.port}/remote.php/dav/files/alice/"
+    yield server
+    stop(server.process)
+
+
+def test_nextcloud_previews_are_used_and_originals_come_from_the_files(picker, home, nextcloud):
+    camera_jpeg(nextcloud.root / "red.jpg", (200, 40, 40))
+    camera_jpeg(nextcloud.root / "blue.jpg", (40, 40, 200))
+    env = webdav_env(home, nextcloud, url=nextcloud.files_url, COLORTERM="truecolor")
+    p = picker.start(["--source", "NAS"], env=env)
+    wait_for_thumbnails(p, 20)
+    requests = nextcloud.requests()
+    previews = [r for r in requests if r["path"] == "/index.php/core/preview"]
+    assert len(previews) == 2 and all(r["status"] == 200 and r["authorization"] for r in previews), requests
+    queries = sorted(r["query"] for r in previews)
+    assert all(q.startswith("fileId=100") and "&x=256&y=256&a=1&c=" in q for q in queries), queries
+    # No byte of the photos themselves went out for their thumbnails.
+    assert not [r for r in requests if r["method"] == "GET" and r["path"].startswith("/remote.php/")], requests
+    p.toggle("blue.jpg")
+    p.send("Enter")
+    out = p.finish(0).decode().splitlines()
+    assert Path(out[0]).read_bytes() == (nextcloud.root / "blue.jpg").read_bytes()
+
+
+def test_rclone_serve_webdav_is_browsed_and_picked_and_a_wrong_password_asks_again(picker, home, rclone_dav):
+    (rclone_dav.root / "Trip").mkdir()
+    camera_jpeg(rclone_dav.root / "img2.jpg", (200, 40, 40))
+    camera_jpeg(rclone_dav.root / "Trip" / "Été.jpg", (40, 40, 200))
+    # A refused password from the environment: the form, not an empty grid.
+    p = picker.start(["--source", "NAS"], env=webdav_env(home, rclone_dav, token="alice:wrong"), wait_ui=False)
+    p.wait(sign_in_box, "the sign-in form after the refused password")
+    p.send("Escape")
+    screen = p.wait(lambda s: not sign_in_box(s), "the form closed by Esc")
+    assert "NAS asks to sign in again" in screen and "needs you to sign in" in screen.status, screen
+    p.send("Escape")
+    p.finish(130)
+
+    p = picker.start(["--source", "NAS"], env=webdav_env(home, rclone_dav, COLORTERM="truecolor"))
+    screen = wait_for_thumbnails(p, 20)
+    assert screen.captions()[:2] == ["Trip/", "img2.jpg"], screen
+    p.press("Right", "img2.jpg")
+    p.toggle("img2.jpg")
+    p.press("Left", "Trip/")
+    p.send("Enter")
+    p.wait(lambda s: "Été.jpg" in s.captions(), "the album's photo")
+    p.press("Right", "Été.jpg")
+    p.toggle("Été.jpg")
+    p.send("Enter")
+    out = p.finish(0).decode().splitlines()
+    assert [Path(line).name for line in out] == ["img2.jpg", "Été.jpg"], out
+    assert Path(out[0]).read_bytes() == (rclone_dav.root / "img2.jpg").read_bytes()
+    assert Path(out[1]).read_bytes() == (rclone_dav.root / "Trip" / "Été.jpg").read_bytes()
