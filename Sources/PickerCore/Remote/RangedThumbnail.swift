@@ -1,3 +1,5 @@
+import Foundation
+
 /// A tile's thumbnail from a remote file (WebDAV, rclone): the EXIF
 /// thumbnail in the file's first bytes when it has one, else the whole
 /// file. Thumbnail URLs carry a mark (`DAVListing.headURL`) that says so;
@@ -10,11 +12,18 @@ enum RangedThumbnail {
   /// `get(url, range, progress)` performs one GET (range: the first N
   /// bytes, or nil for all) and checks its status.
   static func fetch(
-    _ url: String, ranged: Bool, progress: (@Sendable (Int64, Int64?) -> Void)?,
-    get: (String, Int?, (@Sendable (Int64, Int64?) -> Void)?) throws(SourceError) -> HTTPResponse
+    _ url: String, traffic: ThumbnailTraffic, progress: (@Sendable (Int64, Int64?) -> Void)?,
+    get rawGet: (String, Int?, (@Sendable (Int64, Int64?) -> Void)?) throws(SourceError) -> HTTPResponse
   ) throws(SourceError) -> LoadedImageData {
+    func get(_ url: String, _ range: Int?, _ progress: (@Sendable (Int64, Int64?) -> Void)?) throws(SourceError)
+      -> HTTPResponse
+    {
+      let response = try rawGet(url, range, progress)
+      traffic.add(response.body.count)
+      return response
+    }
     guard let file = DAVListing.file(ofHeadURL: url) else { return .bytes(try get(url, nil, progress).body) }
-    if ranged {
+    if traffic.ranged {
       for size in headSizes {
         let response = try get(file, size, nil)
         // A server that ignores Range sent the whole file: use it.
@@ -26,4 +35,25 @@ enum RangedThumbnail {
     }
     return .bytes(try get(file, nil, progress).body)
   }
+}
+
+/// What a remote source's thumbnails cost on the wire, and whether they
+/// come from ranged reads (on by default; the benchmark turns it off to
+/// compare with whole files).
+public final class ThumbnailTraffic: @unchecked Sendable {
+  private let lock = NSLock()
+  private var bytes: Int64 = 0
+  private var isRanged = true
+
+  public init() {}
+
+  public var ranged: Bool {
+    get { lock.withLock { isRanged } }
+    set { lock.withLock { isRanged = newValue } }
+  }
+
+  /// Bytes of thumbnail responses received so far.
+  public var bytesReceived: Int64 { lock.withLock { bytes } }
+
+  func add(_ count: Int) { lock.withLock { bytes += Int64(count) } }
 }

@@ -21,7 +21,7 @@ struct RemoteBench: ParsableCommand {
   @Option(help: "WebDAV: user:password for basic auth.")
   var basic: String?
 
-  @Flag(help: "WebDAV: fetch whole files for thumbnails, not their first bytes (to compare).")
+  @Flag(help: "WebDAV and rclone: fetch whole files for thumbnails, not their first bytes (to compare).")
   var wholeFiles = false
 
   @Option(help: "Photos to thumbnail.")
@@ -38,7 +38,7 @@ struct RemoteBench: ParsableCommand {
     let folder = NSTemporaryDirectory() + "/picker-tui-bench-\(getpid())"
     let credentials = CredentialStore(folder: folder)
     let source: any PhotoSource & RemoteImageSource
-    var dav: WebDAVSource?
+    var traffic: ThumbnailTraffic?
     switch kind {
     case .web: source = WebSource(title: "Bench", url: url, auth: .none, credentials: credentials)
     case .webdav:
@@ -48,12 +48,14 @@ struct RemoteBench: ParsableCommand {
         guard parts.count == 2 else { throw ValidationError("--basic must look like user:password") }
         try made.useCredentials(user: parts[0], password: parts[1])
       }
-      made.rangedThumbnails = !wholeFiles
-      dav = made
+      traffic = made.thumbnailTraffic
       source = made
     case .rclone:
-      source = RcloneSource(title: "Bench", remote: url, log: nil)
+      let made = RcloneSource(title: "Bench", remote: url, log: nil)
+      traffic = made.thumbnailTraffic
+      source = made
     }
+    traffic?.ranged = !wholeFiles
     defer { RcloneDaemon.stopAll() }
     let listingStart = DispatchTime.now().uptimeNanoseconds
     let items = try listPhotos(source)
@@ -82,8 +84,8 @@ struct RemoteBench: ParsableCommand {
     let (latencies, failures) = arrivals.snapshot()
     let sorted = latencies.sorted()
     let first40 = sorted[min(39, sorted.count - 1)] * 1000
-    // WebDAV: what thumbnails cost on the wire (-1 for web sources).
-    let bytesPerThumbnail = dav.map { Double($0.thumbnailBytesReceived) / Double(items.count) } ?? -1
+    // WebDAV and rclone: what thumbnails cost on the wire (-1 for web sources).
+    let bytesPerThumbnail = traffic.map { Double($0.bytesReceived) / Double(items.count) } ?? -1
     if json {
       print(
         String(

@@ -36,6 +36,19 @@ import Testing
 
   static let first = PageRequest(offset: 0, limit: 4)
 
+  @Test func escapingKeepsOnlyUnreservedCharactersAsFoundationWould() {
+    var allowed = CharacterSet.alphanumerics.intersection(
+      CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+    allowed.insert(charactersIn: "-._~")
+    let texts = [
+      "", "plain", "Été à Paris.jpg", "100%", "a/b c", "[dropbox:Camera Uploads]", "~-._", "\u{0}\u{7F}\u{1F600}",
+      "ÿ", "+&=?#",
+    ]
+    for text in texts {
+      #expect(WebSource.escape(text) == text.addingPercentEncoding(withAllowedCharacters: allowed), "\(text)")
+    }
+  }
+
   @Test func withoutCredentialsNothingIsRequested() async throws {
     let setup = try Setup()
     let source = setup.source()

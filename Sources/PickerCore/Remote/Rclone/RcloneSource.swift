@@ -16,6 +16,8 @@ public final class RcloneSource: PhotoSource, RemoteImageSource, @unchecked Send
   private let log: LogFile?
   private let lock = NSLock()
   private var listings: [String: [PhotoItem]] = [:]
+  /// Bytes its thumbnails cost, ranged reads on or off (the benchmark).
+  public let thumbnailTraffic = ThumbnailTraffic()
 
   public static let maxListingBytes = 64 << 20
   /// Listed URLs start here, not at the daemon's random port: they stay the
@@ -108,7 +110,8 @@ public final class RcloneSource: PhotoSource, RemoteImageSource, @unchecked Send
   public func fetchThumbnail(
     _ url: String, isCancelled: @escaping @Sendable () -> Bool, progress: (@Sendable (Int64, Int64?) -> Void)? = nil
   ) throws(SourceError) -> LoadedImageData {
-    try RangedThumbnail.fetch(url, ranged: true, progress: progress) { (file, range, progress) throws(SourceError) in
+    try RangedThumbnail.fetch(url, traffic: thumbnailTraffic, progress: progress) {
+      (file, range, progress) throws(SourceError) in
       try get(file, range: range, isCancelled: isCancelled, progress: progress)
     }
   }

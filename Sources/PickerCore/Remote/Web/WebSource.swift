@@ -103,10 +103,22 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
   /// Path segments and query values: everything but unreserved characters
   /// escaped, so an id or a query cannot add path segments or parameters.
   static func escape(_ text: String) -> String {
-    var allowed = CharacterSet.alphanumerics.intersection(
-      CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-    allowed.insert(charactersIn: "-._~")
-    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    // Byte by byte: Foundation's addingPercentEncoding builds a character
+    // set bitmap on every call, a third of listing 10,000 rclone entries.
+    let hex = Array("0123456789ABCDEF".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(text.utf8.count)
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+        UInt8(ascii: "~"):
+        out.append(byte)
+      default:
+        out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+      }
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 
   // MARK: Images

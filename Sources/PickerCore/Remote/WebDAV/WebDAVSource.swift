@@ -21,8 +21,6 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
   private let lock = NSLock()
   /// Folder URL → its items, for paging without asking again.
   private var listings: [String: [PhotoItem]] = [:]
-  private var bytesReceived: Int64 = 0
-  private var ranged = true
 
   /// A listing past this is an error (a 10,000-photo folder is ~6 MB).
   public static let maxListingBytes = 64 << 20
@@ -41,15 +39,8 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
   public var icon: String { "☁" }
   public var capabilities: SourceCapabilities { auth == .none ? [.paging, .albums] : [.paging, .albums, .auth] }
   public var authPrompt: AuthPrompt? { signIn.prompt }
-  /// Bytes of thumbnails received so far (the benchmark reports it).
-  public var thumbnailBytesReceived: Int64 { lock.withLock { bytesReceived } }
-
-  /// Thumbnails from the first bytes of files (on by default); off, whole
-  /// files (the benchmark compares).
-  public var rangedThumbnails: Bool {
-    get { lock.withLock { ranged } }
-    set { lock.withLock { ranged = newValue } }
-  }
+  /// Bytes its thumbnails cost, ranged reads on or off (the benchmark).
+  public let thumbnailTraffic = ThumbnailTraffic()
 
   /// Signs in for this run only, without asking the server or saving
   /// anything (the benchmark's --basic).
@@ -141,7 +132,7 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
   public func fetchThumbnail(
     _ url: String, isCancelled: @escaping @Sendable () -> Bool, progress: (@Sendable (Int64, Int64?) -> Void)? = nil
   ) throws(SourceError) -> LoadedImageData {
-    try RangedThumbnail.fetch(url, ranged: rangedThumbnails, progress: progress) {
+    try RangedThumbnail.fetch(url, traffic: thumbnailTraffic, progress: progress) {
       (file, range, progress) throws(SourceError) in
       try get(file, range: range, isCancelled: isCancelled, progress: progress)
     }
@@ -163,7 +154,6 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
       throw SourceError(error.message)
     }
     try check(response, sent: authorization)
-    lock.withLock { bytesReceived += Int64(response.body.count) }
     return response
   }
 
