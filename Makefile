@@ -3,7 +3,7 @@
 SWIFT ?= swift
 BIN := .build/release/picker-tui
 
-.PHONY: all build deps test-deps bench-deps run test unit-test e2e-test bench fuzz fuzz-smoke format lint clean install uninstall
+.PHONY: all build deps test-deps bench-deps run test unit-test e2e-test bench fuzz fuzz-smoke format lint clean generated install uninstall
 
 all: build
 
@@ -53,20 +53,45 @@ lint:
 	swift-format lint --recursive Package.swift Sources Tests Fuzz/Package.swift Fuzz/Harnesses Fuzz/Sources/FuzzSupport
 
 # `make install PREFIX=/usr/local DESTDIR=` (packagers set DESTDIR): the
-# binary, and the desktop thumbnailer entry that lets file managers use
-# `picker-tui thumbnail` for HEIC, RAW, JPEG XL and the rest.
+# binary, its man page and shell completions, and the desktop thumbnailer
+# entry that lets file managers use `picker-tui thumbnail` for HEIC, RAW,
+# JPEG XL and the rest.
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR := $(DESTDIR)$(PREFIX)/bin
 THUMBNAILERDIR := $(DESTDIR)$(PREFIX)/share/thumbnailers
+MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
+BASHDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-install: build
-	install -d "$(BINDIR)" "$(THUMBNAILERDIR)"
+# The man page and the completions are made from the command-line
+# definitions themselves (ArgumentParser's generate-manual plugin and
+# --generate-completion-script), so they never drift from the code.
+GENERATED := .build/generated
+MAN_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null || date -u +%F)
+
+generated: build
+	rm -rf $(GENERATED) && mkdir -p $(GENERATED)
+	$(SWIFT) package --allow-writing-to-package-directory generate-manual --date $(MAN_DATE) \
+		--authors "picker-tui developers" >/dev/null
+	cp .build/plugins/GenerateManual/outputs/picker-tui/picker-tui.1 $(GENERATED)/picker-tui.1
+	$(BIN) --generate-completion-script bash > $(GENERATED)/picker-tui.bash
+	$(BIN) --generate-completion-script zsh > $(GENERATED)/_picker-tui
+	$(BIN) --generate-completion-script fish > $(GENERATED)/picker-tui.fish
+
+install: build generated
+	install -d "$(BINDIR)" "$(THUMBNAILERDIR)" "$(MANDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
 	install -m 0755 $(BIN) "$(BINDIR)/picker-tui"
 	install -m 0644 packaging/picker-tui.thumbnailer "$(THUMBNAILERDIR)/picker-tui.thumbnailer"
+	install -m 0644 $(GENERATED)/picker-tui.1 "$(MANDIR)/picker-tui.1"
+	install -m 0644 $(GENERATED)/picker-tui.bash "$(BASHDIR)/picker-tui"
+	install -m 0644 $(GENERATED)/_picker-tui "$(ZSHDIR)/_picker-tui"
+	install -m 0644 $(GENERATED)/picker-tui.fish "$(FISHDIR)/picker-tui.fish"
 
 uninstall:
-	rm -f "$(BINDIR)/picker-tui" "$(THUMBNAILERDIR)/picker-tui.thumbnailer"
+	rm -f "$(BINDIR)/picker-tui" "$(THUMBNAILERDIR)/picker-tui.thumbnailer" "$(MANDIR)/picker-tui.1" \
+		"$(BASHDIR)/picker-tui" "$(ZSHDIR)/_picker-tui" "$(FISHDIR)/picker-tui.fish"
 
 clean:
 	rm -rf .build

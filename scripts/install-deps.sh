@@ -46,6 +46,9 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
   # rclone sources are tested against the real rclone (local and webdav
   # remotes defined in the environment).
   packages+=(rclone)
+  # The installed man page and the bash, zsh and fish completions are
+  # loaded by the real programs (man-db for `man -l`).
+  packages+=(man-db zsh fish)
 fi
 if [ "$what" = bench ]; then
   # Pillow writes the camera-like photos; chafa, timg and vipsthumbnail are

@@ -46,6 +46,11 @@ func joiningNegativeNumbers(_ arguments: [String]) -> [String] {
 /// Set once, before anything opens a file.
 let closedAtStart = StandardDescriptors.occupyClosed()
 
+if TopLevelHelp.isAsked(argumentsPreferringPaths()) {
+  print(TopLevelHelp.text())
+  exit(0)
+}
+
 do {
   var command = try PickerCommand.parseAsRoot(joiningNegativeNumbers(argumentsPreferringPaths()))
   try command.run()

@@ -62,3 +62,24 @@ def test_a_huge_page_size_is_refused(picker, album_tree):
     p = picker.start(["--page-size", "9223372036854775807", str(album_tree)], wait_ui=False)
     assert p.finish(2) == b""
     assert "--page-size" in p.stderr().decode()
+
+
+@pytest.mark.parametrize("ask", [["--help"], ["-h"], ["help"]])
+def test_help_shows_the_pick_options_then_the_subcommands(picker_bin, ask, tmp_path):
+    result = subprocess.run([str(picker_bin), *ask], capture_output=True, text=True, timeout=20, cwd=tmp_path,
+                            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "COLUMNS": "80"})
+    assert result.returncode == 0 and result.stderr == "", result
+    text = result.stdout
+    assert text.index("USAGE: picker-tui [<options>] [<paths> ...]") < text.index("-0, --print0") < text.index(
+        "SUBCOMMANDS:") < text.index("  preview "), text
+    for option in ("--max", "--min", "--read0", "--thumbnails", "--print-urls"):
+        assert option in text
+
+
+def test_help_as_a_folder_name_is_browsed_not_answered(picker, tmp_path):
+    (tmp_path / "help").mkdir()
+    (tmp_path / "help" / "a.jpg").write_bytes(b"x")
+    p = picker.start(["help"], cwd=tmp_path)
+    p.wait(lambda s: "a.jpg" in s.captions(), "the folder named help")
+    p.send("Escape")
+    p.finish(130)
