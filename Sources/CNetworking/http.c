@@ -224,3 +224,5 @@ void pk_http_response_free(pk_http_response *response) {
   response->body = NULL;
   response->length = 0;
 }
+
+const char *pk_http_library_version(void) { return curl_version(); }

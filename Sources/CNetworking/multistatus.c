@@ -2,6 +2,7 @@
 // streaming reader, safely: no DTD is loaded, no entity is substituted, the
 // network is never touched, and a document with a DOCTYPE is refused
 // outright (a multistatus never needs one, and entity bombs live there).
+#include <libxml/parser.h>
 #include <libxml/xmlreader.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,3 +183,5 @@ int pk_dav_parse_multistatus(const uint8_t *xml, size_t size, pk_dav_entry **ent
 }
 
 void pk_dav_entries_free(pk_dav_entry *entries) { free(entries); }
+
+const char *pk_xml_library_version(void) { return xmlParserVersion; }

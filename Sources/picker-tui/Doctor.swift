@@ -14,20 +14,29 @@ struct Doctor: ParsableCommand {
 
   func run() throws {
     let environment = ProcessInfo.processInfo.environment
-    var lines = ["picker-tui \(pickerVersion)"]
+    let lines = ["picker-tui \(pickerVersion)"] + Self.terminalLines(mode: thumbnails, environment: environment)
+    print(lines.joined(separator: "\n"))
+    if !Self.hasTerminal { throw PickerExit(code: 2, message: nil) }
+  }
+
+  private static var hasTerminal: Bool { pk_open_tty() >= 0 }
+
+  /// TERM and friends, then what the terminal answered and what that means
+  /// for thumbnails (or that there is no terminal to ask).
+  static func terminalLines(mode: ThumbnailMode, environment: [String: String]) -> [String] {
+    var lines: [String] = []
     for name in ["TERM", "COLORTERM", "TERM_PROGRAM", "TMUX"] {
       lines.append("\(name)=\(environment[name] ?? "(unset)")")
     }
-    guard pk_open_tty() >= 0 else {
+    guard hasTerminal else {
       lines.append("no terminal: /dev/tty cannot be opened")
-      print(lines.joined(separator: "\n"))
-      throw PickerExit(code: 2, message: nil)
+      return lines
     }
-    let probe = TerminalProbe.run(mode: thumbnails, environment: environment)
-    lines.append("thumbnails: \(probe.support.graphics?.rawValue ?? (thumbnails == .off ? "off" : "symbols"))")
+    let probe = TerminalProbe.run(mode: mode, environment: environment)
+    lines.append("thumbnails: \(probe.support.graphics?.rawValue ?? (mode == .off ? "off" : "symbols"))")
     if probe.support.usesPlaceholders { lines.append("kitty images as Unicode placeholders (tmux)") }
     lines += probe.support.reasons.map { "  " + $0 }
     if let notice = probe.support.notice { lines.append("note: " + notice) }
-    print(lines.joined(separator: "\n"))
+    return lines
   }
 }

@@ -46,6 +46,10 @@ func joiningNegativeNumbers(_ arguments: [String]) -> [String] {
 /// Set once, before anything opens a file.
 let closedAtStart = StandardDescriptors.occupyClosed()
 
+if VersionReport.isAsked(Array(CommandLine.arguments.dropFirst())) {
+  print(VersionReport.text(environment: ProcessInfo.processInfo.environment))
+  exit(0)
+}
 if TopLevelHelp.isAsked(argumentsPreferringPaths()) {
   print(TopLevelHelp.text())
   exit(0)

@@ -83,3 +83,27 @@ def test_help_as_a_folder_name_is_browsed_not_answered(picker, tmp_path):
     p.wait(lambda s: "a.jpg" in s.captions(), "the folder named help")
     p.send("Escape")
     p.finish(130)
+
+
+LIBRARIES = ("libjpeg-turbo ", "libpng ", "libwebp ", "giflib ", "libheif ", "libjxl ", "libtiff ", "LibRaw ",
+             "Little CMS ", "libchafa ", "libcurl ", "libxml2 ", "ncurses ")
+
+
+def test_version_verbose_names_the_libraries_and_the_terminal(picker, picker_bin, tmp_path):
+    plain = subprocess.run([str(picker_bin), "--version"], capture_output=True, text=True, timeout=20)
+    assert plain.returncode == 0 and plain.stdout.strip().count("\n") == 0, plain
+    version = plain.stdout.strip()
+    # Without a terminal: the libraries, and that there is none to ask.
+    result = subprocess.run([str(picker_bin), "--version", "--verbose"], capture_output=True, text=True, timeout=20,
+                            stdin=subprocess.DEVNULL, start_new_session=True,
+                            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color"})
+    assert result.returncode == 0, result
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"picker-tui {version}", lines
+    for name in LIBRARIES:
+        assert any(line.startswith(name) and any(c.isdigit() for c in line) for line in lines), (name, lines)
+    assert "  TERM=xterm-256color" in lines and "  no terminal: /dev/tty cannot be opened" in lines, lines
+    # In a terminal: what it was detected as.
+    p = picker.start(["--version", "--verbose"], wait_ui=False)
+    out = p.finish(0).decode().splitlines()
+    assert out[0] == f"picker-tui {version}" and any(line.startswith("  thumbnails: ") for line in out), out

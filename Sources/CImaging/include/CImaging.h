@@ -209,6 +209,10 @@ int pk_encode_gif(const pk_image *frames, int count, uint8_t **out, size_t *out_
 int pk_encode_heic(const pk_image *image, int thumbnail_size, uint8_t **out, size_t *out_size);
 void pk_buffer_free(void *buffer);
 
+// "name version" lines of the image libraries (and libchafa) in `out`;
+// returns the length written.
+size_t pk_imaging_versions(char *out, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

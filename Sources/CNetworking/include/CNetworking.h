@@ -65,6 +65,12 @@ enum {
 // Once, before any thread uses pk_http_get.
 void pk_http_global_init(void);
 
+// libcurl's own version line ("libcurl/7.88.1 OpenSSL/3.0.11 zlib/…"), for
+// `--version --verbose`.
+const char *pk_http_library_version(void);
+// libxml2's run-time version ("21004" for 2.10.4).
+const char *pk_xml_library_version(void);
+
 // Connections are kept alive across a thread's transfers unless turned off
 // (the benchmark compares both). Call before the first transfer.
 void pk_http_set_connection_reuse(int reuse);
