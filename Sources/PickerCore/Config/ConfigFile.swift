@@ -199,7 +199,10 @@ private struct SourceReader {
       throw fail(value("kind")!.line, "kind", "expected one of web, webdav, rclone, command, folder")
     }
     if let unknown = table.values.first(where: { !allowed.contains($0.key) }) {
-      throw fail(unknown.value.line, unknown.key, "unknown key for a \(kind) source")
+      let valid = allowed.sorted { a, b in a == "kind" || (b != "kind" && (a == "name" || (b != "name" && a < b))) }
+      throw fail(
+        unknown.value.line, unknown.key, "unknown key for a \(kind) source (its keys: \(valid.joined(separator: ", ")))"
+      )
     }
     return source
   }
