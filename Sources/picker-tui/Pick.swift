@@ -241,7 +241,7 @@ struct Pick: ParsableCommand {
     let home = environment["HOME"] ?? NSHomeDirectory()
     var candidates: [String] = []
     if let xdg = environment["XDG_PICTURES_DIR"], !xdg.isEmpty { candidates.append(xdg) }
-    let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
+    let configHome = XDGFolders.configHome(environment: environment)
     if let configured = UserDirectories.picturesFolder(in: configHome + "/user-dirs.dirs", home: home) {
       candidates.append(configured)
     }
@@ -300,17 +300,9 @@ enum OutputWriter {
       bytes += path.bytes
       if trailing { bytes.append(separator) }
     }
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes[offset...].withUnsafeBytes { Foundation.write(1, $0.baseAddress, $0.count) }
-      if written < 0 {
-        if errno == EINTR { continue }
-        // A reader that went away (| head -1) is not an error of ours.
-        if errno == EPIPE { return false }
-        throw PickerExit(code: 2, message: "cannot write to stdout: \(String(cString: strerror(errno)))")
-      }
-      offset += written
-    }
-    return true
+    if FileIO.writeAll(1, bytes) { return true }
+    // A reader that went away (| head -1) is not an error of ours.
+    if errno == EPIPE { return false }
+    throw PickerExit(code: 2, message: "cannot write to stdout: \(String(cString: strerror(errno)))")
   }
 }

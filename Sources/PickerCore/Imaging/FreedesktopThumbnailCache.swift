@@ -28,10 +28,7 @@ public struct FreedesktopThumbnailCache: Sendable {
   public static func forCurrentUser(environment: [String: String] = ProcessInfo.processInfo.environment)
     -> FreedesktopThumbnailCache
   {
-    let cacheHome =
-      environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-      ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.cache")
-    return FreedesktopThumbnailCache(root: cacheHome + "/thumbnails")
+    FreedesktopThumbnailCache(root: XDGFolders.cacheHome(environment: environment) + "/thumbnails")
   }
 
   /// The folder of failure entries: the spec gives each program its own.
@@ -90,7 +87,7 @@ public struct FreedesktopThumbnailCache: Sendable {
 
   /// The cached thumbnail when one exists for this very file and mtime.
   public func thumbnail(for entry: Entry, flavor: Flavor) -> PixelImage? {
-    guard let bytes = Self.readSmallFile(path(of: entry, flavor: flavor)), Self.matches(bytes, entry) else {
+    guard let bytes = FileIO.readSmallFile(path(of: entry, flavor: flavor)), Self.matches(bytes, entry) else {
       return nil
     }
     return try? ImageDecoder().decode(bytes: bytes, covering: PixelSize(width: flavor.size, height: flavor.size)).image
@@ -99,7 +96,7 @@ public struct FreedesktopThumbnailCache: Sendable {
   /// The message of an earlier failure to thumbnail this file, when the file
   /// has not changed since.
   public func failure(for entry: Entry) -> String? {
-    guard let bytes = Self.readSmallFile(failurePath(of: entry)), Self.matches(bytes, entry) else { return nil }
+    guard let bytes = FileIO.readSmallFile(failurePath(of: entry)), Self.matches(bytes, entry) else { return nil }
     return Self.text(bytes, key: "X-Picker-Error") ?? "cannot read image"
   }
 
@@ -161,24 +158,6 @@ public struct FreedesktopThumbnailCache: Sendable {
       length = png.withUnsafeBufferPointer { pk_png_text($0.baseAddress, $0.count, key, &value, value.count) }
     }
     return length < 0 ? nil : string(value)
-  }
-
-  /// The file's bytes when it is a regular file of at most 4 MiB.
-  static func readSmallFile(_ path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= 4 << 20 else { return nil }
-    var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-    var got = 0
-    while got < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, $0.count - got) }
-      if n < 0 && errno == EINTR { continue }
-      if n <= 0 { break }
-      got += n
-    }
-    return got == bytes.count ? bytes : nil
   }
 
   /// Creates `folder` and the missing folders between it and `root`'s

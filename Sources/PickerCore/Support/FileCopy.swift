@@ -25,11 +25,10 @@ enum FileCopy {
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
     while true {
       if isCancelled() { throw SourceError("cancelled") }
-      let n = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
+      let n = FileIO.read(source, into: &buffer)
       if n < 0 { throw SourceError("cannot read \(Sanitizer.sanitize(path.bytes))") }
       if n == 0 { break }
-      guard PrivateFiles.writeAll(file, Array(buffer[..<n])) else { throw SourceError("cannot write the download") }
+      guard FileIO.writeAll(file, Array(buffer[..<n])) else { throw SourceError("cannot write the download") }
       copied += Int64(n)
       progress(copied, total)
     }

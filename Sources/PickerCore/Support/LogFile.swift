@@ -34,7 +34,7 @@ public final class LogFile: @unchecked Sendable {
   public func write(_ message: String) {
     lock.withLock {
       let line = "\(formatter.string(from: Date())) [\(getpid())] \(message)\n"
-      _ = PrivateFiles.writeAll(descriptor, Array(line.utf8))
+      _ = FileIO.writeAll(descriptor, Array(line.utf8))
     }
   }
 }

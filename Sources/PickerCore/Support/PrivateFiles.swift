@@ -23,7 +23,7 @@ public enum PrivateFiles {
     let temporary = "\(path).\(getpid()).tmp"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard fd >= 0 else { throw SourceError("cannot write \(path): \(String(cString: strerror(errno)))") }
-    let written = writeAll(fd, bytes)
+    let written = FileIO.writeAll(fd, bytes)
     let closed = close(fd) == 0
     guard written, closed, rename(temporary, path) == 0 else {
       unlink(temporary)
@@ -31,36 +31,18 @@ public enum PrivateFiles {
     }
   }
 
-  /// Writes every byte, retrying after interruptions.
-  public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-    var offset = 0
-    while offset < bytes.count {
-      let n = bytes[offset...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      if n <= 0 { return false }
-      offset += n
-    }
-    return true
-  }
-
   /// `$XDG_STATE_HOME/picker-tui`, else `~/.local/state/picker-tui`.
   public static func stateFolder(environment: [String: String]) -> String {
-    xdgFolder("XDG_STATE_HOME", fallback: ".local/state", environment: environment) + "/picker-tui"
+    XDGFolders.stateHome(environment: environment) + "/picker-tui"
   }
 
   /// `$XDG_CACHE_HOME/picker-tui`, else `~/.cache/picker-tui`.
   public static func cacheFolder(environment: [String: String]) -> String {
-    xdgFolder("XDG_CACHE_HOME", fallback: ".cache", environment: environment) + "/picker-tui"
+    XDGFolders.cacheHome(environment: environment) + "/picker-tui"
   }
 
   /// `$XDG_CONFIG_HOME/picker-tui`, else `~/.config/picker-tui`.
   public static func configFolder(environment: [String: String]) -> String {
-    xdgFolder("XDG_CONFIG_HOME", fallback: ".config", environment: environment) + "/picker-tui"
-  }
-
-  /// The XDG spec ignores relative values.
-  private static func xdgFolder(_ variable: String, fallback: String, environment: [String: String]) -> String {
-    if let value = environment[variable], value.hasPrefix("/") { return value }
-    return (environment["HOME"] ?? NSHomeDirectory()) + "/" + fallback
+    XDGFolders.configHome(environment: environment) + "/picker-tui"
   }
 }

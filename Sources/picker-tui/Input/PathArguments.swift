@@ -83,8 +83,7 @@ enum PathReader {
       var pending: [UInt8] = []
       var buffer = [UInt8](repeating: 0, count: 64 * 1024)
       while true {
-        let count = read(descriptor, &buffer, buffer.count)
-        if count < 0 && errno == EINTR { continue }
+        let count = FileIO.read(descriptor, into: &buffer)
         if count <= 0 { break }
         var paths: [PathBytes] = []
         // Only the new bytes are scanned: the pending tail has no separator.

@@ -81,7 +81,7 @@ import Testing
       let mode = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int
       #expect(mode == 0o700, "\(folder)")
     }
-    let png = try #require(FreedesktopThumbnailCache.readSmallFile(file))
+    let png = try #require(FileIO.readSmallFile(file))
     #expect(FreedesktopThumbnailCache.text(png, key: "Thumb::URI") == "file://" + setup.photo.path)
     #expect(FreedesktopThumbnailCache.text(png, key: "Thumb::MTime") == String(setup.entry.mtime))
     let thumbnail = try ImageDecoder().decode(bytes: png, covering: PixelSize(width: 128, height: 128)).image
@@ -122,7 +122,7 @@ import Testing
     let file = setup.cache.path(of: setup.entry, flavor: .normal)
     #expect(
       eventually {
-        FreedesktopThumbnailCache.readSmallFile(file).flatMap {
+        FileIO.readSmallFile(file).flatMap {
           FreedesktopThumbnailCache.text($0, key: "Thumb::MTime")
         }
           == String(setup.entry.mtime)

@@ -111,7 +111,7 @@ enum LoopbackHTTP {
     let head =
       "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
       + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-    guard PrivateFiles.writeAll(fd, Array(head.utf8) + body) else { return (0, []) }
+    guard FileIO.writeAll(fd, Array(head.utf8) + body) else { return (0, []) }
     var response: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {

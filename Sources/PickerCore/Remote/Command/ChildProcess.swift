@@ -100,17 +100,14 @@ final class ChildProcess: @unchecked Sendable {
   /// closed. One writer at a time, so messages never interleave, and never
   /// after `closeInput` (the number could name another file by then).
   func write(_ bytes: [UInt8]) -> Bool {
-    writeLock.withLock { inputIsOpen && PrivateFiles.writeAll(input, bytes) }
+    writeLock.withLock { inputIsOpen && FileIO.writeAll(input, bytes) }
   }
 
   /// Reads what is there, blocking; empty at end of file.
   func read() -> [UInt8] {
     var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let n = buffer.withUnsafeMutableBytes { Foundation.read(output, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      return n > 0 ? Array(buffer[..<n]) : []
-    }
+    let n = FileIO.read(output, into: &buffer)
+    return n > 0 ? Array(buffer[..<n]) : []
   }
 
   /// Reaps the child if it has exited; its wait status.

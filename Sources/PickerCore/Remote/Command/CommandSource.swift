@@ -208,7 +208,7 @@ public final class CommandSource: PhotoSource, RemoteImageSource, @unchecked Sen
     }
     switch try fetch(url, thumbnail: false) {
     case .bytes(let bytes), .head(let bytes):
-      guard PrivateFiles.writeAll(file, bytes) else { throw SourceError("cannot write the download") }
+      guard FileIO.writeAll(file, bytes) else { throw SourceError("cannot write the download") }
       progress(Int64(bytes.count), Int64(bytes.count))
     case .file(let path):
       try FileCopy.copy(from: path, into: file, progress: progress, isCancelled: isCancelled)

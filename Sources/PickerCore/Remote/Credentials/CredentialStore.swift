@@ -52,7 +52,7 @@ public struct CredentialStore: Sendable {
 
   /// The answers saved after the last successful sign-in.
   public func answers(for source: String) -> [String: String]? {
-    guard let bytes = FreedesktopThumbnailCache.readSmallFile(path(for: source)),
+    guard let bytes = FileIO.readSmallFile(path(for: source)),
       case .object(let fields)? = JSONValue.parse(bytes)
     else { return nil }
     return fields.compactMapValues(\.string)

@@ -109,8 +109,7 @@ public final class RcloneDaemon: @unchecked Sendable {
     let thread = Thread {
       var buffer = [UInt8](repeating: 0, count: 4096)
       while true {
-        let n = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
-        if n < 0 && errno == EINTR { continue }
+        let n = FileIO.read(readEnd, into: &buffer)
         if n <= 0 { break }
         log?.write("rclone: " + String(decoding: buffer[..<n], as: UTF8.self).trimmingCharacters(in: .newlines))
       }
