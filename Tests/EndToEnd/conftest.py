@@ -107,6 +107,14 @@ def tmux_server():
 # Screen parsing.
 
 
+def equal(actual, expected) -> bool:
+    """For conditions of `Picker.wait`: True, or an AssertionError that
+    says what was expected and what was there."""
+    if actual != expected:
+        raise AssertionError(f"expected {expected!r}\n              got {actual!r}")
+    return True
+
+
 class Picker:
     def __init__(self, socket: str, session: str, workdir: Path, width: int, height: int):
         self.socket = socket
@@ -207,7 +215,11 @@ class Picker:
         what: str,
         timeout: float = TIMEOUT,
     ) -> Screen:
-        """Polls the screen until condition(screen) is truthy."""
+        """Polls the screen until condition(screen) is truthy.
+
+        The condition may also assert (see `equal`): its last failure, with
+        what was expected and what was there, is part of the timeout's
+        message, as fzf's `until { assert ... }` reports it."""
         deadline = time.monotonic() + timeout
         error: Exception | None = None
         while True:
@@ -216,10 +228,15 @@ class Picker:
                 if condition(screen):
                     return screen
                 error = None
+            except AssertionError as caught:
+                error = caught
             except (IndexError, ValueError, AttributeError, TypeError) as caught:
                 error = caught
             if time.monotonic() > deadline:
-                detail = f" (last check raised {error!r})" if error else ""
+                if isinstance(error, AssertionError):
+                    detail = f"\n  last check: {error}"
+                else:
+                    detail = f" (last check raised {error!r})" if error else ""
                 raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}{detail}{self.describe(screen)}")
             time.sleep(POLL)
 

@@ -2,7 +2,9 @@
 
 import os
 
-from conftest import make_files
+import pytest
+
+from conftest import equal, make_files
 
 
 def test_help_overlay_lists_the_keys_and_any_key_closes_it(picker, album_tree):
@@ -101,3 +103,18 @@ def test_sort_by_date(picker, tmp_path):
     p.wait(lambda s: s.breadcrumb.rstrip().endswith("· name") and s.captions() == ["a.jpg", "b.jpg", "c.jpg"], "name order")
     p.send("Escape")
     assert p.finish(130) == b""
+
+
+def test_a_wait_that_times_out_says_what_it_expected_and_what_was_there(picker, tmp_path):
+    """The harness itself: a failed `wait` shows the last check's values."""
+    folder = tmp_path / "one"
+    folder.mkdir()
+    (folder / "a.jpg").write_bytes(b"x")
+    p = picker.start([str(folder)])
+    with pytest.raises(AssertionError) as raised:
+        p.wait(lambda s: equal(s.captions(), ["b.jpg"]), "b.jpg alone", timeout=0.3)
+    message = str(raised.value)
+    assert "waiting for b.jpg alone" in message and "expected ['b.jpg']" in message, message
+    assert "got ['a.jpg']" in message, message
+    p.send("Escape")
+    p.finish(130)
