@@ -1,4 +1,3 @@
-import CNcurses
 import Foundation
 import PickerCore
 
@@ -13,7 +12,7 @@ enum VersionReport {
   static func text(environment: [String: String]) -> String {
     var lines = ["picker-tui \(pickerVersion)"]
     lines += LibraryVersions.lines
-    lines.append(String(cString: curses_version()))
+    lines.append(NcursesTerminal.libraryVersion)
     lines.append("terminal:")
     lines += Doctor.terminalLines(mode: .auto, environment: environment).map { "  " + $0 }
     return lines.joined(separator: "\n")

@@ -32,6 +32,9 @@ enum TerminalError: Error, CustomStringConvertible {
 /// The ncurses terminal on /dev/tty. The only file that imports CNcurses; it
 /// must be used from the main thread only.
 final class NcursesTerminal: TerminalBackend {
+  /// "ncurses 6.4.20221231", for `--version --verbose`.
+  static var libraryVersion: String { String(cString: curses_version()) }
+
   let depth: ColorDepth
   /// How pictures are drawn, as detected or asked for.
   let graphics: GraphicsSupport
