@@ -5,7 +5,9 @@ let package = Package(
   name: "picker-tui",
   platforms: [.macOS(.v13)],
   products: [
-    .executable(name: "picker-tui", targets: ["picker-tui"])
+    .executable(name: "picker-tui", targets: ["picker-tui"]),
+    // The picker for other Swift programs: sources in, picked items out.
+    .library(name: "PickerTUI", targets: ["PickerTUI"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -42,14 +44,19 @@ let package = Package(
     .target(name: "CNetworking", dependencies: ["CXML2"], linkerSettings: [.linkedLibrary("curl")]),
     // Everything that can be tested without a terminal.
     .target(name: "PickerCore", dependencies: ["CImaging", "CNetworking"]),
+    // The picker as a library: the terminal backend (the only code that
+    // touches ncurses), the event loop, and the public `Picker` API.
+    .target(name: "PickerTUI", dependencies: ["CNcurses", "PickerCore"]),
+    // The command: arguments, config, output and exit codes; benchmarks.
     .executableTarget(
       name: "picker-tui",
       dependencies: [
-        "CNcurses", "PickerCore",
+        "PickerTUI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .testTarget(name: "PickerCoreTests", dependencies: ["PickerCore"], exclude: ["Golden"]),
+    .testTarget(name: "PickerTUITests", dependencies: ["PickerTUI"]),
   ],
   swiftLanguageModes: [.v6]
 )

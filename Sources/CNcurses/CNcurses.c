@@ -143,7 +143,45 @@ static void record_signal(int sig) {
   wake_loop();
 }
 
+// Every signal the picker or ncurses installs a handler for. The host's
+// handlers are saved before the first install and put back by
+// pk_restore_signal_handlers, so a program embedding the picker has its own
+// again once the picker returns.
+static const int host_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+  SIGXCPU, SIGXFSZ, SIGIO,
+#ifdef SIGPWR
+  SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+  SIGSTKFLT,
+#endif
+  SIGPIPE, SIGWINCH, SIGCONT, SIGTSTP, SIGTTIN, SIGTTOU, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
+#define HOST_SIGNAL_COUNT (sizeof host_signals / sizeof host_signals[0])
+static struct sigaction host_actions[HOST_SIGNAL_COUNT];
+static int host_actions_saved = 0;
+static stack_t host_stack;
+static int host_stack_saved = 0;
+
+static void save_host_handlers(void) {
+  if (host_actions_saved) return;
+  for (size_t i = 0; i < HOST_SIGNAL_COUNT; i++) sigaction(host_signals[i], NULL, &host_actions[i]);
+  host_actions_saved = 1;
+}
+
+void pk_restore_signal_handlers(void) {
+  if (host_actions_saved) {
+    for (size_t i = 0; i < HOST_SIGNAL_COUNT; i++) sigaction(host_signals[i], &host_actions[i], NULL);
+    host_actions_saved = 0;
+  }
+  if (host_stack_saved) {
+    sigaltstack(&host_stack, NULL);
+    host_stack_saved = 0;
+  }
+  __atomic_store_n(&pending_signal, 0, __ATOMIC_SEQ_CST);
+}
+
 void pk_install_signal_handlers(void) {
+  save_host_handlers();
   if (wakeup_pipe[0] < 0 && pipe(wakeup_pipe) == 0) {
     for (int i = 0; i < 2; i++) {
       fcntl(wakeup_pipe[i], F_SETFL, fcntl(wakeup_pipe[i], F_GETFL) | O_NONBLOCK);
@@ -340,7 +378,11 @@ void pk_install_crash_handler(void) {
   // Its own stack, so that a stack overflow can still restore the terminal.
   static char alternate_stack[64 * 1024];
   stack_t stack = {.ss_sp = alternate_stack, .ss_size = sizeof alternate_stack, .ss_flags = 0};
-  sigaltstack(&stack, NULL);
+  if (!host_stack_saved && sigaltstack(&stack, &host_stack) == 0) {
+    host_stack_saved = 1;
+  } else {
+    sigaltstack(&stack, NULL);
+  }
   struct sigaction action;
   memset(&action, 0, sizeof action);
   action.sa_handler = restore_after_crash;

@@ -1,7 +1,6 @@
 import ArgumentParser
-import CNcurses
 import Foundation
-import PickerCore
+import PickerTUI
 
 /// `picker-tui doctor`: what the terminal was detected as, and why; the
 /// lines people paste into bug reports.
@@ -19,7 +18,7 @@ struct Doctor: ParsableCommand {
     if !Self.hasTerminal { throw PickerExit(code: 2, message: nil) }
   }
 
-  private static var hasTerminal: Bool { pk_open_tty() >= 0 }
+  private static var hasTerminal: Bool { TerminalProbe.openTerminal() }
 
   /// TERM and friends, then what the terminal answered and what that means
   /// for thumbnails (or that there is no terminal to ask).

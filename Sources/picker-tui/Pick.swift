@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PickerCore
+import PickerTUI
 
 /// The picker: browse, pick, print.
 struct Pick: ParsableCommand {
@@ -63,113 +63,46 @@ struct Pick: ParsableCommand {
     let log = LogFile.forCurrentUser(environment: environment)
     let file = try loadConfig(environment: environment)
     let sources = try makeSources(environment: environment, log: log, config: file)
-    // The command line wins over the config file.
-    let thumbnails = self.thumbnails ?? file?.thumbnails ?? .auto
-    let active = try initialSource(among: sources)
-    var options = AppOptions(
-      limits: SelectionLimits(maximum: max, minimum: min), pageSize: pageSize, print0: print0,
-      showsThumbnails: thumbnails != .off)
-    options.printsURLs = printUrls
-    let remoteSources = sources.compactMap { $0 as? any RemoteImageSource }
-
-    let terminal: NcursesTerminal
-    do {
-      terminal = try NcursesTerminal(
-        requested: colors.depth, environment: environment, thumbnails: thumbnails, libraryMessages: log?.descriptor)
-    } catch {
-      throw PickerExit(code: 2, message: String(describing: error))
-    }
-    let theme = terminal.depth == .none ? Theme.monochrome : Theme.colored
-    options.colorDepth = terminal.depth
-    if let graphics = terminal.graphics.graphics {
-      options.pixelFormat = PixelFormat(
-        graphics: graphics, cellSize: terminal.graphics.cellSize, colorRegisters: terminal.graphics.colorRegisters,
-        maxSize: graphics == .sixel ? terminal.graphics.sixelMaxSize : nil)
-    }
-    var state = AppState(
-      sources: sources.map(SourceSummary.init), activeSource: active, options: options, size: terminal.size)
-    state.keepsStartingSource = source != nil
-    if let notice = terminal.graphics.notice { state.notice = Notice(notice) }
     let journal = JournalFile.forCurrentUser(environment: environment)
-    offerResume(from: journal, sources: sources, to: &state)
-    let pipeline = thumbnails != .off ? Self.makePipeline(environment: environment, remote: remoteSources) : nil
-    let downloads = downloadDir ?? PrivateFiles.cacheFolder(environment: environment) + "/picked"
-    let loop = EventLoop(
-      state: state, terminal: terminal, sources: sources, pipeline: pipeline,
-      downloader: Downloader(folder: downloads, sources: remoteSources), theme: theme)
-    loop.journal = journal
-    let end = loop.run(takeSignal: { terminal.takeSignal() })
-    // Output only once the UI is gone.
-    terminal.close()
-    // A worker cut off mid-write would leave a temporary file in the cache.
-    pipeline?.shutdown()
-    Self.stopCommandSources(sources)
-    // Kept for --resume unless everything was printed.
-    if case .outcome(.picked) = end {} else { journal.flush() }
-    switch end {
-    case .outcome(.picked(let picked)):
+    var options = PickerOptions()
+    options.maximum = max
+    options.minimum = min
+    options.pageSize = pageSize
+    options.colors = colors.depth
+    // The command line wins over the config file.
+    options.thumbnails = thumbnails ?? file?.thumbnails ?? .auto
+    options.startingSource = try initialSource(among: sources)
+    options.keepsStartingSource = source != nil
+    options.printsLines = !print0
+    options.remotePicks = printUrls ? .urlsOnly : .download(into: downloadDir)
+    options.cameraRAW = .helper(executable: "/proc/self/exe")
+    options.environment = environment
+    options.messagesDescriptor = log?.descriptor
+    options.journal = journal
+    options.resumesJournal = resume
+    let result: PickResult
+    do {
+      result = try Picker(sources: sources, options: options).run()
+    } catch {
+      throw PickerExit(code: 2, message: error.description)
+    }
+    switch result {
+    case .picked(let items):
+      // A remote pick printed as its URL (--print-urls) has no path.
+      let lines = items.map { $0.path ?? PathBytes($0.url ?? "") }
       if closedAtStart.contains(1) {
-        journal.flush()
-        throw PickerExit(code: 2, message: "cannot print the \(picked.count) picked path(s): stdout was closed")
+        throw PickerExit(code: 2, message: "cannot print the \(lines.count) picked path(s): stdout was closed")
       }
-      let printedAll: Bool
-      do {
-        printedAll = try OutputWriter.write(picked, separator: print0 ? 0 : UInt8(ascii: "\n"))
-      } catch {
-        journal.flush()
-        throw error
-      }
-      // A reader that left early (| head -1) got only part: keep the picks.
-      if printedAll { journal.remove() } else { journal.flush() }
-    case .outcome(.cancelled):
+      // Kept for --resume unless everything was printed: a reader that
+      // left early (| head -1) got only part.
+      if try OutputWriter.write(lines, separator: print0 ? 0 : UInt8(ascii: "\n")) { journal.remove() }
+    case .cancelled:
       throw PickerExit(code: 130, message: nil)
-    case .outcome(.nothingToPick):
+    case .nothingToPick:
       throw PickerExit(code: 1, message: "nothing to pick from")
-    case .signal(let signal):
+    case .interrupted(let signal):
       throw PickerExit(code: 128 + signal, message: nil)
     }
-  }
-
-  /// The journal of an earlier run that did not finish: restored now with
-  /// --resume, else offered in the footer when its picks belong here.
-  private func offerResume(from journal: JournalFile, sources: [any PhotoSource], to state: inout AppState) {
-    guard let saved = journal.load() else {
-      if resume { state.notice = Notice("Nothing to restore: no earlier run left picks") }
-      return
-    }
-    let offer = ResumeOffer(
-      journal: saved, openSources: Set(sources.map(\.id)), exists: { DirectoryReader.fileKind($0) == .file })
-    if resume {
-      state.resumeOffer = offer
-      state.restorePicks()
-    } else {
-      state.offerResume(offer)
-    }
-  }
-
-  /// The thumbnail pipeline, with the user's freedesktop thumbnail cache,
-  /// and remote thumbnails through their sources.
-  static func makePipeline(environment: [String: String], remote: [any RemoteImageSource] = []) -> ImagePipeline {
-    var configuration = ImagePipeline.Configuration()
-    configuration.diskCache = FreedesktopThumbnailCache.forCurrentUser(environment: environment)
-    if !remote.isEmpty {
-      configuration.loaders.append(RemoteImageLoader(sources: remote))
-      configuration.remoteCache = FreedesktopThumbnailCache(
-        root: PrivateFiles.cacheFolder(environment: environment) + "/thumbnails")
-    }
-    return ImagePipeline(configuration: configuration)
-  }
-
-  /// Sends every command source `shutdown`, together, and waits for them
-  /// (each is given half a second, then ended).
-  static func stopCommandSources(_ sources: [any PhotoSource]) {
-    let group = DispatchGroup()
-    for case let source as CommandSource in sources {
-      DispatchQueue.global().async(group: group) { source.stop() }
-    }
-    // The shared rclone daemon, if an rclone source started one.
-    DispatchQueue.global().async(group: group) { RcloneDaemon.stopAll() }
-    group.wait()
   }
 
   /// Folder sources in argument order, then the Picked source when there are

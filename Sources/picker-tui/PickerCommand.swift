@@ -1,5 +1,5 @@
 import ArgumentParser
-import PickerCore
+import PickerTUI
 
 /// `picker-tui [PATH ...]`: the picker itself, and `picker-tui bench ...`.
 struct PickerCommand: ParsableCommand {

@@ -1,7 +1,6 @@
 import ArgumentParser
-import CNcurses
 import Foundation
-import PickerCore
+import PickerTUI
 
 /// `picker-tui preview FILE`: one photo printed for the terminal, sized for
 /// a preview pane (fzf's `--preview`, lf's `previewer`, yazi, ranger).
@@ -84,7 +83,7 @@ struct PreviewCommand: ParsableCommand {
     {
       return TerminalSize(width: columns, height: lines)
     }
-    guard pk_open_tty() >= 0 else { return nil }
+    guard TerminalProbe.openTerminal() else { return nil }
     return TerminalProbe.currentWindow().cells
   }
 
@@ -105,7 +104,7 @@ struct PreviewCommand: ParsableCommand {
 
   /// The terminal's cell in pixels, when the tty says; else 8x16.
   static func cellSize() -> PixelSize {
-    guard pk_open_tty() >= 0 else { return PixelSize(width: 8, height: 16) }
+    guard TerminalProbe.openTerminal() else { return PixelSize(width: 8, height: 16) }
     let window = TerminalProbe.currentWindow()
     if let pixels = window.pixels, let cells = window.cells, cells.width > 0, cells.height > 0,
       pixels.width / cells.width > 0, pixels.height / cells.height > 0

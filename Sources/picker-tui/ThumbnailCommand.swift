@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PickerCore
+import PickerTUI
 
 /// `picker-tui thumbnail [-s SIZE] INPUT OUTPUT`: the freedesktop thumbnailer
 /// convention (`Exec=picker-tui thumbnail -s %s %i %o`), so file managers get

@@ -1,5 +1,5 @@
 import Foundation
-import PickerCore
+import PickerTUI
 
 /// `picker-tui --version --verbose`: the version, the libraries it runs
 /// with, and what the terminal was detected as — what a bug report needs.

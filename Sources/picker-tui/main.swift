@@ -1,10 +1,13 @@
 import ArgumentParser
 import Foundation
-import PickerCore
+import PickerTUI
 
 // A camera RAW helper answers its parent and ends, before anything else.
 if let status = RawIsolation.runHelperIfAsked() { exit(status) }
 RawIsolation.isolate(executable: "/proc/self/exe")
+// A reader that leaves early (| head -1) makes write() fail with EPIPE,
+// which the output writer handles, instead of ending the process.
+signal(SIGPIPE, SIG_IGN)
 
 // Exit codes follow fzf: 0 picked, 1 nothing to pick from, 2 error, 130
 // cancelled. ArgumentParser's own code for bad usage (64) becomes 2.

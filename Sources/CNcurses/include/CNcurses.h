@@ -63,6 +63,11 @@ int pk_tty_fd(void);
 /// ncurses leaves them alone.
 void pk_install_signal_handlers(void);
 
+/// Puts back the handlers (and the signal stack) the process had before
+/// the first `pk_install_signal_handlers`: ncurses' and the picker's are
+/// gone. Call once the terminal is closed.
+void pk_restore_signal_handlers(void);
+
 /// The last signal recorded, or 0; clears it.
 int pk_take_signal(void);
 

@@ -198,6 +198,10 @@ public struct AppState: Hashable, Sendable {
   public var resumeOffer: ResumeOffer?
   /// Picked files found gone at a confirm: the tray marks them.
   public var missingPicks: Set<SelectionKey> = []
+  /// What the last confirm handed out, once it finished: the picks behind
+  /// `.finish(.picked)`'s paths, in the same order (an embedding host gets
+  /// their sources and ids).
+  public internal(set) var confirmed: PickCheck?
   /// The gone files the user was told about: Enter again prints the rest.
   var acknowledgedMissing: Set<PathBytes> = []
   /// The scope they were typed for: on any other they are dropped.

@@ -5,6 +5,8 @@ public struct PickCheck: Hashable, Sendable {
   public var titles: [[UInt8]]
   /// The tray entry of each output; nil for the focused photo confirmed alone.
   public var keys: [SelectionKey?]
+  /// Which photo each output is, the one confirmed alone included.
+  public var pickedKeys: [SelectionKey]
 
   /// The local files to check.
   public var localPaths: [PathBytes] {
@@ -18,7 +20,9 @@ extension AppState {
   /// so a file deleted meanwhile is never printed after a reported success.
   mutating func confirm(focused item: PhotoItem?) -> [Effect] {
     let printed = selection.printed
-    var check = PickCheck(outputs: printed.map(\.output), titles: printed.map(\.title), keys: printed.map(\.key))
+    var check = PickCheck(
+      outputs: printed.map(\.output), titles: printed.map(\.title), keys: printed.map(\.key),
+      pickedKeys: printed.map(\.key))
     if check.outputs.isEmpty {
       guard let item, item.isPickable, let output = item.pickedOutput else {
         if let item, item.isMissing {
@@ -26,7 +30,9 @@ extension AppState {
         }
         return []
       }
-      check = PickCheck(outputs: [output], titles: [item.title], keys: [nil])
+      check = PickCheck(
+        outputs: [output], titles: [item.title], keys: [nil],
+        pickedKeys: [SelectionKey(sourceID: sources[activeSource].id, itemID: item.id)])
     }
     if let refusal = refusal(toPrint: check) {
       notice = Notice(refusal, isError: true)
@@ -64,7 +70,8 @@ extension AppState {
       return []
     }
     let rest = PickCheck(
-      outputs: kept.map { check.outputs[$0] }, titles: kept.map { check.titles[$0] }, keys: kept.map { check.keys[$0] })
+      outputs: kept.map { check.outputs[$0] }, titles: kept.map { check.titles[$0] }, keys: kept.map { check.keys[$0] },
+      pickedKeys: kept.map { check.pickedKeys[$0] })
     if let refusal = refusal(toPrint: rest) {
       notice = Notice(refusal, isError: true)
       return []
@@ -81,6 +88,7 @@ extension AppState {
   }
 
   private mutating func finishConfirm(_ check: PickCheck) -> [Effect] {
+    confirmed = check
     let paths = check.localPaths
     if paths.count < check.outputs.count { return startDownload(check.outputs, titles: check.titles) }
     return [.finish(.picked(paths))]

@@ -1,5 +1,5 @@
 import Foundation
-import PickerCore
+import PickerTUI
 
 /// Turns the command line's paths into sources: each folder becomes a Folder
 /// source rooted where it was given; files, missing paths and stdin's paths

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PickerCore
+import PickerTUI
 
 /// `picker-tui bench ...`: measurements of the real code paths, headless.
 struct Bench: ParsableCommand {

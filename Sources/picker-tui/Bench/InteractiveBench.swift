@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PickerCore
+import PickerTUI
 
 /// Key → frame latency while thumbnails decode behind: key presses (PgDn,
 /// arrows, Space, source switches) arrive at a typing pace into the real

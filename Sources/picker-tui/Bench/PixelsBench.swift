@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PickerCore
+import PickerTUI
 
 /// Pixel thumbnails, measured headless with the picker's own decoders,
 /// encoders and writers: bytes a page of 40 sends, the time to encode it,

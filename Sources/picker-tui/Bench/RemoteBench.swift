@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PickerCore
+import PickerTUI
 
 /// Remote thumbnails through the real pipeline: a web or WebDAV source's
 /// listing, then every photo's thumbnail fetched by the network workers,

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PickerCore
+import PickerTUI
 
 /// Scrolls a folder to its end through the real loop, pipeline and graphics
 /// writer, a page at a time once the page's thumbnails are on screen (as a

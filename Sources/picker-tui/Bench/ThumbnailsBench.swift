@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PickerCore
+import PickerTUI
 
 /// The thumbnail pipeline, headless, on every photo of a folder: the same
 /// decoders, caches, workers and cell rendering as the picker.

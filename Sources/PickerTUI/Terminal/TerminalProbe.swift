@@ -7,12 +7,12 @@ import PickerCore
 /// terminal answers DA1) or a hard deadline. Keys typed meanwhile are kept
 /// for the UI; replies that come after the deadline are recognised by the
 /// input decoder later and dropped, never taken for keys.
-struct TerminalProbe {
+package struct TerminalProbe {
   /// What was decided, and the keys typed while asking.
-  struct Result {
-    var support: GraphicsSupport
-    var facts: TerminalFacts
-    var typedAhead: [TerminalInputEvent]
+  package struct Result {
+    package var support: GraphicsSupport
+    package var facts: TerminalFacts
+    package var typedAhead: [TerminalInputEvent]
     /// Carries on into the UI: an Esc typed at the very end, or the part of
     /// a reply that came before the deadline, is decided there.
     var decoder = InputDecoder()
@@ -27,7 +27,7 @@ struct TerminalProbe {
 
   /// Runs on the tty that `pk_open_tty` opened. Modes `off` and `symbols`
   /// ask nothing.
-  static func run(mode: ThumbnailMode, environment: [String: String]) -> Result {
+  package static func run(mode: ThumbnailMode, environment: [String: String]) -> Result {
     let windowCells = currentWindow()
     // Terminals that draw no pictures would show the queries as text.
     let term = environment["TERM"] ?? ""
@@ -107,8 +107,12 @@ struct TerminalProbe {
     return value == "on" || value == "all"
   }
 
+  /// Opens the controlling terminal (once; it stays open for the queries
+  /// and the screen); false when there is none.
+  package static func openTerminal() -> Bool { pk_open_tty() >= 0 }
+
   /// The tty's size in cells and pixels, when it says.
-  static func currentWindow() -> (cells: TerminalSize?, pixels: PixelSize?) {
+  package static func currentWindow() -> (cells: TerminalSize?, pixels: PixelSize?) {
     var rows: Int32 = 0
     var columns: Int32 = 0
     var width: Int32 = 0

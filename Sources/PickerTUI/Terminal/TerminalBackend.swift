@@ -1,7 +1,7 @@
 import PickerCore
 
 /// What the terminal reports between frames.
-enum TerminalInput: Equatable {
+package enum TerminalInput: Equatable {
   case key(Key)
   case mouse(MouseEvent)
   case resize(TerminalSize)
@@ -9,7 +9,7 @@ enum TerminalInput: Equatable {
 
 /// Something that shows screens and reports keys: the ncurses terminal, or a
 /// headless twin for benchmarks and tests.
-protocol TerminalBackend: AnyObject {
+package protocol TerminalBackend: AnyObject {
   var size: TerminalSize { get }
   /// Descriptors the event loop polls: input, and signal wake-ups.
   var pollDescriptors: [Int32] { get }
@@ -26,22 +26,22 @@ protocol TerminalBackend: AnyObject {
 /// A terminal with no screen and no keys, for benchmarks of the real loop.
 /// With a graphics writer it makes (and counts) the bytes a pixel terminal
 /// would be sent.
-final class HeadlessTerminal: TerminalBackend {
-  let size: TerminalSize
-  var pollDescriptors: [Int32] { [] }
+package final class HeadlessTerminal: TerminalBackend {
+  package let size: TerminalSize
+  package var pollDescriptors: [Int32] { [] }
   private let writer: GraphicsWriter?
   private var drawn = false
   /// Graphics bytes made so far.
-  private(set) var graphicsBytes = 0
+  package private(set) var graphicsBytes = 0
 
-  init(size: TerminalSize, writer: GraphicsWriter? = nil) {
+  package init(size: TerminalSize, writer: GraphicsWriter? = nil) {
     self.size = size
     self.writer = writer
   }
 
-  func readInput() -> [TerminalInput] { [] }
-  var inputTimeout: Int32 { -1 }
-  func draw(_ screen: Screen) {
+  package func readInput() -> [TerminalInput] { [] }
+  package var inputTimeout: Int32 { -1 }
+  package func draw(_ screen: Screen) {
     guard let writer else { return }
     var screen = screen
     let full = !drawn
@@ -51,5 +51,5 @@ final class HeadlessTerminal: TerminalBackend {
       writer.finish(screen, changed: ChangedCells(width: size.width, height: size.height), fullRedraw: full)
       .count
   }
-  func close() {}
+  package func close() {}
 }

@@ -31,9 +31,9 @@ enum TerminalError: Error, CustomStringConvertible {
 
 /// The ncurses terminal on /dev/tty. The only file that imports CNcurses; it
 /// must be used from the main thread only.
-final class NcursesTerminal: TerminalBackend {
+package final class NcursesTerminal: TerminalBackend {
   /// "ncurses 6.4.20221231", for `--version --verbose`.
-  static var libraryVersion: String { String(cString: curses_version()) }
+  package static var libraryVersion: String { String(cString: curses_version()) }
 
   let depth: ColorDepth
   /// How pictures are drawn, as detected or asked for.
@@ -44,7 +44,7 @@ final class NcursesTerminal: TerminalBackend {
   private var screenHandle: OpaquePointer?
   private var previous: Screen?
   private var pairs: [PairKey: Int32] = [:]
-  private(set) var size: TerminalSize
+  package private(set) var size: TerminalSize
   private var decoder = InputDecoder()
   private var clicks = ClickTracker()
   /// When the decoder began waiting for the rest of a sequence.
@@ -127,14 +127,14 @@ final class NcursesTerminal: TerminalBackend {
     size = TerminalSize(width: Int(getmaxx(pk_stdscr())), height: Int(getmaxy(pk_stdscr())))
   }
 
-  var pollDescriptors: [Int32] { [pk_tty_fd(), pk_signal_fd()].filter { $0 >= 0 } }
+  package var pollDescriptors: [Int32] { [pk_tty_fd(), pk_signal_fd()].filter { $0 >= 0 } }
 
   /// How long a lone ESC waits for the rest of a sequence before it is the
   /// Esc key; replies cut in two by a slow link get longer.
   private var escapeDelay = 0.04
   static let replyDelay = 0.5
 
-  func readInput() -> [TerminalInput] {
+  package func readInput() -> [TerminalInput] {
     pk_drain_wakeups()
     var inputs: [TerminalInput] = []
     if pk_take_resync() != 0 { inputs.append(resync()) }
@@ -163,7 +163,7 @@ final class NcursesTerminal: TerminalBackend {
   }
 
   /// Milliseconds until an unfinished sequence must be decided, or -1.
-  var inputTimeout: Int32 {
+  package var inputTimeout: Int32 {
     guard decoder.waiting != .none, let since = waitingSince else { return -1 }
     let left = delay(for: decoder.waiting) - (Self.now() - since)
     return Int32(max(0, (left * 1000).rounded(.up)))
@@ -190,7 +190,7 @@ final class NcursesTerminal: TerminalBackend {
     return .resize(size)
   }
 
-  func draw(_ screen: Screen) {
+  package func draw(_ screen: Screen) {
     var screen = screen
     let full = previous == nil || previous!.width != screen.width || previous!.height != screen.height
     var repaint: [Int] = []
@@ -305,7 +305,7 @@ final class NcursesTerminal: TerminalBackend {
     return Int32(value < 8 ? 8 : value)
   }
 
-  func close() {
+  package func close() {
     guard screenHandle != nil else { return }
     if let bytes = writer?.clear(), !bytes.isEmpty {
       _ = bytes.withUnsafeBufferPointer { pk_write_tty($0.baseAddress, UInt($0.count)) }
@@ -339,4 +339,8 @@ extension NcursesTerminal {
   /// The signal recorded since the last call (SIGINT, SIGTERM, SIGHUP,
   /// SIGQUIT), or 0.
   func takeSignal() -> Int32 { pk_take_signal() }
+
+  /// The process's own signal handlers back, once the terminal is closed
+  /// and the sources are stopped.
+  static func restoreSignalHandlers() { pk_restore_signal_handlers() }
 }

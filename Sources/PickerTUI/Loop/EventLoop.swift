@@ -2,7 +2,7 @@ import Foundation
 import PickerCore
 
 /// How the loop ended: with an outcome of the UI, or by a signal.
-enum LoopEnd: Equatable {
+package enum LoopEnd: Equatable {
   case outcome(Outcome)
   case signal(Int32)
 }
@@ -15,20 +15,20 @@ enum LoopEnd: Equatable {
 ///            ▲                  ▼                                         │
 ///            │            render(state) ─▶ terminal                       │
 ///            └──────────── results of background work ◀───────────────────┘
-final class EventLoop {
-  private(set) var state: AppState
+package final class EventLoop {
+  package private(set) var state: AppState
   private let terminal: TerminalBackend
   private let runner: EffectRunner
   private let inbox: Inbox
   private let theme: Theme
   /// Called after each frame is drawn (benchmarks stop on the first full one).
-  var onFrame: ((AppState) -> Bool)?
+  package var onFrame: ((AppState) -> Bool)?
   /// Where the selection is kept while the picker runs (nil: not kept).
-  var journal: JournalFile?
+  package var journal: JournalFile?
   /// The selection last handed to the journal.
   private var journaled = Selection()
 
-  init(
+  package init(
     state: AppState, terminal: TerminalBackend, sources: [any PhotoSource], pipeline: ImagePipeline?,
     downloader: Downloader, theme: Theme
   ) {
@@ -40,7 +40,7 @@ final class EventLoop {
   }
 
   /// Runs until the user confirms or cancels, or a signal arrives.
-  func run(takeSignal: () -> Int32 = { 0 }) -> LoopEnd {
+  package func run(takeSignal: () -> Int32 = { 0 }) -> LoopEnd {
     var pending: [AppEvent] = [.resize(terminal.size), .start]
     while true {
       var index = 0

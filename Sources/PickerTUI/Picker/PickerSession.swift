@@ -1,0 +1,113 @@
+import Foundation
+
+/// One run of the picker on an open terminal: the state it starts from, the
+/// pipeline and the loop, and the tidy-up after (terminal, workers, command
+/// sources, rclone, the journal) in that order.
+final class PickerSession {
+  private let sources: [any PhotoSource]
+  private let options: PickerOptions
+  private let terminal: NcursesTerminal
+  private var finalState: AppState?
+
+  init(sources: [any PhotoSource], options: PickerOptions, terminal: NcursesTerminal) {
+    self.sources = sources
+    self.options = options
+    self.terminal = terminal
+  }
+
+  /// Runs the loop, then restores the terminal and stops the background work.
+  func run() -> LoopEnd {
+    let remoteSources = sources.compactMap { $0 as? any RemoteImageSource }
+    let pipeline =
+      options.thumbnails != .off
+      ? PickerPipeline.make(environment: options.environment, remote: remoteSources) : nil
+    let loop = EventLoop(
+      state: initialState(), terminal: terminal, sources: sources, pipeline: pipeline,
+      downloader: Downloader(folder: downloadFolder, sources: remoteSources),
+      theme: terminal.depth == .none ? Theme.monochrome : Theme.colored)
+    loop.journal = options.journal
+    let end = loop.run(takeSignal: { self.terminal.takeSignal() })
+    finalState = loop.state
+    terminal.close()
+    // A worker cut off mid-write would leave a temporary file in the cache.
+    pipeline?.shutdown()
+    SourceShutdown.stop(sources)
+    // Kept until the host has used the picks (it removes it then).
+    options.journal?.flush()
+    return end
+  }
+
+  /// What the host gets: the picked items with their sources, ids and
+  /// titles next to the paths the loop ended with.
+  func result(of end: LoopEnd) -> PickResult {
+    switch end {
+    case .signal(let signal): return .interrupted(signal: signal)
+    case .outcome(.cancelled): return .cancelled
+    case .outcome(.nothingToPick): return .nothingToPick
+    case .outcome(.picked(let lines)):
+      guard let confirmed = finalState?.confirmed, confirmed.outputs.count == lines.count else {
+        // Not reached: every pick ends through a confirm.
+        return .picked(lines.map { PickedItem(sourceID: "", itemID: "", titleBytes: [], path: $0, url: nil) })
+      }
+      return .picked(
+        zip(confirmed.pickedKeys.indices, lines).map { index, line in
+          let key = confirmed.pickedKeys[index]
+          var item = PickedItem(
+            sourceID: key.sourceID, itemID: key.itemID, titleBytes: confirmed.titles[index], path: line, url: nil)
+          if case .remote(_, let url) = confirmed.outputs[index] {
+            item.url = url
+            if case .urlsOnly = options.remotePicks { item.path = nil }
+          }
+          return item
+        })
+    }
+  }
+
+  private var downloadFolder: String {
+    if case .download(let folder?) = options.remotePicks { return folder }
+    return PrivateFiles.cacheFolder(environment: options.environment) + "/picked"
+  }
+
+  private func initialState() -> AppState {
+    var appOptions = AppOptions(
+      limits: SelectionLimits(maximum: options.maximum, minimum: options.minimum), pageSize: options.pageSize,
+      // Paths go back to a host as values: only lines need refusing.
+      print0: !options.printsLines, showsThumbnails: options.thumbnails != .off)
+    appOptions.printsURLs = options.remotePicks == .urlsOnly
+    appOptions.colorDepth = terminal.depth
+    if let graphics = terminal.graphics.graphics {
+      appOptions.pixelFormat = PixelFormat(
+        graphics: graphics, cellSize: terminal.graphics.cellSize, colorRegisters: terminal.graphics.colorRegisters,
+        maxSize: graphics == .sixel ? terminal.graphics.sixelMaxSize : nil)
+    }
+    var state = AppState(
+      sources: sources.map(SourceSummary.init), activeSource: startingSource, options: appOptions,
+      size: terminal.size)
+    state.keepsStartingSource = options.keepsStartingSource
+    if let notice = terminal.graphics.notice { state.notice = Notice(notice) }
+    if let journal = options.journal { offerResume(from: journal, to: &state) }
+    return state
+  }
+
+  /// The given source, else the Picked list when there is one, else the first.
+  private var startingSource: Int {
+    options.startingSource ?? sources.firstIndex { $0 is PreselectedSource } ?? 0
+  }
+
+  /// The journal of an earlier run that did not finish: restored now when
+  /// asked, else offered in the footer when its picks belong here.
+  private func offerResume(from journal: JournalFile, to state: inout AppState) {
+    guard let saved = journal.load() else {
+      if options.resumesJournal { state.notice = Notice("Nothing to restore: no earlier run left picks") }
+      return
+    }
+    let offer = ResumeOffer(
+      journal: saved, openSources: Set(sources.map(\.id)), exists: { DirectoryReader.fileKind($0) == .file })
+    if options.resumesJournal {
+      state.resumeOffer = offer
+      state.restorePicks()
+    } else {
+      state.offerResume(offer)
+    }
+  }
+}
