@@ -3,7 +3,7 @@
 SWIFT ?= swift
 BIN := .build/release/picker-tui
 
-.PHONY: all build deps test-deps bench-deps run test unit-test e2e-test bench fuzz fuzz-smoke format lint clean generated install uninstall
+.PHONY: all build deps test-deps bench-deps embedded-example run test unit-test e2e-test bench fuzz fuzz-smoke format lint clean generated install uninstall
 
 all: build
 
@@ -25,7 +25,12 @@ run: build
 unit-test: deps
 	$(SWIFT) test
 
-e2e-test: build test-deps
+# The embedding example (examples/embedded): a package of its own that uses
+# the PickerTUI library by path; the end-to-end suite drives it in tmux.
+embedded-example: deps
+	$(SWIFT) build -c release --package-path examples/embedded
+
+e2e-test: build embedded-example test-deps
 	python3 -m pytest -q Tests/EndToEnd
 
 test: test-deps unit-test e2e-test
@@ -47,10 +52,10 @@ fuzz-smoke: deps
 	SWIFT=$(SWIFT) FUZZ_SECONDS=10 Fuzz/run.sh
 
 format:
-	swift-format format --in-place --recursive --parallel Package.swift Sources Tests Fuzz/Package.swift Fuzz/Harnesses Fuzz/Sources/FuzzSupport
+	swift-format format --in-place --recursive --parallel Package.swift Sources Tests Fuzz/Package.swift Fuzz/Harnesses Fuzz/Sources/FuzzSupport examples/embedded
 
 lint:
-	swift-format lint --recursive Package.swift Sources Tests Fuzz/Package.swift Fuzz/Harnesses Fuzz/Sources/FuzzSupport
+	swift-format lint --recursive Package.swift Sources Tests Fuzz/Package.swift Fuzz/Harnesses Fuzz/Sources/FuzzSupport examples/embedded
 
 # `make install PREFIX=/usr/local DESTDIR=` (packagers set DESTDIR): the
 # binary, its man page and shell completions, and the desktop thumbnailer
