@@ -30,6 +30,8 @@ public struct AppOptions: Hashable, Sendable {
   /// Output is NUL-separated (-0), so any path can be printed.
   public var print0: Bool
   public var keyMap: KeyMap
+  /// The keys of the tray, the search prompt, the preview and sign-in forms.
+  public var modeKeys = ModeKeys.standard
   /// False with --thumbnails off: tiles show captions only.
   public var showsThumbnails: Bool
   /// The colours thumbnails are rendered for: the terminal's.

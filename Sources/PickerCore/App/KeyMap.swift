@@ -17,12 +17,16 @@ public struct KeyBinding: Hashable, Sendable {
   public var help: String
   /// Shown in the hint line at the bottom, in this short form, when set.
   public var hint: String?
+  /// Neighbouring bindings with the same group share one help row, which
+  /// says this ("move" for the four arrows), so help fits on a screen.
+  public var group: String?
 
-  public init(_ keys: [Key], _ action: Action, help: String, hint: String? = nil) {
+  public init(_ keys: [Key], _ action: Action, help: String, hint: String? = nil, group: String? = nil) {
     self.keys = keys
     self.action = action
     self.help = help
     self.hint = hint
+    self.group = group
   }
 
   /// The keys as help lists them ("↑ k").
@@ -43,12 +47,12 @@ public struct KeyMap: Hashable, Sendable {
 
   public static let standard = KeyMap(
     bindings: [
-      KeyBinding([.up, .char("k")], .moveUp, help: "move up"),
-      KeyBinding([.down, .char("j")], .moveDown, help: "move down"),
-      KeyBinding([.left, .char("h")], .moveLeft, help: "move left"),
-      KeyBinding([.right, .char("l")], .moveRight, help: "move right"),
-      KeyBinding([.pageUp], .pageUp, help: "page up"),
-      KeyBinding([.pageDown], .pageDown, help: "page down"),
+      KeyBinding([.up, .char("k")], .moveUp, help: "move up", group: "move"),
+      KeyBinding([.down, .char("j")], .moveDown, help: "move down", group: "move"),
+      KeyBinding([.left, .char("h")], .moveLeft, help: "move left", group: "move"),
+      KeyBinding([.right, .char("l")], .moveRight, help: "move right", group: "move"),
+      KeyBinding([.pageUp], .pageUp, help: "page up", group: "page up / down"),
+      KeyBinding([.pageDown], .pageDown, help: "page down", group: "page up / down"),
       KeyBinding([.home, .char("g")], .first, help: "first cell"),
       KeyBinding([.end, .char("G")], .last, help: "last cell (the real end when the size is known)"),
       KeyBinding(
@@ -56,18 +60,18 @@ public struct KeyMap: Hashable, Sendable {
         hint: "pick"),
       KeyBinding([.char(" ")], .toggle, help: "select or unselect the photo", hint: "select"),
       KeyBinding([.backspace], .parent, help: "back to the parent folder"),
-      KeyBinding([.tab], .nextSource, help: "next source", hint: "source"),
-      KeyBinding([.backTab], .previousSource, help: "previous source"),
+      KeyBinding([.tab], .nextSource, help: "next source", hint: "source", group: "next / previous source"),
+      KeyBinding([.backTab], .previousSource, help: "previous source", group: "next / previous source"),
     ]
       + (1...9).map { n in
         KeyBinding([.char(Character(String(n)))], .source(n - 1), help: "source \(n)")
       }
       + [
         KeyBinding([.char("/")], .search, help: "search in the current source", hint: "search"),
-        KeyBinding([.char("v")], .preview, help: "preview the photo full screen (←→ next, i facts, Esc back)"),
-        KeyBinding([.char("t")], .focusTray, help: "focus the picked tray (←→, Space/x remove, Esc back)"),
-        KeyBinding([.char("+"), .char("=")], .bigger, help: "bigger thumbnails"),
-        KeyBinding([.char("-")], .smaller, help: "smaller thumbnails"),
+        KeyBinding([.char("v")], .preview, help: "preview the photo full screen (its keys below)"),
+        KeyBinding([.char("t")], .focusTray, help: "focus the picked tray (its keys below)"),
+        KeyBinding([.char("+"), .char("=")], .bigger, help: "bigger thumbnails", group: "bigger / smaller thumbnails"),
+        KeyBinding([.char("-")], .smaller, help: "smaller thumbnails", group: "bigger / smaller thumbnails"),
         KeyBinding([.char("s")], .cycleSort, help: "sort by name / date"),
         KeyBinding([.char("O")], .signOut, help: "sign out of this source (forgets its credentials)"),
         KeyBinding([.char("R")], .restorePicks, help: "restore the picks of an unfinished run (when offered)"),
@@ -87,15 +91,22 @@ public struct KeyMap: Hashable, Sendable {
     }.joined(separator: " · ")
   }
 
-  /// The help screen's rows, with the digit bindings folded into one.
+  /// The help screen's rows, with the digit bindings folded into one and
+  /// each group into one.
   public var helpRows: [(keys: String, help: String)] {
-    var rows: [(String, String)] = []
+    var rows: [(keys: String, help: String)] = []
+    var previousGroup: String?
     for binding in bindings {
+      defer { previousGroup = binding.group }
       if case .source(let n) = binding.action {
         if n == 0 { rows.append(("1-9", "n-th source")) }
         continue
       }
-      rows.append((binding.keyLabels, binding.help))
+      if let group = binding.group, group == previousGroup, !rows.isEmpty {
+        rows[rows.count - 1].keys += " " + binding.keyLabels
+        continue
+      }
+      rows.append((binding.keyLabels, binding.group ?? binding.help))
     }
     return rows
   }

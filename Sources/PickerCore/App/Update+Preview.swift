@@ -52,21 +52,21 @@ extension AppState {
   }
 
   mutating func handlePreview(_ key: Key, showsFacts: Bool) -> [Effect] {
-    switch key {
-    case .left, .char("h"): return step(by: -1)
-    case .right, .char("l"): return step(by: 1)
-    case .char(" "):
+    guard let action = options.modeKeys.preview.action(for: key) else { return [] }
+    switch action {
+    case .previous: return step(by: -1)
+    case .next: return step(by: 1)
+    case .toggle:
       toggleFocused()
       return []
-    case .enter: return activateFocused()
-    case .char("i"):
+    case .activate: return activateFocused()
+    case .facts:
       mode = .preview(showsFacts: !showsFacts)
       return []
-    case .escape, .char("v"), .char("q"):
+    case .back:
       mode = .grid
       return []
-    case .ctrl("c"): return [.finish(.cancelled)]
-    default: return []
+    case .cancel: return [.finish(.cancelled)]
     }
   }
 

@@ -28,28 +28,30 @@ extension AppState {
 
   mutating func handleSignIn(_ key: Key, form: SignInForm) -> [Effect] {
     var form = form
-    switch key {
-    case .escape:
+    let action = options.modeKeys.signIn.action(for: key)
+    switch action {
+    case .back?:
       mode = .grid
       notice = Notice("\(sources[form.sourceIndex].title) needs you to sign in: Enter on it opens the form again")
       return []
-    case .ctrl("c"):
+    case .cancel?:
       return [.finish(.cancelled)]
     case _ where form.isSubmitting:
       return []
-    case .tab, .down:
+    case .nextField?:
       form.focus = (form.focus + 1) % max(1, form.values.count)
-    case .backTab, .up:
+    case .previousField?:
       form.focus = (form.focus + max(1, form.values.count) - 1) % max(1, form.values.count)
-    case .backspace:
+    case .deleteBackward?:
       if form.values.indices.contains(form.focus) {
         form.values[form.focus] = String(form.values[form.focus].dropLast())
       }
-    case .ctrl("u"):
+    case .clear?:
       if form.values.indices.contains(form.focus) { form.values[form.focus] = "" }
-    case .char(let c):
+    case nil:
+      guard case .char(let c) = key else { return [] }
       if form.values.indices.contains(form.focus) { form.values[form.focus].append(c) }
-    case .enter:
+    case .submit?:
       if form.focus < form.values.count - 1 {
         form.focus += 1
       } else {
@@ -58,8 +60,6 @@ extension AppState {
         mode = .signIn(form)
         return [.signIn(sourceIndex: form.sourceIndex, answers: form.answers)]
       }
-    default:
-      return []
     }
     mode = .signIn(form)
     return []

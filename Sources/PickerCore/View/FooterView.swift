@@ -66,7 +66,7 @@ enum FooterView {
     }
     let hints: String
     if case .tray = state.mode {
-      hints = "← → move · Space/x remove · Enter pick · Esc back to the grid"
+      hints = state.options.modeKeys.tray.hintLine
     } else {
       hints = state.options.keyMap.hintLine(activating: state.activationHint)
     }

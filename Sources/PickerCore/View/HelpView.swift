@@ -1,8 +1,15 @@
 /// The `?` overlay, generated from the key map so it cannot drift from it.
 enum HelpView {
   static func draw(_ state: AppState, theme: Theme, into screen: inout Screen) {
-    let rows = state.options.keyMap.helpRows
-    let keyWidth = rows.map { DisplayWidth.of($0.keys) }.max() ?? 0
+    // The grid's keys, then each of the other modes, wrapped to the screen.
+    let given = state.options.keyMap.helpRows + [("", "")] + state.options.modeKeys.helpRows
+    let keyWidth = given.map { DisplayWidth.of($0.keys) }.max() ?? 0
+    let textWidth = max(10, screen.width - keyWidth - 8)
+    let rows = given.flatMap { row in
+      wrap(row.help, width: textWidth).enumerated().map { (index, part) in
+        (keys: index == 0 ? row.keys : "", help: part)
+      }
+    }
     let lines = rows.map { row in
       row.keys + String(repeating: " ", count: keyWidth - DisplayWidth.of(row.keys)) + "  " + row.help
     }
@@ -26,5 +33,21 @@ enum HelpView {
         rows[index].help, x: left + 2 + keyWidth + 2, y: top + row, style: theme.text, maxWidth: width - keyWidth - 6)
     }
     screen.put("╰" + horizontal + "╯", x: left, y: top + height - 1, style: theme.keyLabel)
+  }
+
+  /// `text` in lines of at most `width` columns, broken after " · ".
+  static func wrap(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for part in text.components(separatedBy: " · ") {
+      let joined = line.isEmpty ? part : line + " · " + part
+      if DisplayWidth.of(joined) <= width || line.isEmpty {
+        line = joined
+      } else {
+        lines.append(line)
+        line = part
+      }
+    }
+    return lines + [line]
   }
 }

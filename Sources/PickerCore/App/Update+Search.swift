@@ -1,0 +1,44 @@
+/// The search prompt (`/`): what is typed, and the scope of results it opens.
+extension AppState {
+  mutating func openSearchPrompt() {
+    guard sources[activeSource].capabilities.contains(.search) else {
+      notice = Notice("\(sources[activeSource].title) cannot search")
+      return
+    }
+    mode = .search(query: "")
+  }
+
+  mutating func handleSearchPrompt(_ key: Key, query: String) -> [Effect] {
+    guard let action = options.modeKeys.search.action(for: key) else {
+      if case .char(let c) = key { mode = .search(query: query + String(c)) }
+      return []
+    }
+    switch action {
+    case .close:
+      mode = .grid
+    case .cancel:
+      return [.finish(.cancelled)]
+    case .clear:
+      mode = .search(query: "")
+    case .deleteBackward:
+      mode = .search(query: String(query.dropLast()))
+    case .submit:
+      mode = .grid
+      guard !query.isEmpty, let current = scope else { return [] }
+      var folder: FolderID? = nil
+      switch current.kind {
+      case .root: folder = nil
+      case .folder(let id): folder = id
+      case .search(_, let within): folder = within
+      }
+      // Searching from a search replaces it rather than stacking results.
+      if case .search = current.kind { stacks[activeSource].removeLast() }
+      let results = Scope(
+        kind: .search(query: query, folder: folder), label: "search: " + Sanitizer.sanitize(query),
+        generation: takeGeneration())
+      stacks[activeSource].append(results)
+      return loadNextPage(sourceIndex: activeSource)
+    }
+    return []
+  }
+}
