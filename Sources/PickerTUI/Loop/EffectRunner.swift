@@ -1,9 +1,16 @@
 import Foundation
 import PickerCore
 
-/// Carries out effects that need I/O, off the main thread, and posts their
-/// results back to the inbox. Called from the event loop's thread only.
+/// Carries out every effect `update` returns: I/O off the main thread, with
+/// results posted back to the inbox; the wish list of thumbnails, handed to
+/// the pipeline once a batch is done; and the end. Called from the event
+/// loop's thread only.
 final class EffectRunner {
+  /// Set by `.finish`: the loop ends with it.
+  private(set) var finished: Outcome?
+  /// The last wish list of the batch so far: each replaces the one before,
+  /// so only the last goes to the pipeline (`handOverThumbnails`).
+  private var wishList: [ImageRequest]?
   let sources: [any PhotoSource]
   let inbox: Inbox
   /// Nil when thumbnails are off.
@@ -31,7 +38,8 @@ final class EffectRunner {
     case .cancelDownload: downloadCancel?.set()
     case .readFacts(let reference): readFacts(reference)
     case .checkPicked(let check): checkPicked(check)
-    case .thumbnails, .finish: break  // handled by the loop
+    case .thumbnails(let requests): wishList = requests
+    case .finish(let outcome): finished = outcome
     }
   }
 
@@ -123,9 +131,12 @@ final class EffectRunner {
     }
   }
 
-  /// Hands the wish list to the pipeline. Thumbnails already in memory come
-  /// back at once, as events to apply before the next frame is drawn.
-  func want(_ requests: [ImageRequest]) -> [AppEvent] {
+  /// Hands the batch's last wish list to the pipeline, if the batch had one.
+  /// Thumbnails already in memory come back at once, as events to apply
+  /// before the next frame is drawn.
+  func handOverThumbnails() -> [AppEvent] {
+    guard let requests = wishList else { return [] }
+    wishList = nil
     guard let thumbnails else { return [] }
     let inbox = inbox
     let ready = thumbnails.want(

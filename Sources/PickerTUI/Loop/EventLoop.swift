@@ -44,23 +44,15 @@ package final class EventLoop {
     var pending: [AppEvent] = [.resize(terminal.size), .start]
     while true {
       var index = 0
-      // Each wish list replaces the one before, so only the last of a batch
-      // goes to the pipeline; thumbnails it has in memory come back as
-      // events applied in this same frame.
-      var thumbnails: [ImageRequest]?
       while index < pending.count {
         for effect in state.update(pending[index]) {
-          switch effect {
-          case .thumbnails(let requests): thumbnails = requests
-          case .finish(let outcome): return .outcome(outcome)
-          default: runner.run(effect)
-          }
+          runner.run(effect)
+          if let outcome = runner.finished { return .outcome(outcome) }
         }
         index += 1
-        if index == pending.count, let requests = thumbnails {
-          thumbnails = nil
-          pending += runner.want(requests)
-        }
+        // Thumbnails the pipeline has in memory come back as events applied
+        // in this same frame.
+        if index == pending.count { pending += runner.handOverThumbnails() }
       }
       if !pending.isEmpty {
         if state.selection != journaled {
