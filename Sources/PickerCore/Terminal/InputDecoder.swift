@@ -78,7 +78,8 @@ public struct InputDecoder: Sendable {
     let cut = pending
     pending.removeAll()
     waiting = .none
-    if cut == [0x1B] { return [.key(.escape)] }
+    // A lone ESC, or Esc pressed several times in a row, is that many Escs.
+    if !cut.isEmpty && cut.allSatisfy({ $0 == 0x1B }) { return cut.map { _ in .key(.escape) } }
     // A reply cut short: its rest may still come, and must not be read as
     // keys. A control string is skipped up to its end (one more delay at
     // most); a sequence's parameters up to its final byte.
@@ -168,9 +169,13 @@ public struct InputDecoder: Sendable {
       if reply { return controlString(at: index) }
       return .event(.key(.alt(Character(Unicode.Scalar(second)))), length: 2)
     case 0x1B:
-      // ESC ESC: Alt plus what follows (rxvt's Alt+arrow), or Esc pressed
-      // twice; either way the first one is no key of its own.
-      return .skip(1)
+      // ESC ESC [ or ESC ESC O: Alt plus a cursor key (rxvt's Alt+arrow),
+      // where the first ESC is no key of its own. Anything else is Esc
+      // pressed twice, quickly: both count (the first closes a form, the
+      // second cancels, as the user meant).
+      guard let third = byte(index + 2) else { return .needMore(.escapeDelay) }
+      if third == UInt8(ascii: "[") || third == UInt8(ascii: "O") { return .skip(1) }
+      return .event(.key(.escape), length: 1)
     case 0x00..<0x20, 0x7F:
       // Alt plus a control key (or Esc and Enter typed fast): the control
       // key still counts.

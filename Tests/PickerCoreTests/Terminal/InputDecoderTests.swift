@@ -60,6 +60,19 @@ private func events(_ bytes: [UInt8]) -> [TerminalInputEvent] {
     #expect(keys("\u{1B}Pa\u{1B}]x") == [.alt("P"), .char("a"), .alt("]"), .char("x")])
     // rxvt's Alt+arrow: ESC then the arrow.
     #expect(keys("\u{1B}\u{1B}[A") == [.up])
+    #expect(keys("\u{1B}\u{1B}OB") == [.down])
+  }
+
+  @Test func escPressedTwiceQuicklyIsTwoEscs() {
+    // In one read, and split across two reads before the delay passed: the
+    // first Esc closes a form, the second cancels.
+    #expect(keys("\u{1B}\u{1B}") == [.escape, .escape])
+    var decoder = InputDecoder()
+    #expect(decoder.decode([0x1B]).isEmpty)
+    #expect(decoder.decode([0x1B]).isEmpty)
+    #expect(decoder.timeOut() == [.key(.escape), .key(.escape)])
+    // Esc twice, then a letter: Esc, then Alt plus the letter.
+    #expect(keys("\u{1B}\u{1B}q") == [.escape, .alt("q")])
   }
 
   @Test func unknownSequencesAreIgnoredNotEsc() {
