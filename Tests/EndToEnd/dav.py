@@ -63,7 +63,11 @@ def start_dav_server(root: Path, *args: str) -> DavServer:
 
 
 def stop(process: subprocess.Popen) -> None:
-    os.killpg(process.pid, signal.SIGTERM)
+    """Ends the server; one a test already stopped is left as it is."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
     process.wait(timeout=5)
 
 

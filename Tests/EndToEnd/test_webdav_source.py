@@ -129,6 +129,33 @@ def test_a_401_mid_session_asks_to_sign_in_again_and_keeps_the_picks(picker, hom
     p.finish(130)
 
 
+def test_a_server_that_goes_down_is_an_error_in_its_grid_and_the_picks_stay(picker, home, dav):
+    (dav.root / "Trip").mkdir()
+    small_jpeg(dav.root / "a.jpg")
+    small_jpeg(dav.root / "b.jpg")
+    p = picker.start(["--source", "NAS"], env=webdav_env(home, dav))
+    p.wait(lambda s: "a.jpg" in s.captions(), "the listing")
+    p.press("Right", "a.jpg")
+    p.toggle("a.jpg")
+    stop(dav.process)
+    p.press("Left", "Trip/")
+    p.send("Enter")
+    screen = p.wait(lambda s: "Trip" in s.breadcrumb and "⚠" in str(s), "the error in the album's grid")
+    assert "127.0.0.1" in str(screen) or "connect" in str(screen).lower(), screen
+    assert "1 picked" in screen.lines[0], screen
+    # Back at the root (listed before the server went), the pick is still
+    # there and Enter prints it: a remote pick needs the server, so the
+    # download fails with a message and the picker stays.
+    p.send("BSpace")
+    p.wait(lambda s: s.breadcrumb.strip().startswith("NAS") and s.focused_caption() == "Trip/", "the root again")
+    p.press("Right", "✓ a.jpg")
+    p.send("Enter")
+    p.wait_text("Download failed")
+    assert "1 picked" in p.screen().lines[0]
+    p.send("C-c")
+    p.finish(130)
+
+
 def test_a_wrong_password_is_refused_in_the_form_and_the_right_one_signs_in(picker, home, dav):
     small_jpeg(dav.root / "a.jpg")
     p = picker.start(["--source", "NAS"], env=webdav_env(home, dav, token=None), wait_ui=False)
