@@ -107,6 +107,10 @@ def tmux_server():
 # Screen parsing.
 
 
+class PickerExited(Exception):
+    """Raised inside `Picker.wait_running`'s condition: stop waiting, the picker is gone."""
+
+
 def equal(actual, expected) -> bool:
     """For conditions of `Picker.wait`: True, or an AssertionError that
     says what was expected and what was there."""
@@ -287,8 +291,38 @@ class Picker:
         text = self.rc_path.read_text().strip()
         return int(text)
 
+    def wait_running(
+        self,
+        condition: Callable[[Screen], object],
+        what: str,
+        timeout: float = TIMEOUT,
+    ) -> Screen:
+        """Waits for what the user sees after a step that must not end the
+        picker (a refused Enter, a shrink, a key that is no cancel), then
+        checks that it is still open. An exit while waiting fails at once."""
+
+        def check(screen: Screen) -> object:
+            if self.exited():
+                raise PickerExited
+            return condition(screen)
+
+        try:
+            screen = self.wait(check, what, timeout)
+        except PickerExited:
+            raise AssertionError(
+                f"the picker exited while waiting for {what}, but should still be open{self.describe()}"
+            ) from None
+        assert not self.exited(), f"the picker exited but should still be open (after {what}){self.describe()}"
+        return screen
+
     def assert_running(self, settle: float = 0.3) -> None:
-        """The picker is still open (after a short grace period)."""
+        """The picker is still open after a short grace period.
+
+        Only for a step whose effect nothing on screen can show (a key at a
+        terminal too small for the grid, keys typed ahead of the listing):
+        wait for a sign the step was read first, and say why the settle is
+        needed. Otherwise use `wait_running`, which waits for what the user
+        sees."""
         time.sleep(settle)
         assert not self.exited(), f"the picker exited but should still be open{self.describe()}"
 

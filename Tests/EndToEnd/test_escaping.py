@@ -7,6 +7,8 @@ import uuid
 from conftest import make_files
 
 TITLE_NAME = b"\x1b]2;PWNED\x07.jpg"
+# Enter on a name with a newline, without -0.
+REFUSAL = "new\\nline.jpg has a newline in its path: use -0 (--print0) to pick it"
 
 
 def test_title_escape_control(tmux_server, tmp_path):
@@ -59,13 +61,16 @@ def test_newline_in_a_name_needs_print0(picker, tmp_path):
 
     # Nothing selected: Enter on it is refused.
     p.send("Enter")
-    screen = p.wait_status("-0")
-    p.assert_running()
+    screen = p.wait_running(
+        lambda s: REFUSAL in s.status and s.tray_names() == [], "the refusal on the bottom line, nothing picked"
+    )
     # Selected: Enter is refused as well, the picker stays open.
     p.toggle("new\\nline.jpg")
     p.send("Enter")
-    screen = p.wait_status("-0")
-    p.assert_running()
+    screen = p.wait_running(
+        lambda s: REFUSAL in s.status and s.tray_names() == ["new\\nline.jpg"],
+        "the refusal on the bottom line, the pick kept",
+    )
     assert screen.tiles(), screen
     p.send("Escape")
     assert p.finish(130) == b""

@@ -26,9 +26,10 @@ def test_min_refuses_too_few(picker, tmp_path):
     p = picker.start(["--min", "2", str(root)])
     p.toggle("a.jpg")
     p.send("Enter")
-    screen = p.wait_status("Pick at least")
+    screen = p.wait_running(
+        lambda s: "Pick at least" in s.status and s.tray_names() == ["a.jpg"], "the refusal, a.jpg still picked"
+    )
     assert "2" in screen.status, screen
-    p.assert_running()
     p.press("G", "c.jpg")
     p.toggle("c.jpg")
     p.send("Enter")

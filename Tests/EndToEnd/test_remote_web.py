@@ -400,11 +400,10 @@ def test_a_failed_download_keeps_the_picker_and_the_selection(picker, home, stoc
         p.press("l", caption)
     p.toggle("Forest 2")
     p.send("Enter")
-    screen = p.wait(lambda s: "Download failed" in s.status, "the download failure")
+    screen = p.wait_running(lambda s: "Download failed" in s.status, "the download failure")
     assert "Download failed: Stock: server error (HTTP 500) (the selection is kept)" in screen.status, screen
     assert screen.tray_names() == ["Forest 2"], screen
     assert screen.focused_caption() == "✓ Forest 2", screen
-    p.assert_running()
     assert list(downloads.iterdir()) == [], "a failed download left a file behind"
 
     stock.control(reset=True)

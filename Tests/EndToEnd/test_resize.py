@@ -41,7 +41,10 @@ def test_tiny_terminal_then_back(picker, tmp_path):
     root = make_files(tmp_path / "r", ["a.jpg", "b.jpg"])
     p = picker.start([str(root)])
     p.resize(20, 6)
-    p.assert_running(settle=0.5)
+    p.wait_running(
+        lambda s: s.lines[0].startswith("Terminal too small") and not s.tiles() and ".jpg" not in s,
+        "'Terminal too small' alone at 20x6, no piece of the grid",
+    )
     p.resize(120, 40)
     screen = p.wait(lambda s: s.captions() == ["a.jpg", "b.jpg"], "the grid after growing back")
     p.press("l", "b.jpg")

@@ -205,8 +205,13 @@ def test_colour_environment_is_honoured_through_a_pick(picker, tmp_path, case):
     p.wait_text("cancel: print nothing")
     assert_colour_depth(p, depth, f"{case} in the help")
     p.send("Escape")
-    p.wait_no_text("cancel: print nothing")
-    p.assert_running()
+    # Escape closes the help and must not cancel: the grid again, both picks kept.
+    p.wait_running(
+        lambda s: "cancel: print nothing" not in s
+        and s.focused_caption() == "✓ P02.jpg"
+        and s.tray_names() == ["P01.jpg", "P02.jpg"],
+        "the grid again after Escape closed the help, P01.jpg and P02.jpg still picked",
+    )
     p.send("Enter")
     assert p.finish(0) == f"{root}/P01.jpg\n{root}/P02.jpg\n".encode()
 
@@ -266,13 +271,23 @@ def test_a_terminal_too_small_for_one_tile_keeps_running_and_q_restores_it(picke
     p = picker.start([str(root)], width=width, height=height, wait_ui=False)
     message = "Terminal too small"[:width]
     if width > 1:
-        p.wait(lambda s: s.lines[0].startswith(message), f"{message!r} on the first line")
+        p.wait_running(lambda s: s.lines[0].startswith(message), f"{message!r} on the first line")
     else:
-        p.assert_running(settle=0.5)  # one cell: nothing fits, not even the T
+        # One cell: nothing fits, not even the T. What shows that the picker
+        # has the terminal is the pane's state: alternate screen, no cursor.
+        p.wait_running(
+            lambda s: p.display("#{alternate_on} #{cursor_flag}") == "1 0",
+            "the picker's screen (alternate screen on, cursor hidden)",
+        )
+        # A short settle all the same: a blank frame cannot be told from none.
+        p.assert_running(settle=0.5)
     text = pane_text(p)
     assert not any(ch in text for ch in "┌┏│┃") and ".jpg" not in text, f"a piece of the grid at {width}x{height}:\n{text}"
     # Keys never act on photos the user cannot see.
     p.send("Right", "Space", "Enter")
+    # A short settle: at this size nothing a key does can be seen, and an
+    # arrow read as a bare Esc would cancel with the same exit code as q.
+    # q's exit 130 with nothing printed then shows Enter did not confirm.
     p.assert_running()
     p.send("q")
     assert p.finish(130) == b""
