@@ -79,6 +79,7 @@ struct Pick: ParsableCommand {
     options.environment = environment
     options.messagesDescriptor = log?.descriptor
     options.journal = journal
+    options.sourceIcons = iconsByID(file, sources: sources)
     options.resumesJournal = resume
     let result: PickResult
     do {
@@ -136,6 +137,17 @@ struct Pick: ParsableCommand {
       sources.append(FolderSource(root: Self.defaultFolder(environment: environment)))
     }
     return sources
+  }
+
+  /// The config's icons, keyed by the id of the source each names.
+  private func iconsByID(_ file: ConfigFile?, sources: [any PhotoSource]) -> [String: String] {
+    guard let file, !file.icons.isEmpty else { return [:] }
+    var icons: [String: String] = [:]
+    // The config's sources come last, in the file's order.
+    for (entry, source) in zip(file.sources, sources.suffix(file.sources.count)) {
+      if let icon = file.icons[entry.name] { icons[source.id] = icon }
+    }
+    return icons
   }
 
   /// The config file, nil when there is none; an error in it ends the run.
@@ -199,43 +211,5 @@ struct Pick: ParsableCommand {
       throw PickerExit(code: 2, message: "no source named '\(source)' (sources: \(names))")
     }
     return sources.firstIndex { $0 is PreselectedSource } ?? 0
-  }
-}
-
-/// Reads xdg-user-dirs' file, where a localised pictures folder (~/Bilder)
-/// is named: lines like XDG_PICTURES_DIR="$HOME/Bilder".
-enum UserDirectories {
-  static func picturesFolder(in file: String, home: String) -> String? {
-    guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
-    for line in text.split(separator: "\n") where line.hasPrefix("XDG_PICTURES_DIR=") {
-      var value = line.dropFirst("XDG_PICTURES_DIR=".count)
-      if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = value.dropFirst().dropLast() }
-      let path = value.hasPrefix("$HOME") ? home + value.dropFirst("$HOME".count) : String(value)
-      return path.isEmpty || path == home || path == home + "/" ? nil : path
-    }
-    return nil
-  }
-}
-
-/// Ends the process with a code and, for errors, a message on stderr.
-struct PickerExit: Error {
-  var code: Int32
-  var message: String?
-}
-
-/// Writes picked paths to stdout, raw, each followed by the separator.
-enum OutputWriter {
-  /// False when the reader went away before everything was written.
-  @discardableResult
-  static func write(_ paths: [PathBytes], separator: UInt8, trailing: Bool = true) throws -> Bool {
-    var bytes: [UInt8] = []
-    for path in paths {
-      bytes += path.bytes
-      if trailing { bytes.append(separator) }
-    }
-    if FileIO.writeAll(1, bytes) { return true }
-    // A reader that went away (| head -1) is not an error of ours.
-    if errno == EPIPE { return false }
-    throw PickerExit(code: 2, message: "cannot write to stdout: \(String(cString: strerror(errno)))")
   }
 }

@@ -298,7 +298,7 @@ def sign_in_box(screen) -> bool:
 
 
 def bar_labels(screen) -> list[str]:
-    """The source tabs: ["[1 photos]", "[2 Stock*]"]."""
+    """The source tabs: ["[1 photos]", "[2 ☁ Stock*]"]."""
     labels = []
     rest = screen.source_bar
     while "[" in rest and "]" in rest:

@@ -27,6 +27,6 @@ def test_closed_stdin_adds_no_picked_source(picker, tmp_path):
     root = make_files(tmp_path / "d", ["a.jpg"])
     p = picker.start([str(root)], stdin_closed=True)
     screen = p.screen()
-    assert screen.source_bar.startswith("[1 Files]") and "Picked" not in screen.source_bar, screen
+    assert screen.source_bar.startswith("[1 ▤ Files]") and "Picked" not in screen.source_bar, screen
     p.send("Enter")
     assert p.finish(0) == f"{root}/a.jpg\n".encode()

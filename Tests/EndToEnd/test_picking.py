@@ -17,7 +17,7 @@ def test_pick_three_photos_across_two_albums(picker, album_tree):
     assert screen.counts == (5, 5), screen
     assert screen.breadcrumb.rstrip().endswith("5 of 5 · name"), screen
     assert screen.focused_caption() == "Album1/", screen
-    assert screen.source_bar.startswith("[1 Files]"), screen
+    assert screen.source_bar.startswith("[1 ▤ Files]"), screen
     assert screen.source_bar.rstrip().endswith("0 picked"), screen
     assert screen.tray.strip() == "Picked 0  (Space picks the focused photo)", screen
     # Inside tmux without passthrough the first footer says how to get

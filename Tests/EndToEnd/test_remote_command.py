@@ -73,7 +73,7 @@ def test_sign_in_browse_search_and_fetch_the_picks(picker, home, tmp_path):
     downloads = tmp_path / "downloads"
     home.write_config(holiday_source(folder))
     p = picker.start([str(photos), "--download-dir", str(downloads)], env=home.env())
-    p.wait(lambda s: bar_labels(s) == ["[1 Files]", "[2 Holiday*]"], "Holiday marked as needing a sign-in")
+    p.wait(lambda s: bar_labels(s) == ["[1 ▤ Files]", "[2 ▤ Holiday*]"], "Holiday marked as needing a sign-in")
 
     # The form asks for the fields the program named; its refusal is shown.
     p.send("2")
@@ -89,7 +89,7 @@ def test_sign_in_browse_search_and_fetch_the_picks(picker, home, tmp_path):
     p.send("Enter")
     screen = p.wait(lambda s: s.captions() == HOLIDAY_ROOT and not sign_in_box(s), "Holiday's root")
     assert "Signed in to Holiday" in screen.status, screen
-    assert bar_labels(screen) == ["[1 Files]", "[2 Holiday]"], screen
+    assert bar_labels(screen) == ["[1 ▤ Files]", "[2 ▤ Holiday]"], screen
     credentials = home.credentials("Holiday")
     assert json.loads(credentials.read_text()) == {"token": HOLIDAY_TOKEN}
     assert mode(credentials) == 0o600
@@ -129,7 +129,7 @@ def test_sign_in_browse_search_and_fetch_the_picks(picker, home, tmp_path):
     p.send("2")
     screen = p.wait(lambda s: s.captions() == HOLIDAY_ROOT, "Holiday's root without a prompt")
     assert not sign_in_box(screen), screen
-    assert bar_labels(screen) == ["[1 Files]", "[2 Holiday]"], screen
+    assert bar_labels(screen) == ["[1 ▤ Files]", "[2 ▤ Holiday]"], screen
     p.send("q")
     p.finish(130)
 

@@ -65,7 +65,7 @@ def test_sign_in_browse_search_and_download_the_picks(picker, home, stock, tmp_p
 
     # Stock needs a sign-in: marked in the bar, and nothing was asked of the
     # service that could only come back 401.
-    screen = p.wait(lambda s: bar_labels(s) == ["[1 Files]", "[2 Stock*]"], "Stock marked as needing a sign-in")
+    screen = p.wait(lambda s: bar_labels(s) == ["[1 ▤ Files]", "[2 ☁ Stock*]"], "Stock marked as needing a sign-in")
     assert stock.paths() == [], stock.requests()
 
     # The form; a wrong token is refused and emptied.
@@ -84,7 +84,7 @@ def test_sign_in_browse_search_and_download_the_picks(picker, home, stock, tmp_p
     sign_in(p, TOKEN)
     screen = p.wait(lambda s: s.captions() == ROOT_12 + ["Load more"] and not sign_in_box(s), "Stock's first page")
     assert "Signed in to Stock" in screen.status, screen
-    assert bar_labels(screen) == ["[1 Files]", "[2 Stock]"], screen
+    assert bar_labels(screen) == ["[1 ▤ Files]", "[2 ☁ Stock]"], screen
     assert screen.crumb_path == "Stock" and screen.counts == (12, 63), screen
     assert screen.focused_caption() == "Album 1/", screen
     credentials = home.credentials("Stock")
@@ -195,7 +195,7 @@ def test_a_token_in_the_environment_signs_in_without_a_prompt(picker, home, stoc
     p.send("2")
     screen = p.wait(lambda s: s.crumb_path == "Stock" and s.captions()[:3] == ["Album 1/", "Album 2/", "Album 3/"], "Stock's root")
     assert not sign_in_box(screen), screen
-    assert bar_labels(screen) == ["[1 Files]", "[2 Stock]"], screen
+    assert bar_labels(screen) == ["[1 ▤ Files]", "[2 ☁ Stock]"], screen
     assert authorizations(stock, "/api/photos") == {f"Bearer {TOKEN}"}
     p.send("q")
     p.finish(130)
@@ -207,7 +207,7 @@ def test_a_refused_token_from_the_environment_brings_the_form(picker, home, stoc
     folder = local_photos(tmp_path)
     home.write_config(web_source(stock))
     p = picker.start([str(folder)], env=home.env(PICKER_TUI_STOCK_TOKEN="stale"))
-    p.wait(lambda s: bar_labels(s) == ["[1 Files]", "[2 Stock*]"], "Stock marked as needing a sign-in")
+    p.wait(lambda s: bar_labels(s) == ["[1 ▤ Files]", "[2 ☁ Stock*]"], "Stock marked as needing a sign-in")
     p.send("2")
     sign_in(p, TOKEN)
     p.wait(lambda s: s.captions()[:3] == ["Album 1/", "Album 2/", "Album 3/"] and not sign_in_box(s), "Stock's root")
@@ -429,7 +429,7 @@ def test_saved_credentials_sign_in_and_sign_out_forgets_them(picker, home, stock
     p = picker.start([str(folder)], env=home.env())
     p.send("2")
     screen = p.wait(lambda s: "Album 1/" in s.captions(), "Stock's root without a prompt")
-    assert not sign_in_box(screen) and bar_labels(screen) == ["[1 Files]", "[2 Stock]"], screen
+    assert not sign_in_box(screen) and bar_labels(screen) == ["[1 ▤ Files]", "[2 ☁ Stock]"], screen
 
     # O signs out: the file goes, the form comes back.
     p.send("O")
@@ -483,3 +483,31 @@ def test_preview_of_a_remote_photo_fetches_the_original_with_its_credentials(pic
     p.wait(lambda s: s.focused_caption() == first_photo, "the grid again")
     p.send("q")
     assert p.finish(130) == b""
+
+
+def test_an_expired_saved_token_marks_the_source_before_it_is_opened(picker, home, stock, tmp_path):
+    folder = local_photos(tmp_path)
+    home.write_config(web_source(stock, icon="S"))
+    credentials = home.credentials("Stock")
+    credentials.parent.mkdir(parents=True, exist_ok=True)
+    credentials.write_text(json.dumps({"token": "expired-token"}))
+    credentials.chmod(0o600)
+    p = picker.start([str(folder)], env=home.env())
+    # Files is shown; Stock, never opened, is already marked, with the
+    # config's icon, and no form covers the photos the user is looking at.
+    screen = p.wait(lambda s: bar_labels(s) == ["[1 ▤ Files]", "[2 S Stock*]"], "Stock marked at start")
+    assert not sign_in_box(screen), screen
+    p.send("2")
+    screen = p.wait(sign_in_box, "the form when Stock is opened")
+    assert "Sign in to Stock" in screen, screen
+    p.send("C-c")
+    p.finish(130)
+
+
+def test_without_a_utf8_locale_the_icons_are_ascii(picker, home, stock, tmp_path):
+    folder = local_photos(tmp_path)
+    home.write_config(web_source(stock))
+    p = picker.start([str(folder)], env=home.env(LANG="C", LC_ALL="C"))
+    p.wait(lambda s: bar_labels(s) == ["[1 # Files]", "[2 @ Stock*]"], "ASCII icons in the bar")
+    p.send("q")
+    p.finish(130)

@@ -14,7 +14,7 @@ def test_stdin_paths_keep_their_order_and_print_as_given(picker, tmp_path):
 
     # The Picked source is shown first, in the order given (not sorted).
     screen = p.wait(lambda s: s.captions() == ["c.jpg", "missing.jpg", "a.jpg"], "the stdin paths in the given order")
-    assert screen.source_bar.startswith("[1 Files] [2 Picked]"), screen
+    assert screen.source_bar.startswith("[1 ▤ Files] [2 ✓ Picked]"), screen
     assert screen.counts == (3, 3), screen
     missing = screen.tile("missing.jpg")
     assert "missing" in "\n".join(missing.body[:-1]), f"the missing file's tile does not say 'missing'{screen}"
@@ -51,7 +51,7 @@ def test_stdin_only_picks_the_focused_photo(picker, tmp_path):
     album = make_files(tmp_path / "album", ["b.jpg", "a.jpg"])
     p = picker.start([], stdin=b"b.jpg\na.jpg\n", cwd=album)
     screen = p.wait(lambda s: s.captions() == ["b.jpg", "a.jpg"], "the stdin paths")
-    assert screen.source_bar.startswith("[1 Picked]"), screen
+    assert screen.source_bar.startswith("[1 ✓ Picked]"), screen
     p.press("l", "a.jpg")
     p.send("Enter")
     assert p.finish(0) == b"a.jpg\n"
@@ -77,7 +77,7 @@ def test_file_arguments_form_the_picked_source(picker, tmp_path):
     album = make_files(tmp_path / "album", ["z.jpg", "m.png"])
     p = picker.start(["./z.jpg", "m.png"], cwd=album)
     screen = p.wait(lambda s: s.captions() == ["z.jpg", "m.png"], "the file arguments in order")
-    assert screen.source_bar.startswith("[1 Picked]"), screen
+    assert screen.source_bar.startswith("[1 ✓ Picked]"), screen
     p.toggle("z.jpg")
     p.press("l", "m.png")
     p.toggle("m.png")
@@ -96,7 +96,7 @@ def test_arguments_that_are_not_utf8_keep_their_bytes(picker, tmp_path):
     for path in (first, second):
         open(path, "wb").close()
     p = picker.start([folder, first, second])
-    screen = p.wait(lambda s: "[1 Files]" in s.lines[0] and "[2 Picked]" in s.lines[0], "both sources in the bar")
+    screen = p.wait(lambda s: "[1 ▤ Files]" in s.lines[0] and "[2 ✓ Picked]" in s.lines[0], "both sources in the bar")
     assert screen.counts == (2, 2), screen
     p.send("Space")
     p.send("l")

@@ -107,8 +107,8 @@ import Testing
   @Test func keysTypedForAScopeLeftSinceAreDropped() {
     var (state, effects) = Fixture.started(sources: [Fixture.source("A"), Fixture.source("B")])
     _ = state.press(.enter)
-    // A click on B's tab, then B's first page comes.
-    _ = state.update(.mouse(MouseEvent(kind: .click, x: 7, y: 0)))
+    // A click on B's tab ("[1 ▤ A] [2 ▤ B]"), then B's first page comes.
+    _ = state.update(.mouse(MouseEvent(kind: .click, x: 10, y: 0)))
     #expect(state.activeSource == 1)
     let after = state.answerLoad(from: effects, with: Fixture.photos(1...3), total: 3)
     #expect(!after.contains { if case .finish = $0 { return true } else { return false } })

@@ -34,7 +34,7 @@ import Testing
       return
     }
     #expect(form.sourceIndex == 1)
-    #expect(SourceBarView.labels(state) == ["[1 Files]", "[2 Stock*]"])
+    #expect(SourceBarView.labels(state) == ["[1 ▤ Files]", "[2 ▤ Stock*]"])
   }
 
   @Test func theFormIsNotForcedOverAnotherSource() {
@@ -237,7 +237,7 @@ import Testing
     #expect(form.sourceIndex == 1)
     #expect(form.error == "Stock asks to sign in again")
     #expect(state.selection.count == 2)
-    #expect(SourceBarView.labels(state).last == "[2 Stock*]")
+    #expect(SourceBarView.labels(state).last == "[2 ▤ Stock*]")
   }
 
   @Test func aPageOfRepeatsEndsTheListing() {

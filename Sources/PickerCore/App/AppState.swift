@@ -40,6 +40,12 @@ public struct AppOptions: Hashable, Sendable {
   public var pixelFormat: PixelFormat?
   /// --print-urls: remote picks are printed as URLs, not downloaded.
   public var printsURLs = false
+  /// The user's locale is not UTF-8 (LANG=C): the source icons are drawn
+  /// as ASCII stand-ins.
+  public var asciiIcons = false
+  /// Icons given in the config (`icon = "…"`), by source id: they win over
+  /// the source's own.
+  public var sourceIcons: [String: String] = [:]
 
   public init(
     limits: SelectionLimits = SelectionLimits(), pageSize: Int? = nil, print0: Bool = false,

@@ -34,6 +34,8 @@ public struct ConfigFile: Hashable, Sendable {
   /// `thumbnails = "auto"` (top level): how thumbnails are drawn, unless
   /// `--thumbnails` says otherwise.
   public var thumbnails: ThumbnailMode?
+  /// `icon = "…"` of a source, by its name: the source bar's glyph.
+  public var icons: [String: String] = [:]
 
   public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String
@@ -67,6 +69,7 @@ public struct ConfigFile: Hashable, Sendable {
     var sources: [SourceConfig] = []
     var thumbnails: ThumbnailMode?
     var names: Set<String> = []
+    var icons: [String: String] = [:]
     /// PICKER_TUI_<NAME>_TOKEN must name one source only.
     var variables: [String: String] = [:]
     for table in tables {
@@ -86,7 +89,9 @@ public struct ConfigFile: Hashable, Sendable {
           thumbnails = mode
         }
       case ("sources", true):
-        let source = try SourceReader(table: table, path: path, home: home).read()
+        let reader = SourceReader(table: table, path: path, home: home)
+        let source = try reader.read()
+        if let icon = try reader.string("icon", required: false) { icons[source.name] = icon }
         guard names.insert(source.name.lowercased()).inserted else {
           throw Error(description: "\(path):\(table.line): a source named \(source.name) is already listed")
         }
@@ -102,7 +107,7 @@ public struct ConfigFile: Hashable, Sendable {
         throw Error(description: "\(path):\(table.line): unknown table \(brackets)")
       }
     }
-    return ConfigFile(sources: sources, thumbnails: thumbnails)
+    return ConfigFile(sources: sources, thumbnails: thumbnails, icons: icons)
   }
 }
 
@@ -148,7 +153,7 @@ private struct SourceReader {
     let source: SourceConfig
     switch kind {
     case "web", "webdav":
-      allowed = ["kind", "name", "url", "auth", "timeout"]
+      allowed = ["kind", "name", "icon", "url", "auth", "timeout"]
       let url = try string("url", required: true)!
       guard URLResolver.isHTTP(url), Origin(url) != nil else {
         throw fail(value("url")!.line, "url", "expected an http:// or https:// URL")
@@ -166,7 +171,7 @@ private struct SourceReader {
         ? .web(name: name, url: url, auth: auth, timeout: seconds)
         : .webdav(name: name, url: url, auth: auth, timeout: seconds)
     case "command":
-      allowed = ["kind", "name", "command", "timeout"]
+      allowed = ["kind", "name", "icon", "command", "timeout"]
       guard let value = value("command") else {
         throw ConfigFile.Error(description: "\(path):\(table.line): [[sources]] needs command")
       }
@@ -182,7 +187,7 @@ private struct SourceReader {
       }
       source = .command(name: name, command: command, timeout: try timeout() ?? 10)
     case "rclone":
-      allowed = ["kind", "name", "remote", "rclone", "timeout"]
+      allowed = ["kind", "name", "icon", "remote", "rclone", "timeout"]
       let remote = try string("remote", required: true)!
       // "name:" or "name:path"; a bare path would be the local disk.
       guard let colon = remote.firstIndex(of: ":"), colon != remote.startIndex else {
@@ -191,7 +196,7 @@ private struct SourceReader {
       let executable = try string("rclone", required: false) ?? "rclone"
       source = .rclone(name: name, remote: remote, executable: executable, timeout: try timeout() ?? 30)
     case "folder":
-      allowed = ["kind", "name", "path"]
+      allowed = ["kind", "name", "icon", "path"]
       var folder = try string("path", required: true)!
       if folder == "~" || folder.hasPrefix("~/") { folder = home + folder.dropFirst() }
       source = .folder(name: name, path: folder)

@@ -1,11 +1,24 @@
-/// The top line: one tab per source, "[1 Files] [2 Picked]".
+/// The top line: one tab per source, "[1 ▤ Files] [2 ✓ Picked]".
 enum SourceBarView {
   static func labels(_ state: AppState) -> [String] {
     state.sources.enumerated().map { index, source in
       let mark = state.signInNeeded[index] != nil ? "*" : ""
-      return "[\(index + 1) \(Sanitizer.sanitize(source.title))\(mark)]"
+      let icon = Self.icon(state.options.sourceIcons[source.id] ?? source.icon, ascii: state.options.asciiIcons)
+      let title = Sanitizer.sanitize(source.title)
+      return "[\(index + 1) \(icon.isEmpty ? "" : icon + " ")\(title)\(mark)]"
     }
   }
+
+  /// The icon as drawn: one or two columns of it, or its ASCII stand-in
+  /// where the locale is not UTF-8; nothing for an empty one.
+  static func icon(_ glyph: String, ascii: Bool) -> String {
+    let safe = DisplayWidth.truncate(Sanitizer.sanitize(Array(glyph.utf8)), to: 2)
+    guard ascii, !safe.unicodeScalars.allSatisfy(\.isASCII) else { return safe }
+    return asciiStandIns[safe] ?? "-"
+  }
+
+  /// The built-in sources' glyphs in ASCII.
+  static let asciiStandIns = ["▤": "#", "✓": "+", "☁": "@", "⚙": "&", "▣": "*", "◆": "*"]
 
   static func draw(_ state: AppState, theme: Theme, into screen: inout Screen) {
     var x = 0

@@ -57,6 +57,10 @@ public struct PickerOptions: Sendable {
   public var journal: JournalFile?
   /// Restores the journal's picks at start instead of offering them.
   public var resumesJournal = false
+  /// Icons for the source bar, by source id, instead of the sources' own
+  /// (one or two columns; an ASCII stand-in is drawn where the locale is
+  /// not UTF-8).
+  public var sourceIcons: [String: String] = [:]
 
   /// The `picker-tui` command's: --source keeps the starting source shown
   /// even when another has the photos.

@@ -75,6 +75,8 @@ final class PickerSession {
       print0: !options.printsLines, showsThumbnails: options.thumbnails != .off)
     appOptions.printsURLs = options.remotePicks == .urlsOnly
     appOptions.colorDepth = terminal.depth
+    appOptions.asciiIcons = !terminal.localeIsUTF8
+    appOptions.sourceIcons = options.sourceIcons
     if let graphics = terminal.graphics.graphics {
       appOptions.pixelFormat = PixelFormat(
         graphics: graphics, cellSize: terminal.graphics.cellSize, colorRegisters: terminal.graphics.colorRegisters,

@@ -40,6 +40,8 @@ package final class NcursesTerminal: TerminalBackend {
   let graphics: GraphicsSupport
   /// What the terminal answered at start.
   let facts: TerminalFacts
+  /// The user's locale is UTF-8 (not LANG=C).
+  let localeIsUTF8: Bool
   private let writer: GraphicsWriter?
   private var screenHandle: OpaquePointer?
   private var previous: Screen?
@@ -66,7 +68,7 @@ package final class NcursesTerminal: TerminalBackend {
     requested: ColorDepth?, environment: [String: String], thumbnails: ThumbnailMode = .symbols,
     libraryMessages: Int32? = nil
   ) throws {
-    Self.selectUTF8Locale()
+    localeIsUTF8 = Self.selectUTF8Locale()
     pk_set_stderr_target(libraryMessages ?? -1)
     pk_install_signal_handlers()
     guard let term = environment["TERM"], !term.isEmpty else { throw TerminalError.termNotSet }
@@ -325,13 +327,17 @@ package final class NcursesTerminal: TerminalBackend {
     ColorDepth.allCases.firstIndex(of: depth)!
   }
 
-  /// ncurses draws nothing but ASCII unless the locale is UTF-8.
-  private static func selectUTF8Locale() {
+  /// ncurses draws nothing but ASCII unless the locale is UTF-8. Returns
+  /// whether the user's own locale was (LANG=C is not: pictographs such as
+  /// the source icons then fall back to ASCII).
+  private static func selectUTF8Locale() -> Bool {
     setlocale(LC_ALL, "")
     let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
     if codeset.uppercased().filter({ $0 != "-" }) != "UTF8" {
       if setlocale(LC_CTYPE, "C.UTF-8") == nil { setlocale(LC_CTYPE, "en_US.UTF-8") }
+      return false
     }
+    return true
   }
 }
 

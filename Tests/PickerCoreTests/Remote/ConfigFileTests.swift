@@ -117,7 +117,7 @@ import Testing
       name = "Stock"
       url = "http://h/api"
       tokn = "x"
-      """, line: 5, mentions: ["tokn", "unknown key", "(its keys: kind, name, auth, timeout, url)"])
+      """, line: 5, mentions: ["tokn", "unknown key", "(its keys: kind, name, auth, icon, timeout, url)"])
   }
 
   @Test func aBadAuthValue() {
