@@ -50,7 +50,23 @@ struct FirstPaintBench: ParsableCommand {
   @Flag(help: "Then press End and time until the last photo's tile is on screen.")
   var end = false
 
+  @Flag(
+    help: ArgumentHelp(
+      "Time the real binary from exec on a pseudo-terminal: to the first frame, and to --thumbnails N (default 40) kitty images placed, cold and warm cache.",
+      discussion: "Needs --width 200 --height 60 for 40 tiles."))
+  var exec = false
+
+  @Option(help: "With --exec: a program drawing the same photos to time in turn with it (timg).")
+  var compare: String?
+
   func run() throws {
+    if exec {
+      try ExecFirstPaint(
+        folder: folder, runs: runs, cells: TerminalSize(width: width, height: height),
+        thumbnails: thumbnails > 0 ? thumbnails : 40, compare: compare, json: json
+      ).run()
+      return
+    }
     var times: [Double] = []
     var endTimes: [Double] = []
     var entries = 0

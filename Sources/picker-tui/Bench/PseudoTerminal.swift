@@ -1,0 +1,137 @@
+import Foundation
+import PickerTUI
+
+/// A program started the way a shell starts it, on a terminal of its own
+/// (a pseudo-terminal: its controlling tty, its stdin, stdout and stderr),
+/// whose output the bench reads as it comes, answering the queries a real
+/// terminal answers. For timing whole processes from exec.
+final class PseudoTerminalRun {
+  /// When each thing was first seen, in ms from exec.
+  struct Timings {
+    var firstFrame: Double?
+    var thumbnails: Double?
+    var exit: Double?
+  }
+
+  private let master: Int32
+  private let slavePath: String
+
+  /// `cells` and `cellPixels`: the window the program sees (TIOCGWINSZ).
+  init(cells: TerminalSize, cellPixels: PixelSize) throws {
+    // posix_openpt and friends are not in Swift's Glibc module: the Linux
+    // ioctls they wrap (unlock, then ask the number) do the same.
+    master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+    var unlock: Int32 = 0
+    var number: UInt32 = 0
+    guard master >= 0, ioctl(master, Self.setLock, &unlock) == 0, ioctl(master, Self.getNumber, &number) == 0 else {
+      throw PickerExit(code: 2, message: "cannot open a pseudo-terminal")
+    }
+    slavePath = "/dev/pts/\(number)"
+    var size = winsize(
+      ws_row: UInt16(cells.height), ws_col: UInt16(cells.width),
+      ws_xpixel: UInt16(cells.width * cellPixels.width), ws_ypixel: UInt16(cells.height * cellPixels.height))
+    _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+  }
+
+  deinit { close(master) }
+
+  /// TIOCSPTLCK and TIOCGPTN (asm-generic ioctls, as on x86_64 and arm64).
+  private static let setLock = UInt(0x4004_5431)
+  private static let getNumber = UInt(0x8004_5430)
+  /// glibc's POSIX_SPAWN_SETSID, which the Glibc module leaves out.
+  private static let spawnNewSession: Int16 = 0x80
+
+  /// Looks at the output as it comes, chunk by chunk (never all of it again:
+  /// 40 pixel thumbnails are megabytes, and a slow reader would hold the
+  /// program up); true once it has seen what it waits for.
+  typealias Watcher = (ArraySlice<UInt8>) -> Bool
+
+  /// Starts `arguments` (an absolute path first) and reads until `done`
+  /// says so, the program exits, or `limit` seconds pass. Then `quit` is
+  /// typed and the program has a few seconds to finish (its cache writes),
+  /// not counted; then it is ended.
+  func run(
+    _ arguments: [String], environment: [String: String], limit: Double = 20, quit: String? = nil,
+    firstFrame: Watcher, thumbnails: Watcher, done: (Timings) -> Bool
+  ) throws -> Timings {
+    var timings = Timings()
+    let started = DispatchTime.now().uptimeNanoseconds
+    let pid = try spawn(arguments, environment: environment)
+    func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6 }
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    var status: Int32 = 0
+    while elapsed() < limit * 1000 {
+      var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+      if poll(&ready, 1, 5) > 0 {
+        let count = read(master, &buffer, buffer.count)
+        if count > 0 {
+          let chunk = buffer[0..<count]
+          answerQueries(in: Data(chunk))
+          if timings.firstFrame == nil, firstFrame(chunk) { timings.firstFrame = elapsed() }
+          if timings.thumbnails == nil, thumbnails(chunk) { timings.thumbnails = elapsed() }
+        }
+      }
+      if timings.exit == nil, waitpid(pid, &status, WNOHANG) == pid { timings.exit = elapsed() }
+      if done(timings) { break }
+    }
+    if timings.exit == nil, let quit {
+      _ = quit.withCString { write(master, $0, strlen($0)) }
+      let deadline = elapsed() + 5000
+      while elapsed() < deadline, waitpid(pid, &status, WNOHANG) != pid {
+        // Keep reading, so a program writing its last frame is not stuck.
+        var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+        if poll(&ready, 1, 5) > 0 { _ = read(master, &buffer, buffer.count) }
+      }
+      if waitpid(pid, &status, WNOHANG) == 0 { kill(pid, SIGKILL) }
+      waitpid(pid, &status, 0)
+    } else if timings.exit == nil {
+      kill(pid, SIGKILL)
+      waitpid(pid, &status, 0)
+    }
+    return timings
+  }
+
+  /// A new session whose controlling terminal is the pseudo-terminal: the
+  /// first tty a session leader opens becomes its own.
+  private func spawn(_ arguments: [String], environment: [String: String]) throws -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
+    posix_spawn_file_actions_adddup2(&actions, 0, 1)
+    posix_spawn_file_actions_adddup2(&actions, 0, 2)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    posix_spawnattr_setflags(&attributes, Self.spawnNewSession)
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
+    guard result == 0 else {
+      throw PickerExit(code: 2, message: "cannot start \(arguments[0]): \(String(cString: strerror(result)))")
+    }
+    return pid
+  }
+
+  /// A terminal answers DA1 at once and says it draws kitty images: the
+  /// programs measured wait for these answers before they draw.
+  private func answerQueries(in chunk: Data) {
+    var answers = ""
+    // In the order asked: the kitty query comes before the DA1 sentinel.
+    if let start = chunk.range(of: Data("\u{1B}_Gi=".utf8)),
+      chunk[start.upperBound...].prefix(80).range(of: Data("a=q".utf8)) != nil
+    {
+      let id = chunk[start.upperBound...].prefix { (0x30...0x39).contains($0) }
+      answers += "\u{1B}_Gi=\(String(decoding: id, as: UTF8.self));OK\u{1B}\\"
+    }
+    if chunk.range(of: Data("\u{1B}[c".utf8)) != nil || chunk.range(of: Data("\u{1B}[0c".utf8)) != nil {
+      answers += "\u{1B}[?62;4;22c"
+    }
+    if !answers.isEmpty { _ = answers.withCString { write(master, $0, strlen($0)) } }
+  }
+}
