@@ -1,7 +1,13 @@
 /// The part of TOML a picker config needs: comments, `key = value` with
-/// strings (basic and literal), integers, floats, booleans and arrays (over
-/// several lines too), `[table]` and `[[array of tables]]`. Every value
-/// keeps its line, so the config can say where a wrong one is.
+/// strings (basic and literal, on one line or several), integers, floats,
+/// booleans, arrays (over several lines too) and inline tables, `[table]`
+/// and `[[array of tables]]`. Every value keeps its line, so the config can
+/// say where a wrong one is.
+///
+/// Why not a TOML library: TOMLKit 0.6.0 (toml++ 3) fails an assertion,
+/// ending the process, on invalid input as plain as `command = ["x", }]`,
+/// and leaks on every parse. A typo in a config must be a message with a
+/// line, never a crash; this parser is fuzzed for that (Fuzz/).
 public enum TOMLSubset {
   public struct Value: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
@@ -10,9 +16,16 @@ public enum TOMLSubset {
       case float(Double)
       case bool(Bool)
       case array([Value])
+      /// An inline table, `{ key = value, … }`.
+      case table([Entry])
     }
     public var kind: Kind
     public var line: Int
+  }
+
+  public struct Entry: Hashable, Sendable {
+    public var key: String
+    public var value: Value
   }
 
   /// One `[table]` or `[[table]]` section (the top level has name "").
@@ -44,10 +57,39 @@ public enum TOMLSubset {
       Array(line.last == "\r" ? line.dropLast() : line[...])
     }
     var parser = Parser(lines: lines)
-    return try parser.parse()
+    return Self.liftingInlineTables(try parser.parse())
   }
 
-  private struct Parser {
+  /// `sources = [{ … }, { … }]` at the top level is the same as two
+  /// `[[sources]]` tables, and `name = { … }` as a `[name]` table: the
+  /// config reads them one way.
+  static func liftingInlineTables(_ tables: [Table]) -> [Table] {
+    guard var top = tables.first else { return tables }
+    var lifted: [Table] = []
+    top.values.removeAll { entry in
+      switch entry.value.kind {
+      case .table(let entries):
+        lifted.append(
+          Table(
+            name: entry.key, isArrayElement: false, line: entry.value.line, values: entries.map { ($0.key, $0.value) }))
+        return true
+      case .array(let elements)
+      where !elements.isEmpty && elements.allSatisfy({ if case .table = $0.kind { true } else { false } }):
+        for element in elements {
+          guard case .table(let entries) = element.kind else { continue }
+          lifted.append(
+            Table(name: entry.key, isArrayElement: true, line: element.line, values: entries.map { ($0.key, $0.value) })
+          )
+        }
+        return true
+      default:
+        return false
+      }
+    }
+    return [top] + lifted + tables.dropFirst()
+  }
+
+  struct Parser {
     let lines: [[Unicode.Scalar]]
     var row = 0
     var column = 0
@@ -119,6 +161,7 @@ public enum TOMLSubset {
 
     mutating func key() throws(ParseError) -> String {
       if current == "\"" { return try basicString() }
+      if current == "'" { return try literalString() }
       var name = ""
       while let c = current, c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "_" || c == "-" || c == "." {
         name.unicodeScalars.append(c)
@@ -132,12 +175,15 @@ public enum TOMLSubset {
       let line = lineNumber
       guard let c = current else { throw error("expected a value") }
       switch c {
+      case "\"" where startsTriple("\""): return Value(kind: .string(try multiLineString(literal: false)), line: line)
+      case "'" where startsTriple("'"): return Value(kind: .string(try multiLineString(literal: true)), line: line)
       case "\"": return Value(kind: .string(try basicString()), line: line)
       case "'": return Value(kind: .string(try literalString()), line: line)
       case "[": return Value(kind: .array(try array()), line: line)
+      case "{": return Value(kind: .table(try inlineTable()), line: line)
       default:
         var word = ""
-        while let c = current, !" \t\r#,]".unicodeScalars.contains(c) {
+        while let c = current, !" \t\r#,]}".unicodeScalars.contains(c) {
           word.unicodeScalars.append(c)
           column += 1
         }
@@ -158,29 +204,38 @@ public enum TOMLSubset {
         switch c {
         case "\"": return text
         case "\\":
-          guard let escaped = current else { break }
-          column += 1
-          switch escaped {
-          case "n": text += "\n"
-          case "t": text += "\t"
-          case "r": text += "\r"
-          case "\"": text += "\""
-          case "\\": text += "\\"
-          case "u", "U":
-            let count = escaped == "u" ? 4 : 8
-            guard column + count <= lines[row].count else { throw error("bad \\\(escaped) escape") }
-            let hex = String(String.UnicodeScalarView(lines[row][column..<(column + count)]))
-            guard let code = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(code) else {
-              throw error("bad \\\(escaped) escape")
-            }
-            text.unicodeScalars.append(scalar)
-            column += count
-          default: throw error("unknown escape \\\(escaped)")
-          }
+          guard current != nil else { break }
+          text.unicodeScalars.append(try escape())
         default: text.unicodeScalars.append(c)
         }
       }
       throw error("a string is not closed on its line")
+    }
+
+    /// The character an escape stands for; `current` is the one after the
+    /// backslash.
+    mutating func escape() throws(ParseError) -> Unicode.Scalar {
+      guard let escaped = current else { throw error("a backslash ends the line") }
+      column += 1
+      switch escaped {
+      case "n": return "\n"
+      case "t": return "\t"
+      case "r": return "\r"
+      case "b": return "\u{08}"
+      case "f": return "\u{0C}"
+      case "\"": return "\""
+      case "\\": return "\\"
+      case "u", "U":
+        let count = escaped == "u" ? 4 : 8
+        guard column + count <= lines[row].count else { throw error("bad \\\(escaped) escape") }
+        let hex = String(String.UnicodeScalarView(lines[row][column..<(column + count)]))
+        guard let code = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(code) else {
+          throw error("bad \\\(escaped) escape")
+        }
+        column += count
+        return scalar
+      default: throw error("unknown escape \\\(escaped)")
+      }
     }
 
     mutating func literalString() throws(ParseError) -> String {

@@ -328,4 +328,54 @@ import Testing
     let config = try ConfigFile.load(path: file.path, required: true, home: "/h")
     #expect(config?.sources == [.folder(name: "A", path: "/a")])
   }
+
+  @Test func multiLineStringsAndInlineTablesAreRead() throws {
+    let text = """
+      thumbnails = 'symbols'
+
+      [[sources]]
+      kind = "command"
+      name = '''Shoe
+      box'''
+      command = ["python3", '''/opt/shoe box.py''', \"""--say=\\"hi\\"\"""]
+
+      [[sources]]
+      'kind' = "folder"
+      name = "Holiday"
+      path = \"""
+      /srv/\\
+          holiday\"""
+      """
+    let config = try ConfigFile.parse(text, path: Self.path, home: "/home/ann")
+    #expect(config.thumbnails == .symbols)
+    #expect(
+      config.sources == [
+        .command(name: "Shoe\nbox", command: ["python3", "/opt/shoe box.py", "--say=\"hi\""], timeout: 10),
+        .folder(name: "Holiday", path: "/srv/holiday"),
+      ])
+    let inline = try ConfigFile.parse(
+      """
+      sources = [{ kind = "folder", name = "A", path = "/a" }, { kind = "folder", name = "B", path = "/b", icon = "B" }]
+      """, path: Self.path, home: "/h")
+    #expect(inline.sources == [.folder(name: "A", path: "/a"), .folder(name: "B", path: "/b")])
+    #expect(inline.icons == ["B": "B"])
+  }
+
+  @Test func errorsNameTheLineAfterAMultiLineString() {
+    expectError(
+      """
+      [[sources]]
+      kind = "folder"
+      name = '''A
+      name = B
+      '''
+      path = "/a"
+      colour = "red"
+      """, line: 7, mentions: ["colour", "unknown key", "its keys: kind, name, icon, path"])
+    expectError("[[sources]]\nname = \"\"\"never\nclosed\n", line: 2, mentions: ["multi-line string is not closed"])
+    expectError(
+      "sources = [{ kind = \"folder\", name = \"A\" path = \"/a\" }]\n", line: 1, mentions: ["inline table"])
+    expectError("sources = [{ kind = \"folder\",\n name = \"A\" }]\n", line: 1, mentions: ["not closed on its line"])
+    expectError("[[sources]]\ncommand = [\"x\", }]\n", line: 2, mentions: ["expected a value"])
+  }
 }
