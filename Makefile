@@ -39,6 +39,7 @@ bench: build bench-deps
 	scripts/bench-first-paint.sh
 	scripts/make-bench-photos.py bench-data/photos
 	scripts/bench-thumbnails.py bench-data/photos
+	$(BIN) bench first-paint bench-data/photos/exif --exec --width 200 --height 60 --compare timg
 
 # libFuzzer harnesses of the parsers (Fuzz/README.md), built in .build-fuzz
 # only: each runs FUZZ_SECONDS on a scratch copy of its seeds. Not part of

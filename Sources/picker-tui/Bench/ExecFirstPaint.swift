@@ -48,7 +48,7 @@ struct ExecFirstPaint {
     let hints = OutputSearch(Array("? help".utf8))
     let placements = PlacementCounter()
     return try terminal.run(
-      ["/proc/self/exe", "--thumbnails", "kitty", folder], environment: environment, quit: "q",
+      ["/proc/self/exe", "--thumbnails", "kitty", folder], environment: environment, settle: 2, quit: "q",
       firstFrame: { hints.found(in: $0) }, thumbnails: { placements.count(in: $0) >= wanted },
       done: { $0.thumbnails != nil || $0.exit != nil })
   }

@@ -47,11 +47,14 @@ final class PseudoTerminalRun {
   typealias Watcher = (ArraySlice<UInt8>) -> Bool
 
   /// Starts `arguments` (an absolute path first) and reads until `done`
-  /// says so, the program exits, or `limit` seconds pass. Then `quit` is
-  /// typed and the program has a few seconds to finish (its cache writes),
-  /// not counted; then it is ended.
+  /// says so, the program exits, or `limit` seconds pass. Then, not
+  /// counted, it runs on for `settle` seconds (the picker writes its
+  /// thumbnail cache after drawing: quit at once, a warm run would find
+  /// half of it), `quit` is typed, and it has a few seconds to exit before
+  /// it is ended.
   func run(
-    _ arguments: [String], environment: [String: String], limit: Double = 20, quit: String? = nil,
+    _ arguments: [String], environment: [String: String], limit: Double = 20, settle: Double = 0,
+    quit: String? = nil,
     firstFrame: Watcher, thumbnails: Watcher, done: (Timings) -> Bool
   ) throws -> Timings {
     var timings = Timings()
@@ -75,6 +78,11 @@ final class PseudoTerminalRun {
       if done(timings) { break }
     }
     if timings.exit == nil, let quit {
+      let settled = elapsed() + settle * 1000
+      while elapsed() < settled {
+        var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+        if poll(&ready, 1, 5) > 0 { _ = read(master, &buffer, buffer.count) }
+      }
       _ = quit.withCString { write(master, $0, strlen($0)) }
       let deadline = elapsed() + 5000
       while elapsed() < deadline, waitpid(pid, &status, WNOHANG) != pid {
