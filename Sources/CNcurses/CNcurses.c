@@ -143,19 +143,29 @@ static void record_signal(int sig) {
   wake_loop();
 }
 
+// Every signal whose default action ends the process, crashes aside (see
+// pk_install_crash_handler): the loop restores the terminal, then exits with
+// 128 + the signal's number.
+#ifdef SIGPWR
+#define PK_SIGPWR , SIGPWR
+#else
+#define PK_SIGPWR
+#endif
+#ifdef SIGSTKFLT
+#define PK_SIGSTKFLT , SIGSTKFLT
+#else
+#define PK_SIGSTKFLT
+#endif
+#define PK_ENDING_SIGNALS                                                                                      \
+  SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO PK_SIGPWR \
+      PK_SIGSTKFLT
+
 // Every signal the picker or ncurses installs a handler for. The host's
 // handlers are saved before the first install and put back by
 // pk_restore_signal_handlers, so a program embedding the picker has its own
 // again once the picker returns.
-static const int host_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
-  SIGXCPU, SIGXFSZ, SIGIO,
-#ifdef SIGPWR
-  SIGPWR,
-#endif
-#ifdef SIGSTKFLT
-  SIGSTKFLT,
-#endif
-  SIGPIPE, SIGWINCH, SIGCONT, SIGTSTP, SIGTTIN, SIGTTOU, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
+static const int host_signals[] = {PK_ENDING_SIGNALS, SIGPIPE, SIGWINCH, SIGCONT, SIGTSTP, SIGTTIN, SIGTTOU, SIGSEGV,
+  SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
 #define HOST_SIGNAL_COUNT (sizeof host_signals / sizeof host_signals[0])
 static struct sigaction host_actions[HOST_SIGNAL_COUNT];
 static int host_actions_saved = 0;
@@ -194,18 +204,7 @@ void pk_install_signal_handlers(void) {
   sigemptyset(&action.sa_mask);
   // No SA_RESTART: poll() must return so the loop sees the flag.
   action.sa_flags = 0;
-  // Every signal whose default action ends the process (crashes aside,
-  // see pk_install_crash_handler): the loop restores the terminal, then
-  // exits with 128 + the signal's number.
-  int ending[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
-    SIGXCPU, SIGXFSZ, SIGIO,
-#ifdef SIGPWR
-    SIGPWR,
-#endif
-#ifdef SIGSTKFLT
-    SIGSTKFLT,
-#endif
-  };
+  int ending[] = {PK_ENDING_SIGNALS};
   for (size_t i = 0; i < sizeof ending / sizeof ending[0]; i++) sigaction(ending[i], &action, NULL);
   // A closed pipe on stdout must be an error from write(), not a silent death.
   signal(SIGPIPE, SIG_IGN);
