@@ -11,7 +11,7 @@
 ///
 ///     let picker = Picker(sources: [FolderSource(root: PathBytes("/home/me/Pictures"))])
 ///     switch try picker.run() {
-///     case .picked(let items): for item in items { print(item.path?.string ?? item.url ?? "") }
+///     case .picked(let items): for item in items { print(item.path?.lossyString ?? item.url ?? "") }
 ///     case .cancelled, .nothingToPick, .interrupted: break
 ///     }
 ///
