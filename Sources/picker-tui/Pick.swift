@@ -81,6 +81,7 @@ struct Pick: ParsableCommand {
     options.journal = journal
     options.sourceIcons = iconsByID(file, sources: sources)
     options.resumesJournal = resume
+    options.keys = KeyMaps.standard(with: file?.keys ?? [])
     let result: PickResult
     do {
       result = try Picker(sources: sources, options: options).run()

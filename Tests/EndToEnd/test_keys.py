@@ -118,3 +118,34 @@ def test_a_wait_that_times_out_says_what_it_expected_and_what_was_there(picker, 
     assert "got ['a.jpg']" in message, message
     p.send("Escape")
     p.finish(130)
+
+
+def test_the_config_rebinds_keys_and_help_shows_the_new_ones(picker, tmp_path):
+    root = make_files(tmp_path / "k", ["a.jpg", "b.jpg", "c.jpg"])
+    config = tmp_path / "keys.toml"
+    config.write_text('[keys]\ntoggle = "x"\nmove-right = ["n", "right"]\n[keys.tray]\nremove = "d"\n')
+    p = picker.start(["--config", str(config), str(root)])
+    p.send("Space")  # no longer picks
+    p.press("n", "b.jpg")
+    p.send("x")
+    p.wait_selected("b.jpg")
+    assert p.screen().tray_names() == ["b.jpg"]
+    p.send("?")
+    screen = p.wait_text("cancel: print nothing")
+    assert any("│ x " in line and "select" in line for line in screen.lines), "\n".join(screen.lines)
+    p.send("Escape")
+    p.wait_no_text("cancel: print nothing")
+    p.send("t")
+    p.wait_text("d remove")
+    p.send("d")
+    p.wait(lambda s: s.tray_names() == [], "the tray emptied by d")
+    p.send("Escape", "Enter")
+    assert p.finish(0) == f"{root}/b.jpg\n".encode()
+
+
+def test_a_bad_key_name_in_the_config_is_an_error_with_its_line(picker, tmp_path):
+    config = tmp_path / "keys.toml"
+    config.write_text('[keys]\n\ntoggle = "hyper-x"\n')
+    p = picker.start(["--config", str(config), str(tmp_path)], wait_ui=False)
+    assert p.wait_exit() == 2
+    assert f"{config}:3: toggle: \"hyper-x\" is not a key".encode() in p.stderr()

@@ -125,37 +125,3 @@ import Testing
     #expect(limits.refusalToConfirm(count: 2) == nil)
   }
 }
-
-@Suite struct KeyMapTests {
-  @Test func designTableKeys() {
-    let map = KeyMap.standard
-    #expect(map.action(for: .char("j")) == .moveDown)
-    #expect(map.action(for: .down) == .moveDown)
-    #expect(map.action(for: .char("G")) == .last)
-    #expect(map.action(for: .char(" ")) == .toggle)
-    #expect(map.action(for: .enter) == .activate)
-    #expect(map.action(for: .backspace) == .parent)
-    #expect(map.action(for: .backTab) == .previousSource)
-    #expect(map.action(for: .char("3")) == .source(2))
-    #expect(map.action(for: .escape) == .cancel)
-    #expect(map.action(for: .ctrl("c")) == .cancel)
-    #expect(map.action(for: .char("z")) == nil)
-  }
-
-  @Test func hintsAndHelpComeFromTheMap() {
-    #expect(KeyMap.standard.hintLine == "Enter pick · Space select · Tab source · / search · ? help")
-    let rows = KeyMap.standard.helpRows
-    #expect(rows.contains { $0.keys == "1-9" })
-    #expect(!rows.contains { $0.keys == "5" })
-    #expect(rows.contains { $0.keys == "Esc q Ctrl-C" && $0.help.contains("cancel") })
-    // The digits are one row, and so is each group.
-    #expect(rows.contains { $0.keys == "↑ k ↓ j ← h → l" && $0.help == "move" })
-    #expect(rows.contains { $0.keys == "+ = -" && $0.help == "bigger / smaller thumbnails" })
-    #expect(rows.count == KeyMap.standard.bindings.count - 8 - 3 - 1 - 1 - 1)
-  }
-
-  @Test func noKeyIsBoundTwice() {
-    let keys = KeyMap.standard.bindings.flatMap(\.keys)
-    #expect(Set(keys).count == keys.count)
-  }
-}

@@ -29,9 +29,8 @@ public struct AppOptions: Hashable, Sendable {
   public var pageSize: Int?
   /// Output is NUL-separated (-0), so any path can be printed.
   public var print0: Bool
-  public var keyMap: KeyMap
-  /// The keys of the tray, the search prompt, the preview and sign-in forms.
-  public var modeKeys = ModeKeys.standard
+  /// The keys of every mode, the grid's first.
+  public var keys: KeyMaps
   /// False with --thumbnails off: tiles show captions only.
   public var showsThumbnails: Bool
   /// The colours thumbnails are rendered for: the terminal's.
@@ -49,12 +48,12 @@ public struct AppOptions: Hashable, Sendable {
 
   public init(
     limits: SelectionLimits = SelectionLimits(), pageSize: Int? = nil, print0: Bool = false,
-    keyMap: KeyMap = .standard, showsThumbnails: Bool = true, colorDepth: ColorDepth = .palette256
+    keys: KeyMaps = .standard, showsThumbnails: Bool = true, colorDepth: ColorDepth = .palette256
   ) {
     self.limits = limits
     self.pageSize = pageSize
     self.print0 = print0
-    self.keyMap = keyMap
+    self.keys = keys
     self.showsThumbnails = showsThumbnails
     self.colorDepth = colorDepth
   }

@@ -18,14 +18,10 @@ extension AppState {
 
   /// While downloading only cancelling does anything.
   mutating func handleDownloading(_ key: Key, progress: DownloadProgress) -> [Effect] {
-    switch key {
-    case .escape, .char("q"), .ctrl("c"):
-      mode = .grid
-      notice = Notice("Download cancelled; the selection is kept")
-      return [.cancelDownload]
-    default:
-      return []
-    }
+    guard options.keys.downloading.action(for: key) == .cancelDownload else { return [] }
+    mode = .grid
+    notice = Notice("Download cancelled; the selection is kept")
+    return [.cancelDownload]
   }
 
   mutating func finishDownload(id: Int, paths: [PathBytes]) -> [Effect] {

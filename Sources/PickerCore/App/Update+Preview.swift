@@ -52,7 +52,7 @@ extension AppState {
   }
 
   mutating func handlePreview(_ key: Key, showsFacts: Bool) -> [Effect] {
-    guard let action = options.modeKeys.preview.action(for: key) else { return [] }
+    guard let action = options.keys.preview.action(for: key) else { return [] }
     switch action {
     case .previous: return step(by: -1)
     case .next: return step(by: 1)

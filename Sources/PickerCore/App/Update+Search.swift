@@ -9,7 +9,7 @@ extension AppState {
   }
 
   mutating func handleSearchPrompt(_ key: Key, query: String) -> [Effect] {
-    guard let action = options.modeKeys.search.action(for: key) else {
+    guard let action = options.keys.search.action(for: key) else {
       if case .char(let c) = key { mode = .search(query: query + String(c)) }
       return []
     }

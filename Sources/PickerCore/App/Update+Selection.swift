@@ -23,7 +23,7 @@ extension AppState {
   }
 
   mutating func handleTray(_ key: Key, focus: Int) -> [Effect] {
-    guard let action = options.modeKeys.tray.action(for: key) else { return [] }
+    guard let action = options.keys.tray.action(for: key) else { return [] }
     let last = selection.count - 1
     switch action {
     case .previous:

@@ -28,7 +28,7 @@ extension AppState {
 
   mutating func handleSignIn(_ key: Key, form: SignInForm) -> [Effect] {
     var form = form
-    let action = options.modeKeys.signIn.action(for: key)
+    let action = options.keys.signIn.action(for: key)
     switch action {
     case .back?:
       mode = .grid

@@ -75,9 +75,7 @@ extension AppState {
   /// While nothing but "Terminal too small" is shown, keys would act on
   /// photos the user cannot see: only cancel, quit and help act.
   private func actsWhileTooSmall(_ key: Key) -> Bool {
-    if key == .ctrl("c") || key == .escape { return true }
-    guard mode == .grid || mode == .help, let action = options.keyMap.action(for: key) else { return false }
-    return action == .cancel || action == .help
+    options.keys.tooSmall.action(for: key) != nil
   }
 
   /// Keys that act on the photos wait while none are there yet (and keys
@@ -85,14 +83,8 @@ extension AppState {
   /// cancel) act at once.
   private func waitsForFirstPage(before key: Key) -> Bool {
     guard mode == .grid, let scope, !scope.hasLoadedOnce else { return false }
-    guard let action = options.keyMap.action(for: key), action != .cancel else { return false }
-    if !typedAhead.isEmpty { return true }
-    switch action {
-    case .moveUp, .moveDown, .moveLeft, .moveRight, .pageUp, .pageDown, .first, .last, .toggle, .activate, .preview:
-      return true
-    default:
-      return false
-    }
+    guard let action = options.keys.grid.action(for: key), action != .cancel else { return false }
+    return !typedAhead.isEmpty || action.actsOnPhotos
   }
 
   /// Applies the keys typed ahead once the first page is there.
@@ -124,7 +116,7 @@ extension AppState {
     switch mode {
     case .help:
       mode = .grid
-      return key == .ctrl("c") ? [.finish(.cancelled)] : []
+      return options.keys.help.action(for: key) == .cancel ? [.finish(.cancelled)] : []
     case .search(let query):
       return handleSearchPrompt(key, query: query)
     case .signIn(let form):
@@ -136,13 +128,13 @@ extension AppState {
     case .preview(let showsFacts):
       return handlePreview(key, showsFacts: showsFacts)
     case .grid:
-      guard let action = options.keyMap.action(for: key) else { return [] }
+      guard let action = options.keys.grid.action(for: key) else { return [] }
       return perform(action)
     }
   }
 
   /// Runs a grid action.
-  mutating func perform(_ action: Action) -> [Effect] {
+  mutating func perform(_ action: GridAction) -> [Effect] {
     // Any other key stops End's walk to the end where it is.
     if action != .last { scope?.seeksEnd = false }
     switch action {
@@ -176,6 +168,8 @@ extension AppState {
     case .cancel: return [.finish(.cancelled)]
     case .preview: return openPreview()
     case .restorePicks: restorePicks()
+    case .nextMonth, .previousMonth, .nextDay, .previousDay, .goToDate:
+      notice = Notice("Dates are not indexed yet")
     }
     return []
   }

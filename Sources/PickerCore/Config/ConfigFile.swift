@@ -36,6 +36,9 @@ public struct ConfigFile: Hashable, Sendable {
   public var thumbnails: ThumbnailMode?
   /// `icon = "…"` of a source, by its name: the source bar's glyph.
   public var icons: [String: String] = [:]
+  /// `[keys]` (the grid) and `[keys.MODE]`: actions bound to other keys,
+  /// in the file's order.
+  public var keys: [KeyRebinding] = []
 
   public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String
@@ -70,6 +73,7 @@ public struct ConfigFile: Hashable, Sendable {
     var thumbnails: ThumbnailMode?
     var names: Set<String> = []
     var icons: [String: String] = [:]
+    var keys: [KeyRebinding] = []
     /// PICKER_TUI_<NAME>_TOKEN must name one source only.
     var variables: [String: String] = [:]
     for table in tables {
@@ -102,12 +106,53 @@ public struct ConfigFile: Hashable, Sendable {
         }
         variables[variable] = source.name
         sources.append(source)
+      case (let name, false) where name == "keys" || name.hasPrefix("keys."):
+        keys += try readKeys(table, path: path)
       default:
         let brackets = table.isArrayElement ? "[[\(table.name)]]" : "[\(table.name)]"
         throw Error(description: "\(path):\(table.line): unknown table \(brackets)")
       }
     }
-    return ConfigFile(sources: sources, thumbnails: thumbnails, icons: icons)
+    var file = ConfigFile(sources: sources, thumbnails: thumbnails, icons: icons)
+    file.keys = keys
+    return file
+  }
+
+  /// `[keys]` binds grid actions, `[keys.tray]` the tray's, and so on:
+  /// `move-down = ["j", "down"]`; an empty list unbinds the action.
+  private static func readKeys(_ table: TOMLSubset.Table, path: String) throws(Error) -> [KeyRebinding] {
+    let mode = table.name == "keys" ? "grid" : String(table.name.dropFirst("keys.".count))
+    guard KeyMaps.modeNames.contains(mode) else {
+      throw Error(
+        description:
+          "\(path):\(table.line): unknown table [\(table.name)] (key modes: \(KeyMaps.modeNames.dropFirst().joined(separator: ", ")))"
+      )
+    }
+    var maps = KeyMaps.standard
+    var rebindings: [KeyRebinding] = []
+    for (action, value) in table.values {
+      let names: [TOMLSubset.Value]
+      switch value.kind {
+      case .string: names = [value]
+      case .array(let elements): names = elements
+      default: throw Error(description: "\(path):\(value.line): \(action): expected a key or a list of keys")
+      }
+      var keys: [Key] = []
+      for name in names {
+        guard case .string(let text) = name.kind, let key = KeyNames.key(named: text) else {
+          let shown =
+            if case .string(let text) = name.kind { "\"\(text)\" is not a key" } else { "expected a key name" }
+          throw Error(description: "\(path):\(value.line): \(action): \(shown) (\(KeyNames.explanation))")
+        }
+        keys.append(key)
+      }
+      if let problem = maps.rebind(mode: mode, action: action, to: keys) {
+        let where_ = mode == "grid" ? "[keys]" : "[keys.\(mode)]"
+        throw Error(description: "\(path):\(value.line): \(where_): \(problem)")
+      }
+      rebindings.append(KeyRebinding(mode: mode, action: action, keys: keys))
+    }
+    return rebindings
   }
 }
 

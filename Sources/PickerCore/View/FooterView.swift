@@ -66,9 +66,9 @@ enum FooterView {
     }
     let hints: String
     if case .tray = state.mode {
-      hints = state.options.modeKeys.tray.hintLine
+      hints = state.options.keys.tray.hintLine
     } else {
-      hints = state.options.keyMap.hintLine(activating: state.activationHint)
+      hints = state.options.keys.grid.hintLine(replacing: state.activationHint.map { [.activate: $0] } ?? [:])
     }
     screen.put(DisplayWidth.truncate(hints, to: screen.width), x: 0, y: y, style: theme.muted)
   }

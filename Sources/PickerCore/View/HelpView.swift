@@ -2,7 +2,7 @@
 enum HelpView {
   static func draw(_ state: AppState, theme: Theme, into screen: inout Screen) {
     // The grid's keys, then each of the other modes, wrapped to the screen.
-    let given = state.options.keyMap.helpRows + [("", "")] + state.options.modeKeys.helpRows
+    let given = state.options.keys.grid.gridHelpRows + [("", "")] + state.options.keys.modeHelpRows
     let keyWidth = given.map { DisplayWidth.of($0.keys) }.max() ?? 0
     let textWidth = max(10, screen.width - keyWidth - 8)
     let rows = given.flatMap { row in

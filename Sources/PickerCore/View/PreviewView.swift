@@ -91,7 +91,7 @@ enum PreviewView {
       left = "\(index + 1)/\(total) · " + Sanitizer.sanitize(item.title)
       if state.selection.contains(state.selectionKey(for: item)) { left += " · ✓ picked" }
     }
-    let hints = state.options.modeKeys.preview.hintLine
+    let hints = state.options.keys.preview.hintLine
     let hintsWidth = DisplayWidth.of(hints)
     let leftWidth = max(0, screen.width - hintsWidth - 2)
     screen.put(DisplayWidth.truncate(left, to: leftWidth), x: 0, y: y, style: theme.text.bolded)

@@ -61,6 +61,9 @@ public struct PickerOptions: Sendable {
   /// (one or two columns; an ASCII stand-in is drawn where the locale is
   /// not UTF-8).
   public var sourceIcons: [String: String] = [:]
+  /// The keys of every mode (`KeyMaps.standard(with:)` applies a config's
+  /// rebindings).
+  public var keys: KeyMaps = .standard
 
   /// The `picker-tui` command's: --source keeps the starting source shown
   /// even when another has the photos.

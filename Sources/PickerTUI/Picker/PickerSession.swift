@@ -77,6 +77,7 @@ final class PickerSession {
     appOptions.colorDepth = terminal.depth
     appOptions.asciiIcons = !terminal.localeIsUTF8
     appOptions.sourceIcons = options.sourceIcons
+    appOptions.keys = options.keys
     if let graphics = terminal.graphics.graphics {
       appOptions.pixelFormat = PixelFormat(
         graphics: graphics, cellSize: terminal.graphics.cellSize, colorRegisters: terminal.graphics.colorRegisters,

@@ -378,4 +378,34 @@ import Testing
     expectError("sources = [{ kind = \"folder\",\n name = \"A\" }]\n", line: 1, mentions: ["not closed on its line"])
     expectError("[[sources]]\ncommand = [\"x\", }]\n", line: 2, mentions: ["expected a value"])
   }
+
+  @Test func keysRebindActionsOfAnyMode() throws {
+    let file = try ConfigFile.parse(
+      """
+      [keys]
+      move-down = ["n", "down"]
+      toggle = "x"
+      [keys.preview]
+      next = ["space", "right"]
+      """, path: Self.path)
+    #expect(
+      file.keys == [
+        KeyRebinding(mode: "grid", action: "move-down", keys: [.char("n"), .down]),
+        KeyRebinding(mode: "grid", action: "toggle", keys: [.char("x")]),
+        KeyRebinding(mode: "preview", action: "next", keys: [.char(" "), .right]),
+      ])
+    let maps = KeyMaps.standard(with: file.keys)
+    #expect(maps.grid.action(for: .char("n")) == .moveDown)
+    #expect(maps.grid.action(for: .char("j")) == nil)
+    #expect(maps.preview.action(for: .char(" ")) == .next)
+  }
+
+  @Test func keysReportUnknownActionsKeysAndModes() {
+    expectError(
+      "[keys]\nmove-sideways = \"x\"", line: 2, mentions: ["[keys]", "unknown action move-sideways", "move-down"])
+    expectError("[keys]\ntoggle = \"hyper-x\"", line: 2, mentions: ["toggle", "\"hyper-x\" is not a key", "ctrl-a"])
+    expectError("[keys]\ntoggle = 3", line: 2, mentions: ["expected a key or a list of keys"])
+    expectError("[keys.tray]\nnext-field = \"x\"", line: 2, mentions: ["[keys.tray]", "unknown action next-field"])
+    expectError("[keys.nowhere]\n", line: 1, mentions: ["unknown table [keys.nowhere]", "preview"])
+  }
 }

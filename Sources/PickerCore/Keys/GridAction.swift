@@ -1,0 +1,117 @@
+/// Everything a key can ask of the grid.
+public enum GridAction: Hashable, Sendable {
+  case moveUp, moveDown, moveLeft, moveRight
+  case pageUp, pageDown, first, last
+  case toggle, activate, parent
+  case nextSource, previousSource
+  case source(Int)
+  case search, focusTray, bigger, smaller, cycleSort, signOut, help, cancel
+  case preview
+  case restorePicks
+  /// The timeline's jumps (any listing in date order): by month, by day,
+  /// and to a date typed in a prompt.
+  case nextMonth, previousMonth, nextDay, previousDay, goToDate
+}
+
+extension GridAction: KeyCommand {
+  public var name: String {
+    switch self {
+    case .moveUp: "move-up"
+    case .moveDown: "move-down"
+    case .moveLeft: "move-left"
+    case .moveRight: "move-right"
+    case .pageUp: "page-up"
+    case .pageDown: "page-down"
+    case .first: "first"
+    case .last: "last"
+    case .toggle: "toggle"
+    case .activate: "activate"
+    case .parent: "parent"
+    case .nextSource: "next-source"
+    case .previousSource: "previous-source"
+    case .source(let index): "source-\(index + 1)"
+    case .search: "search"
+    case .focusTray: "focus-tray"
+    case .bigger: "bigger"
+    case .smaller: "smaller"
+    case .cycleSort: "sort"
+    case .signOut: "sign-out"
+    case .help: "help"
+    case .cancel: "cancel"
+    case .preview: "preview"
+    case .restorePicks: "restore-picks"
+    case .nextMonth: "next-month"
+    case .previousMonth: "previous-month"
+    case .nextDay: "next-day"
+    case .previousDay: "previous-day"
+    case .goToDate: "go-to-date"
+    }
+  }
+
+  public static var bindable: [GridAction] {
+    [
+      .moveUp, .moveDown, .moveLeft, .moveRight, .pageUp, .pageDown, .first, .last, .toggle, .activate, .parent,
+      .nextSource, .previousSource,
+    ] + (0..<9).map(GridAction.source)
+      + [
+        .search, .focusTray, .bigger, .smaller, .cycleSort, .signOut, .help, .cancel, .preview, .restorePicks,
+        .nextMonth, .previousMonth, .nextDay, .previousDay, .goToDate,
+      ]
+  }
+
+  /// Actions that act on the photos: typed before the first page arrives,
+  /// they wait for it.
+  var actsOnPhotos: Bool {
+    switch self {
+    case .moveUp, .moveDown, .moveLeft, .moveRight, .pageUp, .pageDown, .first, .last, .toggle, .activate, .preview,
+      .nextMonth, .previousMonth, .nextDay, .previousDay:
+      return true
+    default:
+      return false
+    }
+  }
+}
+
+extension KeyMap where Command == GridAction {
+  /// The grid's keys (DESIGN.md's table).
+  public static let grid = KeyMap(
+    bindings: [
+      Binding([.up, .char("k")], .moveUp, help: "move up", group: "move"),
+      Binding([.down, .char("j")], .moveDown, help: "move down", group: "move"),
+      Binding([.left, .char("h")], .moveLeft, help: "move left", group: "move"),
+      Binding([.right, .char("l")], .moveRight, help: "move right", group: "move"),
+      Binding([.pageUp], .pageUp, help: "page up", group: "page up / down"),
+      Binding([.pageDown], .pageDown, help: "page down", group: "page up / down"),
+      Binding([.home, .char("g")], .first, help: "first cell", group: "first / last cell (the real end when known)"),
+      Binding([.end, .char("G")], .last, help: "last cell", group: "first / last cell (the real end when known)"),
+      Binding([.enter], .activate, help: "open folder, Back or Load-more; on a photo: confirm", hint: "pick"),
+      Binding([.char(" ")], .toggle, help: "select or unselect the photo", hint: "select"),
+      Binding([.backspace], .parent, help: "back to the parent folder"),
+      Binding([.tab], .nextSource, help: "next source", hint: "source", group: "next / previous source"),
+      Binding([.backTab], .previousSource, help: "previous source", group: "next / previous source"),
+    ]
+      + (1...9).map { n in
+        Binding([.char(Character(String(n)))], .source(n - 1), help: "source \(n)")
+      }
+      + [
+        Binding([.char("/")], .search, help: "search in the current source", hint: "search"),
+        Binding(
+          [.char("v")], .preview, help: "preview the photo full screen", group: "preview / picked tray (keys below)"),
+        Binding([.char("t")], .focusTray, help: "focus the picked tray", group: "preview / picked tray (keys below)"),
+        Binding([.char("+"), .char("=")], .bigger, help: "bigger thumbnails", group: "bigger / smaller thumbnails"),
+        Binding([.char("-")], .smaller, help: "smaller thumbnails", group: "bigger / smaller thumbnails"),
+        Binding([.char("s")], .cycleSort, help: "sort by name / date taken"),
+        Binding([.char("O")], .signOut, help: "sign out of this source (forgets its credentials)"),
+        Binding([.char("R")], .restorePicks, help: "restore the picks of an unfinished run (when offered)"),
+        Binding([.char("?"), .function(1)], .help, help: "this help", hint: "help"),
+        Binding([.escape, .char("q"), .ctrl("c")], .cancel, help: "cancel: print nothing"),
+      ])
+
+  /// The help screen's rows, the digit bindings folded into one ("1-9").
+  public var gridHelpRows: [(keys: String, help: String)] {
+    helpRows { action in
+      guard case .source(let n) = action else { return nil }
+      return (n == 0, "1-9", "n-th source")
+    }
+  }
+}

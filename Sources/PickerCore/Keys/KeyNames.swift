@@ -1,0 +1,85 @@
+/// Keys by the names the config file gives them: a single character
+/// (`"j"`, `"?"`), or a name such as `enter`, `esc`, `space`, `ctrl-a`,
+/// `alt-x`, `f1`, `pgdn`, `shift-tab`.
+public enum KeyNames {
+  static let named: [String: Key] = [
+    "up": .up, "down": .down, "left": .left, "right": .right,
+    "pgup": .pageUp, "page-up": .pageUp, "pageup": .pageUp,
+    "pgdn": .pageDown, "page-down": .pageDown, "pagedown": .pageDown,
+    "home": .home, "end": .end, "enter": .enter, "return": .enter,
+    "backspace": .backspace, "bs": .backspace, "delete": .delete, "del": .delete,
+    "tab": .tab, "shift-tab": .backTab, "backtab": .backTab,
+    "esc": .escape, "escape": .escape, "space": .char(" "),
+  ]
+
+  /// The key a name stands for, or nil when it names none.
+  public static func key(named name: String) -> Key? {
+    if name.count == 1, let c = name.first { return .char(c) }
+    let lower = name.lowercased()
+    if let key = named[lower] { return key }
+    if lower.hasPrefix("ctrl-"), name.count == 6, let c = lower.last, c.isLetter { return .ctrl(c) }
+    if lower.hasPrefix("alt-"), name.count == 5, let c = name.last { return .alt(c) }
+    if lower.hasPrefix("f"), let n = Int(lower.dropFirst()), (1...12).contains(n) { return .function(n) }
+    return nil
+  }
+
+  /// Said when a name is not a key.
+  public static let explanation =
+    "a key is one character, or enter, esc, space, tab, shift-tab, backspace, del, up, down, left, right, "
+    + "home, end, pgup, pgdn, f1-f12, ctrl-a…ctrl-z, alt-<character>"
+}
+
+extension KeyMaps {
+  /// The config's mode names: `[keys]` is the grid, `[keys.tray]` the tray.
+  public static let modeNames = [
+    "grid", "tray", "search", "go-to-date", "preview", "sign-in", "help", "downloading", "too-small",
+  ]
+
+  /// Binds the action named `action` of mode `mode` to `keys`; the reason
+  /// when the mode or the action has no such name.
+  public mutating func rebind(mode: String, action: String, to keys: [Key]) -> String? {
+    switch mode {
+    case "grid": return Self.rebind(&grid, action, keys)
+    case "tray": return Self.rebind(&tray, action, keys)
+    case "search": return Self.rebind(&search, action, keys)
+    case "go-to-date": return Self.rebind(&goToDate, action, keys)
+    case "preview": return Self.rebind(&preview, action, keys)
+    case "sign-in": return Self.rebind(&signIn, action, keys)
+    case "help": return Self.rebind(&help, action, keys)
+    case "downloading": return Self.rebind(&downloading, action, keys)
+    case "too-small": return Self.rebind(&tooSmall, action, keys)
+    default:
+      return "no mode named \(mode) (modes: \(Self.modeNames.joined(separator: ", ")))"
+    }
+  }
+
+  private static func rebind<Command>(_ map: inout KeyMap<Command>, _ name: String, _ keys: [Key]) -> String? {
+    guard let action = Command.bindable.first(where: { $0.name == name }) else {
+      return "unknown action \(name) (actions: \(Command.bindable.map(\.name).joined(separator: ", ")))"
+    }
+    map.rebind(action, to: keys)
+    return nil
+  }
+}
+
+/// One line of the config's `[keys]` tables: an action and its new keys.
+public struct KeyRebinding: Hashable, Sendable {
+  public var mode: String
+  public var action: String
+  public var keys: [Key]
+
+  public init(mode: String, action: String, keys: [Key]) {
+    self.mode = mode
+    self.action = action
+    self.keys = keys
+  }
+}
+
+extension KeyMaps {
+  /// The standard maps with the config's rebindings applied in order.
+  public static func standard(with rebindings: [KeyRebinding]) -> KeyMaps {
+    var maps = KeyMaps.standard
+    for rebinding in rebindings { _ = maps.rebind(mode: rebinding.mode, action: rebinding.action, to: rebinding.keys) }
+    return maps
+  }
+}

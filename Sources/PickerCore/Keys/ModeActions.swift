@@ -1,0 +1,51 @@
+/// What a key does in the picked tray.
+public enum TrayAction: String, CaseIterable, KeyCommand {
+  case previous, next, first, last, remove, back, confirm, cancel
+  public var name: String { rawValue }
+  public static var bindable: [Self] { allCases }
+}
+
+/// What a key does in a one-line prompt (search, go to date); other
+/// characters are typed.
+public enum PromptAction: String, CaseIterable, KeyCommand {
+  case close, cancel, clear, deleteBackward = "delete-backward", submit
+  public var name: String { rawValue }
+  public static var bindable: [Self] { allCases }
+}
+
+/// What a key does in the full-screen preview.
+public enum PreviewAction: String, CaseIterable, KeyCommand {
+  case previous, next, toggle, activate, facts, back, cancel
+  public var name: String { rawValue }
+  public static var bindable: [Self] { allCases }
+}
+
+/// What a key does in a sign-in form; other characters are typed.
+public enum FormAction: String, CaseIterable, KeyCommand {
+  case back, cancel, nextField = "next-field", previousField = "previous-field", deleteBackward = "delete-backward"
+  case clear, submit
+  public var name: String { rawValue }
+  public static var bindable: [Self] { allCases }
+}
+
+/// What a key does on the help screen; any other key closes it.
+public enum HelpAction: String, CaseIterable, KeyCommand {
+  case cancel
+  public var name: String { rawValue }
+  public static var bindable: [Self] { allCases }
+}
+
+/// What a key does while picks download; other keys wait.
+public enum DownloadAction: String, CaseIterable, KeyCommand {
+  case cancelDownload = "cancel-download"
+  public var name: String { rawValue }
+  public static var bindable: [Self] { allCases }
+}
+
+/// What a key does while only "Terminal too small" is shown: nothing that
+/// would act on photos the user cannot see.
+public enum TooSmallAction: String, CaseIterable, KeyCommand {
+  case cancel, help
+  public var name: String { rawValue }
+  public static var bindable: [Self] { allCases }
+}
