@@ -42,8 +42,10 @@ let package = Package(
     // libcurl behind one blocking request that never follows redirects
     // itself, and the multistatus reader.
     .target(name: "CNetworking", dependencies: ["CXML2"], linkerSettings: [.linkedLibrary("curl")]),
+    // Debian's SQLite, for the library index of dates taken.
+    .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
     // Everything that can be tested without a terminal.
-    .target(name: "PickerCore", dependencies: ["CImaging", "CNetworking"]),
+    .target(name: "PickerCore", dependencies: ["CImaging", "CNetworking", "CSQLite"]),
     // The picker as a library: the terminal backend (the only code that
     // touches ncurses), the event loop, and the public `Picker` API.
     .target(name: "PickerTUI", dependencies: ["CNcurses", "PickerCore"]),

@@ -50,7 +50,8 @@ let package = Package(
     .target(
       name: "CNetworking", dependencies: ["CXML2"],
       cSettings: [.unsafeFlags(["-fsanitize=fuzzer-no-link,address"])], linkerSettings: [.linkedLibrary("curl")]),
-    .target(name: "PickerCore", dependencies: ["CImaging", "CNetworking"], swiftSettings: instrumented),
+    .systemLibrary(name: "CSQLite"),
+    .target(name: "PickerCore", dependencies: ["CImaging", "CNetworking", "CSQLite"], swiftSettings: instrumented),
     .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"]),
     harness("fuzz-config"),
     harness("fuzz-jsonrpc"),

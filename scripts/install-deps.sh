@@ -21,7 +21,9 @@ packages=(libncurses-dev ncurses-term pkg-config
   # Camera RAW previews through LibRaw; BMP through stb_image.
   libraw-dev libstb-dev
   # Web sources: HTTP(S) through libcurl; WebDAV replies through libxml2.
-  libcurl4-openssl-dev libxml2-dev)
+  libcurl4-openssl-dev libxml2-dev
+  # The library index (dates taken, cameras) is an SQLite database.
+  libsqlite3-dev)
 if [ "$what" = test ] || [ "$what" = bench ]; then
   packages+=(tmux python3)
   # Pixel thumbnails are checked in real terminal emulators on a virtual X

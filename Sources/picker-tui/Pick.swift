@@ -49,12 +49,30 @@ struct Pick: ParsableCommand {
   @Flag(help: "Restore the picks of a run that did not finish (cancelled, hung up, killed, crashed).")
   var resume = false
 
+  @Flag(
+    help: ArgumentHelp(
+      "Open on Photos: every photo under the folders, newest first by date taken, grouped by day.",
+      discussion: "With no folder, the [library] roots of the config, else the pictures folder."))
+  var timeline = false
+
+  @Option(help: "Photos taken on or after DATE (2024, 2024-06, 2024-06-01, jun 2024); implies --timeline.")
+  var since: String?
+
+  @Option(help: "Photos taken on or before DATE (same forms); implies --timeline.")
+  var until: String?
+
   func validate() throws {
     if let max, max < 1 { throw ValidationError("--max must be at least 1") }
     if let min, min < 1 { throw ValidationError("--min must be at least 1") }
     if let max, let min, min > max { throw ValidationError("--min \(min) is more than --max \(max)") }
     if let pageSize, !(1...10_000).contains(pageSize) {
       throw ValidationError("--page-size must be from 1 to 10000")
+    }
+    let today = PhotoMetadataReader.latestBelievableDay() - 1
+    for (name, value) in [("--since", since), ("--until", until)] {
+      if let value, DateQuery.parse(value, today: today) == nil {
+        throw ValidationError("\(name) \(value): not a date (try 2024, 2024-06, 2024-06-01, jun 2024)")
+      }
     }
   }
 
@@ -115,12 +133,18 @@ struct Pick: ParsableCommand {
   {
     let arguments = PathArguments(paths)
     var sources: [any PhotoSource] = []
+    // A closed stdin (`<&-`) is no list of paths.
+    let readsStdin = isatty(0) == 0 && !closedAtStart.contains(0)
+    let noArguments = paths.isEmpty && !readsStdin
+    if noArguments || timeline || since != nil || until != nil
+      || (file?.opensPhotos == true && arguments.files.isEmpty && !readsStdin)
+    {
+      return try timelineSources(arguments: arguments, environment: environment, log: log, config: file)
+    }
     let titles = arguments.folderTitles()
     for (folder, title) in zip(arguments.folders, titles) {
       sources.append(FolderSource(root: folder, title: title))
     }
-    // A closed stdin (`<&-`) is no list of paths.
-    let readsStdin = isatty(0) == 0 && !closedAtStart.contains(0)
     if !readsStdin, let reason = arguments.noneExists() { throw PickerExit(code: 2, message: reason) }
     if !arguments.files.isEmpty || readsStdin {
       // Folders on stdin are skipped, not listed as albums: `find dir`
@@ -138,6 +162,32 @@ struct Pick: ParsableCommand {
       sources.append(FolderSource(root: Self.defaultFolder(environment: environment)))
     }
     return sources
+  }
+
+  /// Photos first (the timeline of the folders given, else of the
+  /// library roots), then a Folders tab per root, then the config's sources.
+  private func timelineSources(
+    arguments: PathArguments, environment: [String: String], log: LogFile?, config file: ConfigFile?
+  ) throws -> [any PhotoSource] {
+    if let reason = arguments.noneExists() { throw PickerExit(code: 2, message: reason) }
+    let roots =
+      !arguments.folders.isEmpty
+      ? arguments.folders
+      : (file?.libraryRoots?.map { PathBytes($0) } ?? [Self.defaultFolder(environment: environment)])
+    let index = LibraryIndex(path: LibraryIndex.defaultPath(environment: environment))
+    if let notice = index.notice { FileHandle.standardError.write(Data("picker-tui: \(notice)\n".utf8)) }
+    let today = PhotoMetadataReader.latestBelievableDay() - 1
+    let photos = TimelineSource(
+      index: index, roots: roots, firstDay: since.flatMap { DateQuery.parse($0, today: today)?.lowerBound },
+      lastDay: until.flatMap { DateQuery.parse($0, today: today)?.upperBound })
+    photos.startScanning()
+    // One root is "Folders"; several are told apart by their last names.
+    let titles =
+      roots.count == 1
+      ? ["Folders"]
+      : roots.map { String(decoding: $0.bytes.split(separator: UInt8(ascii: "/")).last ?? [], as: UTF8.self) }
+    let folders: [any PhotoSource] = zip(roots, titles).map { FolderSource(root: $0, title: $1) }
+    return [photos] + folders + configuredSources(file, environment: environment, log: log)
   }
 
   /// The config's icons, keyed by the id of the source each names.

@@ -6,7 +6,8 @@
 // The same bytes then go through a file, since the facts reader (libexif,
 // LibRaw's identification) and the file decoder's head-first path read
 // paths. A decoding error is the expected answer; traps, ASan reports and
-// hangs are findings.
+// hangs are findings. The library index's header reader (dates taken,
+// camera, GPS) reads the same file.
 import Foundation
 import FuzzSupport
 import PickerCore
@@ -31,6 +32,9 @@ func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   guard FileManager.default.createFile(atPath: scratch.lossyString, contents: Data(bytes)) else { return 0 }
   _ = try? decoder.decode(file: scratch, covering: box, enough: enough)
   _ = FactsReader.read(scratch, name: "fuzz")
+  // The library index's header reader: its own EXIF, TIFF, PNG, WebP and
+  // ISOBMFF walks over the same bytes, from the file as a scan reads it.
+  _ = PhotoMetadataReader.read(path: scratch, name: Array("fuzz.jpg".utf8), modified: timespec(), latestDay: 30_000)
   return 0
 }
 

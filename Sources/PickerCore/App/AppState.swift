@@ -45,6 +45,9 @@ public struct AppOptions: Hashable, Sendable {
   /// Icons given in the config (`icon = "…"`), by source id: they win over
   /// the source's own.
   public var sourceIcons: [String: String] = [:]
+  /// Today's day number (`CivilDate.dayNumber`), for "yesterday" and the
+  /// like: the state reads no clock.
+  public var today = 0
 
   public init(
     limits: SelectionLimits = SelectionLimits(), pageSize: Int? = nil, print0: Bool = false,
@@ -67,6 +70,8 @@ public enum Mode: Hashable, Sendable {
   case help
   /// The search prompt, with what has been typed.
   case search(query: String)
+  /// The go-to-date prompt (`:`), with what has been typed.
+  case goToDate(query: String)
   /// The sign-in form of a source.
   case signIn(SignInForm)
   /// Confirmed; remote picks are being downloaded.
@@ -163,6 +168,8 @@ public enum AppEvent: Hashable, Sendable {
   case downloadFinished(id: Int, [PathBytes])
   case downloadFailed(id: Int, DownloadFailure)
   case thumbnailLoaded(ImageRequest.Key, ThumbnailResult)
+  /// A source said something unasked: its status, or that it changed.
+  case sourceChanged(sourceIndex: Int, SourceChange)
   /// What was read of a photo for the preview's facts panel.
   case factsLoaded(ImageReference, PhotoFacts)
   /// Bytes of a remote picture received so far, and expected when known.
@@ -215,6 +222,9 @@ public struct AppState: Hashable, Sendable {
   var typedAheadScope: Int?
   /// What the last `.thumbnails` effect asked for (not asked again).
   var thumbnailDemand: [ImageRequest] = []
+  /// What sources say of work they do by themselves ("Indexing 1,200 of
+  /// ~5,000"), by source index; shown while that source is.
+  public var sourceStatus: [Int: String] = [:]
   var nextGeneration = 1
 
   public init(sources: [SourceSummary], activeSource: Int = 0, options: AppOptions, size: TerminalSize) {
@@ -226,6 +236,12 @@ public struct AppState: Hashable, Sendable {
   }
 
   public var layout: GridLayout { GridLayout(size: size, sizeLevel: sizeLevel) }
+
+  /// Where the scope's cells sit in rows, with day headers when grouped.
+  public var gridRows: GridRows {
+    guard let scope else { return GridRows(scope: Scope(kind: .root, label: "", generation: 0), columns: 1) }
+    return GridRows(scope: scope, columns: layout.columns)
+  }
 
   /// The scope on screen.
   public var scope: Scope? {

@@ -1,4 +1,46 @@
 extension AppState {
+  /// Up or down `rows` rows of tiles (negative: up), keeping the column
+  /// as near as the row allows; day headers are stepped over. Past the
+  /// last row, to the last cell when `clampToEnds`.
+  mutating func moveRows(_ rows: Int, clampToEnds: Bool) {
+    let grid = gridRows
+    if grid.isUniform {
+      if rows == -1 { return moveFocus(by: -layout.columns, clampToEnds: false) }
+      if rows == 1 { return moveDown() }
+      return moveFocus(by: rows * layout.visibleCells / max(1, layout.visibleRows), clampToEnds: clampToEnds)
+    }
+    guard var scope else { return }
+    let step = rows < 0 ? -1 : 1
+    var row = grid.row(ofCell: scope.focus)
+    let column = scope.focus - grid.cells(inRow: row).lowerBound
+    var moved = 0
+    while moved < abs(rows), let next = grid.tileRow(from: row, step: step) {
+      row = next
+      moved += 1
+    }
+    if moved == 0 {
+      if clampToEnds { scope.focus = step < 0 ? 0 : scope.cellCount - 1 }
+    } else {
+      let cells = grid.cells(inRow: row)
+      scope.focus = min(cells.lowerBound + column, cells.upperBound - 1)
+    }
+    self.scope = scope
+    // On the last row, down reaches for the next page as in a plain grid.
+    if step > 0 { pullNextPage(reaching: moved == 0 ? scope.cellCount : scope.focus) }
+  }
+
+  /// Rows of tiles a page key moves.
+  var rowsPerPage: Int {
+    guard let scope else { return 1 }
+    let grid = gridRows
+    let shown = grid.visibleRowCount(from: scope.scrollRow, layout: layout)
+    let headers = (scope.scrollRow..<(scope.scrollRow + shown)).filter {
+      if case .header? = grid.row($0) { return true }
+      return false
+    }.count
+    return max(1, shown - headers)
+  }
+
   mutating func moveFocus(by delta: Int, clampToEnds: Bool) {
     if delta > 0 { pullNextPage(reaching: (scope?.focus ?? 0) + delta) }
     guard var scope else { return }
@@ -54,9 +96,9 @@ extension AppState {
   /// Scrolls so the last row (Load-more's, when shown) is on screen; the
   /// focus stays visible (see `keepFocusVisibleAndPrefetch`).
   mutating func scrollToBottom() {
-    guard var scope else { return }
-    let rows = (scope.cellCount + layout.columns - 1) / layout.columns
-    scope.scrollRow = max(0, rows - layout.visibleRows)
+    let grid = gridRows
+    guard var scope, grid.count > 0 else { return }
+    scope.scrollRow = grid.firstRow(showingLast: grid.count - 1, layout: layout)
     self.scope = scope
   }
 
@@ -95,8 +137,7 @@ extension AppState {
 
   mutating func open(folder item: PhotoItem) -> [Effect] {
     let label = Sanitizer.sanitize(item.title)
-    let child = Scope(
-      kind: .folder(item.id), label: label, generation: takeGeneration(), sort: scope?.sort ?? .name)
+    let child = makeScope(.folder(item.id), label: label, sort: scope?.sort ?? .name, of: activeSource)
     stacks[activeSource].append(child)
     return loadNextPage(sourceIndex: activeSource)
   }
@@ -130,7 +171,7 @@ extension AppState {
     }
     if case .search = scope.kind { return [] }
     // A new generation drops pages still in flight for the old order.
-    var fresh = Scope(kind: scope.kind, label: scope.label, generation: takeGeneration(), sort: scope.sort.next)
+    var fresh = makeScope(scope.kind, label: scope.label, sort: scope.sort.next, of: activeSource)
     fresh.scrollRow = 0
     self.scope = fresh
     return loadNextPage(sourceIndex: activeSource)
@@ -154,7 +195,10 @@ extension AppState {
     // Below the root the Back cell takes a slot of the first page, so the
     // first page is one short and its last row still ends flush.
     var limit = scope.isRoot || scope.nextOffset > 0 ? pageSize : max(1, pageSize - 1)
-    if scope.seeksEnd, let total = scope.total {
+    if let seek = scope.seekItem {
+      // A date jump: up to its target in a few big pages.
+      limit = max(limit, min(seek + pageSize - scope.nextOffset, Self.seekPageLimit))
+    } else if scope.seeksEnd, let total = scope.total {
       // Seeking the end: the rest in a few big pages, not hundreds of small
       // ones (each page costs a round trip through the loop).
       limit = max(limit, min(total - scope.nextOffset, Self.seekPageLimit))
@@ -177,13 +221,17 @@ extension AppState {
     guard let depth = position(of: load) else { return [] }
     let scope = stacks[load.sourceIndex][depth]
     // A page for an offset we no longer wait for (a retry overtook it) is stale.
-    guard scope.loadingOffset == load.request.offset, scope.nextOffset == load.request.offset else {
+    guard scope.loadingOffset == load.request.offset,
+      scope.nextOffset == load.request.offset || (scope.relisting && load.request.offset == 0)
+    else {
       return []
     }
     stacks[load.sourceIndex][depth].receive(page)
     leaveEmptyStartingSource()
     let isTop = depth == stacks[load.sourceIndex].count - 1
-    return finishIfNothingToPick() + (isTop ? followSeekToEnd(sourceIndex: load.sourceIndex) : [])
+    restoreFocus(in: load.sourceIndex, depth: depth)
+    return finishIfNothingToPick()
+      + (isTop ? followSeekToEnd(sourceIndex: load.sourceIndex) + followSeek(sourceIndex: load.sourceIndex) : [])
   }
 
   /// When the source shown at start turns out empty (say, stdin gave no
@@ -226,13 +274,18 @@ extension AppState {
     guard var scope else { return [] }
     let layout = self.layout
     scope.clampFocus()
-    let focusRow = scope.focus / layout.columns
-    if focusRow < scope.scrollRow { scope.scrollRow = focusRow }
-    if focusRow >= scope.scrollRow + layout.visibleRows {
-      scope.scrollRow = focusRow - layout.visibleRows + 1
+    let grid = GridRows(scope: scope, columns: layout.columns)
+    let focusRow = grid.row(ofCell: scope.focus)
+    // The day's header stays in view above its first row.
+    var topWanted = focusRow
+    if focusRow > 0, case .header? = grid.row(focusRow - 1) { topWanted = focusRow - 1 }
+    if topWanted < scope.scrollRow { scope.scrollRow = topWanted }
+    if focusRow >= scope.scrollRow + grid.visibleRowCount(from: scope.scrollRow, layout: layout) {
+      scope.scrollRow = grid.firstRow(showingLast: focusRow, layout: layout)
     }
-    let rows = (scope.cellCount + layout.columns - 1) / layout.columns
-    scope.scrollRow = max(0, min(scope.scrollRow, rows - layout.visibleRows))
+    let rows = grid.count
+    let lastTop = rows > 0 ? grid.firstRow(showingLast: rows - 1, layout: layout) : 0
+    scope.scrollRow = max(0, min(scope.scrollRow, lastTop))
     self.scope = scope
     let nearEnd = rows - focusRow <= layout.visibleRows + 1
     if scope.hasLoadedOnce, scope.hasMore, scope.canRequestPage, scope.error == nil, nearEnd {

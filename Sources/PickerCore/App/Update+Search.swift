@@ -33,9 +33,8 @@ extension AppState {
       }
       // Searching from a search replaces it rather than stacking results.
       if case .search = current.kind { stacks[activeSource].removeLast() }
-      let results = Scope(
-        kind: .search(query: query, folder: folder), label: "search: " + Sanitizer.sanitize(query),
-        generation: takeGeneration())
+      let results = makeScope(
+        .search(query: query, folder: folder), label: "search: " + Sanitizer.sanitize(query), of: activeSource)
       stacks[activeSource].append(results)
       return loadNextPage(sourceIndex: activeSource)
     }

@@ -103,7 +103,7 @@ extension AppState {
       notice = Notice("\(sources[activeSource].title) has no sign-in")
       return []
     }
-    let root = Scope(kind: .root, label: sources[activeSource].rootLabel, generation: takeGeneration())
+    let root = makeScope(.root, label: sources[activeSource].rootLabel, of: activeSource)
     stacks[activeSource] = [root]
     notice = Notice("Signing out of \(sources[activeSource].title)…")
     return [.signOut(sourceIndex: activeSource)]

@@ -24,13 +24,14 @@ extension AppState {
   func wantedThumbnails() -> [ImageRequest] {
     if isPreviewing { return wantedPreviewImages() }
     guard let scope, options.showsThumbnails else { return [] }
-    let layout = layout
-    let visible = scope.scrollRow..<(scope.scrollRow + layout.visibleRows)
-    let below = visible.upperBound..<(visible.upperBound + layout.visibleRows)
+    let grid = gridRows
+    let shown = grid.visibleRowCount(from: scope.scrollRow, layout: layout)
+    let visible = scope.scrollRow..<(scope.scrollRow + shown)
+    let below = visible.upperBound..<(visible.upperBound + shown)
     let above = max(0, scope.scrollRow - 1)..<scope.scrollRow
     var requests: [ImageRequest] = []
     func add(rows: Range<Int>, priority: Int) {
-      for index in (rows.lowerBound * layout.columns)..<(rows.upperBound * layout.columns) {
+      for index in rows.flatMap({ grid.cells(inRow: $0) }) {
         guard case .item(let itemIndex)? = scope.cell(at: index),
           let key = thumbnailKey(for: scope.items[itemIndex])
         else { continue }

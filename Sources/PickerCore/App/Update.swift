@@ -51,6 +51,8 @@ extension AppState {
     case .thumbnailProgress(let key, let received, let expected):
       if thumbnails[key] == .loading { fetchProgress[key] = FetchProgress(received: received, expected: expected) }
       effects = []
+    case .sourceChanged(let index, let change):
+      effects = receive(change, from: index)
     case .pickedChecked(let check, let missing):
       effects = receiveCheck(check, missing: missing)
     case .factsLoaded(let reference, var read):
@@ -105,7 +107,7 @@ extension AppState {
     guard !sources.isEmpty else { return [.finish(.nothingToPick)] }
     var effects: [Effect] = []
     for index in sources.indices where stacks[index].isEmpty {
-      let root = Scope(kind: .root, label: sources[index].rootLabel, generation: takeGeneration())
+      let root = makeScope(.root, label: sources[index].rootLabel, of: index)
       stacks[index] = [root]
       effects += loadNextPage(sourceIndex: index)
     }
@@ -119,6 +121,8 @@ extension AppState {
       return options.keys.help.action(for: key) == .cancel ? [.finish(.cancelled)] : []
     case .search(let query):
       return handleSearchPrompt(key, query: query)
+    case .goToDate(let query):
+      return handleGoToDatePrompt(key, query: query, today: options.today)
     case .signIn(let form):
       return handleSignIn(key, form: form)
     case .downloading(let progress):
@@ -135,15 +139,20 @@ extension AppState {
 
   /// Runs a grid action.
   mutating func perform(_ action: GridAction) -> [Effect] {
-    // Any other key stops End's walk to the end where it is.
+    // Any other key stops End's walk, or a jump's, where it is.
     if action != .last { scope?.seeksEnd = false }
+    scope?.seekItem = nil
     switch action {
-    case .moveUp: moveFocus(by: -layout.columns, clampToEnds: false)
-    case .moveDown: moveDown()
+    case .moveUp: moveRows(-1, clampToEnds: false)
+    case .moveDown: moveRows(1, clampToEnds: false)
     case .moveLeft: moveFocus(by: -1, clampToEnds: true)
     case .moveRight: moveFocus(by: 1, clampToEnds: true)
-    case .pageUp: moveFocus(by: -layout.visibleCells, clampToEnds: true)
-    case .pageDown: moveFocus(by: layout.visibleCells, clampToEnds: true)
+    case .pageUp:
+      gridRows.isUniform
+        ? moveFocus(by: -layout.visibleCells, clampToEnds: true) : moveRows(-rowsPerPage, clampToEnds: true)
+    case .pageDown:
+      gridRows.isUniform
+        ? moveFocus(by: layout.visibleCells, clampToEnds: true) : moveRows(rowsPerPage, clampToEnds: true)
     case .first: scope?.focus = 0
     case .last: return focusLastItem()
     case .toggle: toggleFocused()
@@ -168,8 +177,8 @@ extension AppState {
     case .cancel: return [.finish(.cancelled)]
     case .preview: return openPreview()
     case .restorePicks: restorePicks()
-    case .nextMonth, .previousMonth, .nextDay, .previousDay, .goToDate:
-      notice = Notice("Dates are not indexed yet")
+    case .nextMonth, .previousMonth, .nextDay, .previousDay: return jump(action)
+    case .goToDate: openGoToDate()
     }
     return []
   }
@@ -178,21 +187,44 @@ extension AppState {
     guard mode == .grid, let scope else { return [] }
     switch mouse.kind {
     case .wheelUp:
-      moveFocus(by: -layout.columns, clampToEnds: false)
+      moveRows(-1, clampToEnds: false)
     case .wheelDown:
-      moveDown()
+      moveRows(1, clampToEnds: false)
     case .click, .doubleClick:
       if mouse.y == 0, let index = SourceBarView.source(at: mouse.x, in: self) {
         return switchSource(to: index)
       }
-      guard let (row, column) = layout.hit(x: mouse.x, y: mouse.y, scrollRow: scope.scrollRow) else {
-        return []
-      }
-      let index = row * layout.columns + column
-      guard index < scope.cellCount else { return [] }
+      guard let index = cell(atX: mouse.x, y: mouse.y, in: scope), index < scope.cellCount else { return [] }
       self.scope?.focus = index
       if mouse.kind == .doubleClick { return activateFocused() }
     }
     return []
+  }
+}
+
+extension AppState {
+  /// The cell under a screen point, if it is on a tile.
+  func cell(atX x: Int, y: Int, in scope: Scope) -> Int? {
+    let grid = gridRows
+    if grid.isUniform {
+      guard let (row, column) = layout.hit(x: x, y: y, scrollRow: scope.scrollRow) else { return nil }
+      return row * layout.columns + column
+    }
+    var top = layout.gridTop
+    var row = scope.scrollRow
+    while row < grid.count, top < layout.gridTop + layout.gridHeight {
+      let height = grid.height(ofRow: row, layout: layout)
+      if y < top + height {
+        let cells = grid.cells(inRow: row)
+        let column = x / (layout.tileWidth + 1)
+        guard !cells.isEmpty, x >= 0, x % (layout.tileWidth + 1) < layout.tileWidth,
+          column < cells.count
+        else { return nil }
+        return cells.lowerBound + column
+      }
+      top += height
+      row += 1
+    }
+    return nil
   }
 }

@@ -45,8 +45,26 @@ public struct Scope: Hashable, Sendable {
   public private(set) var note: String?
   public var noteShown = false
   public var focus = 0
-  /// The first grid row on screen.
+  /// The first grid row on screen (`GridRows`' numbering: day headers count).
   public var scrollRow = 0
+  /// The listing is in date order and grouped by day (a timeline, or a
+  /// folder sorted by date taken).
+  public var groupsByDay = false
+  /// Runs of loaded items on the same day (or undated), in order: the day
+  /// headers, kept as pages arrive so drawing never walks every item.
+  public private(set) var sections: [ItemSection] = []
+  /// Photos per day of the whole listing, newest first, when the source
+  /// gave them (a timeline's first page).
+  public private(set) var days: [DayCount]?
+  /// The item a date jump is heading for, when it is not loaded yet: pages
+  /// are asked for until it is, then the focus lands on it.
+  public var seekItem: Int?
+  /// After the listing was read again (an index filled in), the focus goes
+  /// back to this item when it is in the first page.
+  public var refocusItemID: String?
+  /// The listing is being read again from the start; the items shown stay
+  /// until its first page replaces them.
+  public private(set) var relisting = false
 
   public init(kind: Kind, label: String, generation: Int, sort: SortOrder = .name) {
     self.kind = kind
@@ -92,7 +110,22 @@ public struct Scope: Hashable, Sendable {
 
   /// Takes a page that arrived: the first page, or one the user is waiting
   /// for, is shown at once; a prefetched one waits for Load-more.
+  /// Asks for the listing again from its start (`relisting`).
+  public mutating func startRelisting() {
+    relisting = true
+    loadingOffset = 0
+  }
+
   public mutating func receive(_ page: Page) {
+    if relisting {
+      relisting = false
+      items = []
+      loadedIDs = []
+      sections = []
+      prefetched = nil
+      nextOffset = 0
+      days = nil
+    }
     nextOffset += page.items.count
     if let newNote = page.note, newNote != note {
       note = newNote
@@ -103,6 +136,7 @@ public struct Scope: Hashable, Sendable {
     let bringsNothingNew = page.items.allSatisfy { loadedIDs.contains($0.id) }
     hasMore = page.hasMore && !bringsNothingNew
     total = page.total
+    if let pageDays = page.days { days = pageDays }
     loadingOffset = nil
     error = nil
     if bringsNothingNew && !items.isEmpty {
@@ -112,7 +146,7 @@ public struct Scope: Hashable, Sendable {
       total = items.count
       return
     }
-    if items.isEmpty || revealOnArrival || seeksEnd {
+    if items.isEmpty || revealOnArrival || seeksEnd || seekItem != nil {
       revealOnArrival = false
       show(page)
     } else {
@@ -133,17 +167,33 @@ public struct Scope: Hashable, Sendable {
   private mutating func show(_ page: Page) {
     for item in page.items where loadedIDs.insert(item.id).inserted {
       items.append(item)
+      let day = item.taken?.day
+      if let last = sections.last, last.day == day {
+        sections[sections.count - 1].count += 1
+      } else {
+        sections.append(ItemSection(day: day, start: items.count - 1, count: 1))
+      }
     }
   }
 
   public mutating func fail(_ message: String) {
     loadingOffset = nil
+    relisting = false
     revealOnArrival = false
     seeksEnd = false
+    seekItem = nil
     error = message
   }
 
   public mutating func clampFocus() {
     focus = min(max(0, focus), max(0, cellCount - 1))
   }
+}
+
+/// A run of consecutive items taken on one day (`day` nil: undated).
+public struct ItemSection: Hashable, Sendable {
+  public var day: Int?
+  /// Index of the first item in `Scope.items`.
+  public var start: Int
+  public var count: Int
 }

@@ -39,6 +39,12 @@ public struct ConfigFile: Hashable, Sendable {
   /// `[keys]` (the grid) and `[keys.MODE]`: actions bound to other keys,
   /// in the file's order.
   public var keys: [KeyRebinding] = []
+  /// `[library] roots = ["~/Pictures", …]`: where the Photos timeline
+  /// looks when no folder is given (nil: the pictures folder).
+  public var libraryRoots: [String]?
+  /// `[library] open = "photos"`: the timeline is the tab shown first even
+  /// with folder arguments.
+  public var opensPhotos = false
 
   public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String
@@ -74,6 +80,7 @@ public struct ConfigFile: Hashable, Sendable {
     var names: Set<String> = []
     var icons: [String: String] = [:]
     var keys: [KeyRebinding] = []
+    var library: (roots: [String]?, opensPhotos: Bool) = (nil, false)
     /// PICKER_TUI_<NAME>_TOKEN must name one source only.
     var variables: [String: String] = [:]
     for table in tables {
@@ -106,6 +113,8 @@ public struct ConfigFile: Hashable, Sendable {
         }
         variables[variable] = source.name
         sources.append(source)
+      case ("library", false):
+        library = try readLibrary(table, path: path, home: home)
       case (let name, false) where name == "keys" || name.hasPrefix("keys."):
         keys += try readKeys(table, path: path)
       default:
@@ -115,7 +124,43 @@ public struct ConfigFile: Hashable, Sendable {
     }
     var file = ConfigFile(sources: sources, thumbnails: thumbnails, icons: icons)
     file.keys = keys
+    file.libraryRoots = library.roots
+    file.opensPhotos = library.opensPhotos
     return file
+  }
+
+  /// `[library]`: `roots` (folders, `~` for home) and `open` ("photos" or
+  /// "folders").
+  private static func readLibrary(_ table: TOMLSubset.Table, path: String, home: String) throws(Error)
+    -> (roots: [String]?, opensPhotos: Bool)
+  {
+    var roots: [String]?
+    var opensPhotos = false
+    for (key, value) in table.values {
+      switch key {
+      case "roots":
+        guard case .array(let elements) = value.kind else {
+          throw Error(description: "\(path):\(value.line): roots: expected a list of folders, like [\"~/Pictures\"]")
+        }
+        var folders: [String] = []
+        for element in elements {
+          guard case .string(var folder) = element.kind, !folder.isEmpty else {
+            throw Error(description: "\(path):\(value.line): roots: expected a list of folders")
+          }
+          if folder == "~" || folder.hasPrefix("~/") { folder = home + folder.dropFirst() }
+          folders.append(folder)
+        }
+        roots = folders
+      case "open":
+        guard case .string(let text) = value.kind, text == "photos" || text == "folders" else {
+          throw Error(description: "\(path):\(value.line): open: expected \"photos\" or \"folders\"")
+        }
+        opensPhotos = text == "photos"
+      default:
+        throw Error(description: "\(path):\(value.line): unknown key \(key) in [library] (its keys: open, roots)")
+      }
+    }
+    return (roots, opensPhotos)
   }
 
   /// `[keys]` binds grid actions, `[keys.tray]` the tray's, and so on:

@@ -95,6 +95,11 @@ extension KeyMap where Command == GridAction {
       }
       + [
         Binding([.char("/")], .search, help: "search in the current source", hint: "search"),
+        Binding([.char("]")], .nextMonth, help: "next month (older)", group: "month / day: older, newer"),
+        Binding([.char("[")], .previousMonth, help: "previous month (newer)", group: "month / day: older, newer"),
+        Binding([.char("}")], .nextDay, help: "next day (older)", group: "month / day: older, newer"),
+        Binding([.char("{")], .previousDay, help: "previous day (newer)", group: "month / day: older, newer"),
+        Binding([.char(":")], .goToDate, help: "go to a date (2023, 2023-06, jun 2023, yesterday)"),
         Binding(
           [.char("v")], .preview, help: "preview the photo full screen", group: "preview / picked tray (keys below)"),
         Binding([.char("t")], .focusTray, help: "focus the picked tray", group: "preview / picked tray (keys below)"),

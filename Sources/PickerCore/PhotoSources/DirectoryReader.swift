@@ -51,6 +51,37 @@ public enum DirectoryReader {
     return entries
   }
 
+  /// Every entry of `path` but . and .., hidden ones and other files
+  /// included (the library scan looks for `.nomedia`).
+  static func readAll(_ path: PathBytes) throws -> [DirectoryEntry] {
+    let cPath = path.bytes + [0]
+    guard
+      let dir = cPath.withUnsafeBufferPointer({
+        opendir($0.baseAddress!.withMemoryRebound(to: CChar.self, capacity: $0.count) { $0 })
+      })
+    else {
+      throw SourceError("cannot open \(Sanitizer.sanitize(path.bytes)): \(String(cString: strerror(errno)))")
+    }
+    defer { closedir(dir) }
+    var entries: [DirectoryEntry] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+        pointer.withMemoryRebound(to: UInt8.self, capacity: 256) { bytes in
+          Array(
+            UnsafeBufferPointer(
+              start: bytes, count: strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))))
+        }
+      }
+      if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+      let type = Int32(entry.pointee.d_type)
+      let isFolder =
+        type == Int32(DT_DIR)
+        || ((type == Int32(DT_LNK) || type == Int32(DT_UNKNOWN)) && fileKind(path.appending(name)) == .folder)
+      entries.append(DirectoryEntry(name: name, isFolder: isFolder))
+    }
+    return entries
+  }
+
   public enum FileKind { case folder, file }
 
   /// What `path` is after following links; nil when it does not exist.

@@ -32,6 +32,9 @@ public struct PhotoItem: Hashable, Sendable, Identifiable {
   /// shown in the preview's facts when the file itself cannot be read.
   public var listedSize: PixelSize?
   public var listedDate: String?
+  /// When the photo was taken, when the source knows: listings in date
+  /// order are grouped by day on it.
+  public var taken: TakenDate?
 
   public init(
     id: String, kind: Kind, title: [UInt8], thumbnail: ImageReference? = nil,

@@ -13,6 +13,10 @@ public struct SourceCapabilities: OptionSet, Hashable, Sendable {
   public static let auth = SourceCapabilities(rawValue: 1 << 3)
   /// `PageRequest.sort` is honoured.
   public static let sorting = SourceCapabilities(rawValue: 1 << 4)
+  /// Listings come newest first by date taken, items carry `taken`, and
+  /// the first page brings `Page.days`: the grid groups it by day and the
+  /// date keys jump in it.
+  public static let timeline = SourceCapabilities(rawValue: 1 << 5)
 }
 
 /// Whether the user is signed in to a source.
@@ -81,6 +85,10 @@ public struct Page: Hashable, Sendable {
   /// Something the user should know about the listing ("3 folders in the
   /// list skipped"), shown once in the footer when it changes.
   public var note: String?
+  /// A timeline's photos per day, newest first, for the whole listing
+  /// (given with the first page): the scale and the date jumps know the
+  /// whole length before its rows are read.
+  public var days: [DayCount]?
 
   public init(items: [PhotoItem], hasMore: Bool, total: Int? = nil, note: String? = nil) {
     self.items = items
@@ -137,6 +145,17 @@ public protocol PhotoSource: AnyObject, Sendable {
   func items(in folder: FolderID?, page: PageRequest) async throws -> Page
   /// Finds items matching `query` below `folder` (nil: the root).
   func search(_ query: String, in folder: FolderID?, page: PageRequest) async throws -> Page
+  /// News the source gives by itself while the picker runs (an index
+  /// filling in, its progress); nil when it gives none.
+  func changes() -> AsyncStream<SourceChange>?
+}
+
+/// What a source tells the picker unasked.
+public enum SourceChange: Hashable, Sendable {
+  /// A line for the status bar while work goes on; nil when it is done.
+  case status(String?)
+  /// Its listings have changed: what is shown should be listed again.
+  case contentChanged
 }
 
 extension PhotoSource {
@@ -150,6 +169,7 @@ extension PhotoSource {
   public func search(_ query: String, in folder: FolderID?, page: PageRequest) async throws -> Page {
     throw SourceError.searchUnsupported
   }
+  public func changes() -> AsyncStream<SourceChange>? { nil }
 }
 
 extension Array {

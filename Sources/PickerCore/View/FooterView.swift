@@ -47,8 +47,17 @@ enum FooterView {
   }
 
   static func drawBottomLine(_ state: AppState, theme: Theme, y: Int, into screen: inout Screen) {
+    var prompt: String?
+    var typed = ""
     if case .search(let query) = state.mode {
-      let prompt = "Search \(state.sources[state.activeSource].title): "
+      prompt = "Search \(state.sources[state.activeSource].title): "
+      typed = query
+    } else if case .goToDate(let query) = state.mode {
+      prompt = "Go to date (2023, 2023-06, jun 2023, yesterday): "
+      typed = query
+    }
+    if let prompt {
+      let query = typed
       let x = screen.put(prompt, x: 0, y: y, style: theme.keyLabel)
       let shown = DisplayWidth.truncateLeading(Sanitizer.sanitize(query), to: screen.width - x - 1)
       let end = x + screen.put(shown, x: x, y: y, style: theme.text)
@@ -57,6 +66,10 @@ enum FooterView {
     }
     if case .downloading(let progress) = state.mode {
       drawProgress(progress, theme: theme, y: y, into: &screen)
+      return
+    }
+    if state.notice == nil, let status = state.sourceStatus[state.activeSource], state.mode == .grid {
+      screen.put(DisplayWidth.truncate(status, to: screen.width), x: 0, y: y, style: theme.notice)
       return
     }
     if let notice = state.notice {

@@ -4,12 +4,26 @@ enum GridView {
     guard let scope = state.scope else { return }
     let layout = state.layout
     let sourceID = state.sources[state.activeSource].id
-    var lastRowDrawn = -1
-    for row in scope.scrollRow..<(scope.scrollRow + layout.visibleRows) {
-      for column in 0..<layout.columns {
-        let index = row * layout.columns + column
+    let grid = state.gridRows
+    var top = layout.gridTop
+    var row = scope.scrollRow
+    while row < grid.count, let kind = grid.row(row) {
+      let height = grid.height(ofRow: row, layout: layout)
+      guard top + height <= layout.gridTop + layout.gridHeight else { break }
+      defer {
+        top += height
+        row += 1
+      }
+      guard case .tiles(let cells) = kind else {
+        if case .header(let day, let count) = kind {
+          let words = "\(CivilDate(dayNumber: day).label) · \(count) photo\(count == 1 ? "" : "s")"
+          screen.put(DisplayWidth.truncate(words, to: screen.width - 2), x: 1, y: top, style: theme.keyLabel)
+        }
+        continue
+      }
+      for (column, index) in cells.enumerated() {
         guard let cell = scope.cell(at: index) else { continue }
-        let origin = layout.origin(row: row, column: column, scrollRow: scope.scrollRow)
+        let origin = (x: column * (layout.tileWidth + 1), y: top)
         let content: TileView.Content
         var selected = false
         switch cell {
@@ -38,15 +52,14 @@ enum GridView {
         TileView.draw(
           content, at: origin, layout: layout, focused: focused, selected: selected, theme: theme,
           into: &screen)
-        lastRowDrawn = row
       }
     }
-    drawEmptyOrError(scope, layout: layout, rowsDrawn: lastRowDrawn - scope.scrollRow + 1, theme: theme, into: &screen)
+    drawEmptyOrError(scope, layout: layout, below: top, theme: theme, into: &screen)
   }
 
   /// A line below the tiles saying why there is nothing (more) to show.
   private static func drawEmptyOrError(
-    _ scope: Scope, layout: GridLayout, rowsDrawn: Int, theme: Theme, into screen: inout Screen
+    _ scope: Scope, layout: GridLayout, below top: Int, theme: Theme, into screen: inout Screen
   ) {
     var text: String?
     var style = theme.muted
@@ -59,7 +72,7 @@ enum GridView {
       text = "Loading…"
     }
     guard let text else { return }
-    let y = layout.gridTop + max(0, rowsDrawn) * layout.tileHeight
+    let y = top
     guard y < layout.gridTop + layout.gridHeight else { return }
     screen.put(DisplayWidth.truncate(text, to: screen.width - 2), x: 1, y: y, style: style)
   }

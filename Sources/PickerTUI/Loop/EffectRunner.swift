@@ -27,6 +27,18 @@ final class EffectRunner {
     self.thumbnails = pipeline.map(ThumbnailDemand.init)
     self.downloader = downloader
     self.summaries = sources.map(SourceSummary.init)
+    watchChanges()
+  }
+
+  /// What sources say unasked (an index filling in) reaches the UI as events.
+  private func watchChanges() {
+    for (index, source) in sources.enumerated() {
+      guard let changes = source.changes() else { continue }
+      let inbox = inbox
+      Task.detached {
+        for await change in changes { inbox.post(.sourceChanged(sourceIndex: index, change)) }
+      }
+    }
   }
 
   func run(_ effect: Effect) {

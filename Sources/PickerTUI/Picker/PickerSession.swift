@@ -78,6 +78,7 @@ final class PickerSession {
     appOptions.asciiIcons = !terminal.localeIsUTF8
     appOptions.sourceIcons = options.sourceIcons
     appOptions.keys = options.keys
+    appOptions.today = PhotoMetadataReader.latestBelievableDay() - 1
     if let graphics = terminal.graphics.graphics {
       appOptions.pixelFormat = PixelFormat(
         graphics: graphics, cellSize: terminal.graphics.cellSize, colorRegisters: terminal.graphics.colorRegisters,

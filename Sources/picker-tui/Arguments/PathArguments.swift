@@ -22,7 +22,8 @@ struct PathArguments {
 
   /// Options whose value is the next argument, so it is not taken for a path.
   static let optionsWithValues: Set<String> = [
-    "--max", "--min", "--source", "--colors", "--page-size", "--thumbnails", "--config", "--download-dir",
+    "--max", "--min", "--source", "--colors", "--page-size", "--thumbnails", "--config", "--download-dir", "--since",
+    "--until",
   ]
 
   /// The positional arguments as the shell passed them. ArgumentParser gives

@@ -1,0 +1,498 @@
+// Capture metadata for the library index, which reads it for every file:
+// one open, one pread of the head into a stack buffer, and small preads only
+// where the format puts what we need further on. Every byte comes through
+// fetch(), which checks it is there, so hostile files cost bounded work.
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "photo_header.h"
+
+enum { window_capacity = 64 * 1024, max_calls = 4096, max_hops = 4096 };
+// Offsets past this are refused before they reach pread (or overflow).
+static const uint64_t max_offset = (uint64_t)1 << 62;
+
+// The bytes of the file that are in memory (the window), and for a file the
+// means to pread the rest within a budget.
+typedef struct {
+  int fd;           // -1: nothing exists beyond the window
+  uint8_t *buffer;  // window_capacity bytes the window may be moved into
+  const uint8_t *window;
+  uint64_t window_at;  // the file offset of window[0]
+  size_t window_size;
+  uint64_t budget;  // bytes that may still be read
+  int calls;        // preads that may still be made
+} source;
+
+static uint32_t be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
+static uint32_t be32(const uint8_t *p) { return be16(p) << 16 | be16(p + 2); }
+static uint32_t le16(const uint8_t *p) { return (uint32_t)p[1] << 8 | p[0]; }
+static uint32_t le32(const uint8_t *p) { return le16(p + 2) << 16 | le16(p); }
+static int32_t dimension(uint32_t v) { return v <= INT32_MAX ? (int32_t)v : 0; }
+static double signed32(uint32_t v) { return v >= 0x80000000u ? (double)v - 4294967296.0 : v; }
+
+// A short read of a regular file only happens at its end, so it is not
+// retried: that would cost every small file a second syscall.
+static int64_t read_at(source *s, uint8_t *to, size_t length, uint64_t at) {
+  if (s->fd < 0 || s->calls-- <= 0 || at >= max_offset) return -1;
+  ssize_t got;
+  do got = pread(s->fd, to, length, (off_t)at);
+  while (got < 0 && errno == EINTR);
+  return got;
+}
+
+static int in_window(const source *s, uint64_t at, uint64_t length) {
+  return at >= s->window_at && at - s->window_at <= s->window_size && length <= s->window_size - (at - s->window_at);
+}
+
+static int fetch(source *s, uint64_t at, void *to, size_t length) {
+  if (in_window(s, at, length)) {
+    memcpy(to, s->window + (at - s->window_at), length);
+    return 1;
+  }
+  if (length > s->budget || read_at(s, to, length, at) != (int64_t)length) return 0;
+  s->budget -= length;
+  return 1;
+}
+
+// Moves the window onto [at, at + length) so that what is parsed there next
+// comes from memory: one pread instead of one per field.
+static void cover(source *s, uint64_t at, uint64_t length) {
+  if (s->fd < 0 || in_window(s, at, length) || s->budget == 0) return;
+  size_t want = s->budget < window_capacity ? (size_t)s->budget : window_capacity;
+  int64_t got = read_at(s, s->buffer, want, at);
+  if (got < 0) return;
+  s->budget -= (uint64_t)got;
+  s->window = s->buffer;
+  s->window_at = at;
+  s->window_size = (size_t)got;
+}
+
+static void set_text(char *out, size_t capacity, const uint8_t *from, size_t length) {
+  size_t n = 0;
+  for (; n < length && n + 1 < capacity && from[n] != 0; n++)
+    out[n] = from[n] >= 0x20 && from[n] < 0x7F ? (char)from[n] : '?';
+  while (n > 0 && out[n - 1] == ' ') n--;
+  out[n] = '\0';
+}
+
+// MARK: TIFF and EXIF
+
+typedef struct {
+  source *s;
+  uint64_t base, limit;  // the TIFF header's file offset, and how many bytes of TIFF follow
+  int big_endian;
+  uint32_t exif_ifd, gps_ifd, ifd0_width, ifd0_height, exif_width, exif_height;
+  int has_latitude, has_longitude;
+  char latitude_ref, longitude_ref;
+  double latitude, longitude;
+} tiff;
+
+static uint32_t t16(const tiff *t, const uint8_t *p) { return t->big_endian ? be16(p) : le16(p); }
+static uint32_t t32(const tiff *t, const uint8_t *p) { return t->big_endian ? be32(p) : le32(p); }
+
+static int tiff_fetch(tiff *t, uint64_t offset, void *to, size_t length) {
+  if (offset > t->limit || length > t->limit - offset) return 0;
+  return fetch(t->s, t->base + offset, to, length);
+}
+
+// Up to `capacity` bytes of an entry's value; values of four bytes or less
+// are inside the entry itself.
+static size_t entry_value(tiff *t, const uint8_t *entry, uint8_t *to, size_t capacity) {
+  static const uint8_t type_size[14] = {0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8, 4};
+  uint32_t type = t16(t, entry + 2);
+  if (type >= sizeof type_size) return 0;
+  uint64_t size = (uint64_t)t32(t, entry + 4) * type_size[type];
+  size_t n = size < capacity ? (size_t)size : capacity;
+  if (size <= 4) {
+    memcpy(to, entry + 8, n);
+    return n;
+  }
+  return tiff_fetch(t, t32(t, entry + 8), to, n) ? n : 0;
+}
+
+static uint32_t entry_number(tiff *t, const uint8_t *entry) {
+  uint8_t v[4];
+  uint32_t type = t16(t, entry + 2);
+  if (type == 3 || type == 8) return entry_value(t, entry, v, 2) == 2 ? t16(t, v) : 0;
+  if (type == 4 || type == 9 || type == 13) return entry_value(t, entry, v, 4) == 4 ? t32(t, v) : 0;
+  return 0;
+}
+
+static void entry_text(tiff *t, const uint8_t *entry, char *out, size_t capacity) {
+  uint8_t v[128];
+  set_text(out, capacity, v, entry_value(t, entry, v, capacity < sizeof v ? capacity : sizeof v));
+}
+
+// Degrees, minutes and seconds (as many of them as stored) in degrees; a
+// zero denominator counts as zero, as cameras without a fix write it.
+static int entry_degrees(tiff *t, const uint8_t *entry, double *out) {
+  uint8_t v[24];
+  uint32_t type = t16(t, entry + 2);
+  if (type != 5 && type != 10) return 0;
+  size_t n = entry_value(t, entry, v, sizeof v);
+  if (n < 8) return 0;
+  double degrees = 0, scale = 1;
+  for (size_t i = 0; i + 8 <= n; i += 8, scale *= 60) {
+    uint32_t num = t32(t, v + i), den = t32(t, v + i + 4);
+    if (den != 0) degrees += (type == 10 ? signed32(num) / signed32(den) : (double)num / den) / scale;
+  }
+  *out = degrees;
+  return 1;
+}
+
+enum { ifd0, exif_ifd, gps_ifd };
+
+static void read_ifd(tiff *t, uint32_t offset, int kind, pk_photo_header *h) {
+  uint8_t e[12];
+  if (offset < 8 || offset >= t->limit) return;
+  cover(t->s, t->base + offset, 2);
+  if (!tiff_fetch(t, offset, e, 2)) return;
+  uint32_t count = t16(t, e);
+  if ((uint64_t)offset + 2 + count * 12u <= t->limit) cover(t->s, t->base + offset, 2 + count * 12u);
+  for (uint32_t i = 0; i < count; i++) {
+    if (!tiff_fetch(t, (uint64_t)offset + 2 + i * 12u, e, 12)) return;
+    uint32_t tag = t16(t, e);
+    if (kind == ifd0) {
+      if (tag == 0x010F) entry_text(t, e, h->make, sizeof h->make);
+      else if (tag == 0x0110) entry_text(t, e, h->model, sizeof h->model);
+      else if (tag == 0x0100) t->ifd0_width = entry_number(t, e);
+      else if (tag == 0x0101) t->ifd0_height = entry_number(t, e);
+      else if (tag == 0x0112) {
+        uint32_t o = entry_number(t, e);
+        h->orientation = o >= 1 && o <= 8 ? (int32_t)o : 0;
+      } else if (tag == 0x8769) t->exif_ifd = entry_number(t, e);
+      else if (tag == 0x8825) t->gps_ifd = entry_number(t, e);
+    } else if (kind == exif_ifd) {
+      if (tag == 0x9003) entry_text(t, e, h->date_original, sizeof h->date_original);
+      else if (tag == 0x9291) entry_text(t, e, h->subsec_original, sizeof h->subsec_original);
+      else if (tag == 0x9011) entry_text(t, e, h->offset_original, sizeof h->offset_original);
+      else if (tag == 0xA434) entry_text(t, e, h->lens, sizeof h->lens);
+      else if (tag == 0xA002) t->exif_width = entry_number(t, e);
+      else if (tag == 0xA003) t->exif_height = entry_number(t, e);
+    } else if (tag == 1 || tag == 3) {
+      char ref[2];
+      entry_text(t, e, ref, sizeof ref);
+      *(tag == 1 ? &t->latitude_ref : &t->longitude_ref) = ref[0];
+    } else if (tag == 2) t->has_latitude = entry_degrees(t, e, &t->latitude);
+    else if (tag == 4) t->has_longitude = entry_degrees(t, e, &t->longitude);
+  }
+}
+
+// The TIFF structure at file offset `base`: a TIFF file's own, or an EXIF
+// block (an "Exif\0\0" before it is skipped: some writers keep it where
+// only the TIFF header belongs). Only IFD0 and the Exif and GPS IFDs it
+// points to are read, so no chain of IFDs can loop.
+static void read_tiff(source *s, uint64_t base, uint64_t limit, pk_photo_header *h) {
+  tiff t = {.s = s, .base = base, .limit = limit};
+  uint8_t head[8];
+  if (!tiff_fetch(&t, 0, head, 8)) return;
+  if (memcmp(head, "Exif\0\0", 6) == 0) {
+    t.base += 6;
+    t.limit -= 6;
+    if (!tiff_fetch(&t, 0, head, 8)) return;
+  }
+  if (head[0] == 'M' && head[1] == 'M') t.big_endian = 1;
+  else if (head[0] != 'I' || head[1] != 'I') return;
+  read_ifd(&t, t32(&t, head + 4), ifd0, h);
+  if (t.exif_ifd != 0) read_ifd(&t, t.exif_ifd, exif_ifd, h);
+  if (t.gps_ifd != 0) read_ifd(&t, t.gps_ifd, gps_ifd, h);
+  if (h->width == 0 && h->height == 0) {
+    int ifd0_size = t.ifd0_width != 0 && t.ifd0_height != 0;
+    h->width = dimension(ifd0_size ? t.ifd0_width : t.exif_width);
+    h->height = dimension(ifd0_size ? t.ifd0_height : t.exif_height);
+  }
+  if (t.has_latitude && t.has_longitude) {
+    h->has_gps = 1;
+    h->latitude = t.latitude_ref == 'S' ? -t.latitude : t.latitude;
+    h->longitude = t.longitude_ref == 'W' ? -t.longitude : t.longitude;
+  }
+}
+
+// MARK: Containers
+
+static void read_jpeg(source *s, pk_photo_header *h) {
+  uint64_t at = 2;
+  int exif_seen = 0;
+  for (int hop = 0; hop < max_hops; hop++) {
+    uint8_t m[10];
+    if (!fetch(s, at, m, 4) || m[0] != 0xFF) return;
+    uint8_t marker = m[1];
+    if (marker == 0xDA || marker == 0xD9) return;  // the image data, or its end
+    if (marker == 0xFF || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8)) {  // a fill byte, or no length
+      at += marker == 0xFF ? 1 : 2;
+      continue;
+    }
+    uint32_t length = be16(m + 2);
+    if (length < 2) return;
+    if (marker == 0xE1 && !exif_seen && length >= 16 && fetch(s, at + 4, m, 6) && memcmp(m, "Exif\0\0", 6) == 0) {
+      exif_seen = 1;
+      cover(s, at + 10, length - 8);
+      read_tiff(s, at + 10, length - 8, h);
+    } else if (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC) {
+      if (length >= 7 && fetch(s, at + 4, m, 5)) {
+        h->height = (int32_t)be16(m + 1);
+        h->width = (int32_t)be16(m + 3);
+      }
+    }
+    at += 2 + length;
+  }
+}
+
+// eXIf belongs before IDAT but may follow it, so the walk goes on to IEND,
+// reading only the chunk headers.
+static void read_png(source *s, pk_photo_header *h) {
+  uint8_t c[16];
+  if (fetch(s, 8, c, 16) && memcmp(c + 4, "IHDR", 4) == 0) {
+    h->width = dimension(be32(c + 8));
+    h->height = dimension(be32(c + 12));
+  }
+  uint64_t at = 8;
+  for (int hop = 0; hop < max_hops && fetch(s, at, c, 8); hop++) {
+    uint32_t length = be32(c);
+    if (length > INT32_MAX || memcmp(c + 4, "IEND", 4) == 0) return;
+    if (memcmp(c + 4, "eXIf", 4) == 0) {
+      cover(s, at + 8, length);
+      read_tiff(s, at + 8, length, h);
+      return;
+    }
+    at += 12 + (uint64_t)length;
+  }
+}
+
+// The EXIF chunk usually follows the image data; the RIFF size is not
+// trusted (writers get it wrong), the end of the file is.
+static void read_webp(source *s, pk_photo_header *h) {
+  uint8_t c[10];
+  int canvas = 0;
+  uint64_t at = 12;
+  for (int hop = 0; hop < max_hops && fetch(s, at, c, 8); hop++) {
+    uint32_t length = le32(c + 4);
+    uint64_t body = at + 8;
+    if (memcmp(c, "VP8X", 4) == 0 && length >= 10 && fetch(s, body, c, 10)) {
+      canvas = 1;
+      h->width = (int32_t)(le32(c + 4) & 0xFFFFFF) + 1;
+      h->height = (int32_t)(le32(c + 6) >> 8) + 1;
+    } else if (memcmp(c, "VP8 ", 4) == 0 && !canvas && length >= 10 && fetch(s, body, c, 10) && c[3] == 0x9D &&
+               c[4] == 0x01 && c[5] == 0x2A) {
+      h->width = (int32_t)(le16(c + 6) & 0x3FFF);
+      h->height = (int32_t)(le16(c + 8) & 0x3FFF);
+    } else if (memcmp(c, "VP8L", 4) == 0 && !canvas && length >= 5 && fetch(s, body, c, 5) && c[0] == 0x2F) {
+      uint32_t bits = le32(c + 1);
+      h->width = (int32_t)(bits & 0x3FFF) + 1;
+      h->height = (int32_t)(bits >> 14 & 0x3FFF) + 1;
+    } else if (memcmp(c, "EXIF", 4) == 0) {
+      cover(s, body, length);
+      read_tiff(s, body, length, h);
+      return;
+    }
+    at = body + length + (length & 1);
+  }
+}
+
+// MARK: HEIF
+
+typedef struct {
+  char type[4];
+  uint64_t body, end;
+} box;
+
+static int next_box(source *s, uint64_t at, uint64_t end, box *b) {
+  uint8_t p[16];
+  if (at >= end || end - at < 8 || !fetch(s, at, p, 8)) return 0;
+  uint64_t size = be32(p);
+  b->body = at + 8;
+  if (size == 1) {
+    if (!fetch(s, at + 8, p + 8, 8)) return 0;
+    size = (uint64_t)be32(p + 8) << 32 | be32(p + 12);
+    b->body = at + 16;
+  } else if (size == 0) size = end - at;  // up to the end of what contains it
+  if (size < b->body - at || size > end - at) return 0;
+  memcpy(b->type, p + 4, 4);
+  b->end = at + size;
+  return 1;
+}
+
+// A big-endian field of 0, 2, 4 or 8 bytes at *at, which it moves past.
+static int field(source *s, uint64_t *at, uint64_t end, unsigned size, uint64_t *value) {
+  uint8_t p[8];
+  *value = 0;
+  if (size > 8 || *at > end || end - *at < size || (size > 0 && !fetch(s, *at, p, size))) return 0;
+  for (unsigned i = 0; i < size; i++) *value = *value << 8 | p[i];
+  *at += size;
+  return 1;
+}
+
+static uint32_t find_exif_item(source *s, const box *iinf) {
+  uint8_t p[12];
+  if (!fetch(s, iinf->body, p, 1)) return 0;
+  box infe;
+  uint64_t at = iinf->body + (p[0] == 0 ? 6 : 8);
+  for (int hop = 0; hop < max_hops && next_box(s, at, iinf->end, &infe); hop++, at = infe.end) {
+    // Only versions 2 and 3 have an item type.
+    if (memcmp(infe.type, "infe", 4) != 0 || infe.end - infe.body < 12 || !fetch(s, infe.body, p, 12)) continue;
+    if (p[0] == 2 && memcmp(p + 8, "Exif", 4) == 0) return be16(p + 4);
+    if (p[0] == 3 && infe.end - infe.body >= 14 && fetch(s, infe.body + 4, p, 10) && memcmp(p + 6, "Exif", 4) == 0)
+      return be32(p);
+  }
+  return 0;
+}
+
+// Where an item's bytes are, from iloc: the file offsets and lengths of its
+// extents (at most max_extents), idat's offset added for construction method
+// 1. Returns how many extents there are, 0 when the item cannot be read.
+enum { max_extents = 8 };
+
+static int locate_item(source *s, const box *iloc, uint32_t id, uint64_t idat, uint64_t idat_end, uint64_t *starts,
+                       uint64_t *lengths) {
+  uint64_t at = iloc->body, end = iloc->end, v, sizes, n, item, method = 0, reference, base, count, index;
+  if (!field(s, &at, end, 4, &v) || v >> 24 > 2 || !field(s, &at, end, 2, &sizes)) return 0;
+  unsigned version = (unsigned)(v >> 24), offset_size = sizes >> 12 & 15, length_size = sizes >> 8 & 15,
+           base_size = sizes >> 4 & 15, index_size = version > 0 ? sizes & 15 : 0;
+  if (!field(s, &at, end, version < 2 ? 2 : 4, &n)) return 0;
+  for (uint64_t i = 0; i < n && i < 65536; i++) {
+    if (!field(s, &at, end, version < 2 ? 2 : 4, &item) || (version > 0 && !field(s, &at, end, 2, &method)) ||
+        !field(s, &at, end, 2, &reference) || !field(s, &at, end, base_size, &base) || !field(s, &at, end, 2, &count))
+      return 0;
+    method &= 15;
+    if (item != id) {
+      at += count * (index_size + offset_size + length_size);
+      continue;
+    }
+    if (reference != 0 || method > 1 || count == 0 || count > max_extents) return 0;
+    for (uint64_t e = 0; e < count; e++) {
+      uint64_t offset, length;
+      if (!field(s, &at, end, index_size, &index) || !field(s, &at, end, offset_size, &offset) ||
+          !field(s, &at, end, length_size, &length) || base >= max_offset || offset >= max_offset || length >= max_offset)
+        return 0;
+      uint64_t from = (method == 1 ? idat : 0) + base + offset, to = method == 1 ? idat_end : max_offset;
+      if (from > to || length > to - from) return 0;
+      starts[e] = from;
+      lengths[e] = length != 0 ? length : to - from;  // 0: all the rest
+    }
+    return (int)count;
+  }
+  return 0;
+}
+
+// The largest ispe is taken as the primary image's: tiles, thumbnails and
+// auxiliary images are smaller, and following pitm and ipma costs more code.
+static void read_sizes(source *s, const box *iprp, pk_photo_header *h) {
+  box ipco, ispe;
+  uint8_t p[12];
+  // ipco comes first in iprp, the associations after it.
+  if (!next_box(s, iprp->body, iprp->end, &ipco) || memcmp(ipco.type, "ipco", 4) != 0) return;
+  uint64_t at = ipco.body;
+  for (int hop = 0; hop < max_hops && next_box(s, at, ipco.end, &ispe); hop++, at = ispe.end) {
+    if (memcmp(ispe.type, "ispe", 4) != 0 || !fetch(s, ispe.body, p, 12)) continue;
+    int32_t w = dimension(be32(p + 4)), hh = dimension(be32(p + 8));
+    if ((int64_t)w * hh > (int64_t)h->width * h->height) {
+      h->width = w;
+      h->height = hh;
+    }
+  }
+}
+
+static void read_heif(source *s, pk_photo_header *h) {
+  box meta, b, iloc = {{0}, 0, 0};
+  uint64_t at = 0, idat = 0, idat_end = 0;
+  int hop = 0, found = 0;
+  for (; !found && hop < 64 && next_box(s, at, max_offset, &meta); hop++, at = meta.end)
+    found = memcmp(meta.type, "meta", 4) == 0;
+  if (!found) return;
+  cover(s, meta.body, meta.end - meta.body);
+  uint32_t id = 0;
+  for (at = meta.body + 4, hop = 0; hop < 64 && next_box(s, at, meta.end, &b); hop++, at = b.end) {
+    if (memcmp(b.type, "iinf", 4) == 0) id = find_exif_item(s, &b);
+    else if (memcmp(b.type, "iloc", 4) == 0) iloc = b;
+    else if (memcmp(b.type, "iprp", 4) == 0) read_sizes(s, &b, h);
+    else if (memcmp(b.type, "idat", 4) == 0) idat = b.body, idat_end = b.end;
+  }
+  uint64_t starts[max_extents], lengths[max_extents];
+  int count = id != 0 && iloc.end != 0 ? locate_item(s, &iloc, id, idat, idat_end, starts, lengths) : 0;
+  if (count == 0) return;
+  uint64_t start = starts[0], length = lengths[0];
+  for (int i = 1; i < count && length != 0; i++) length = starts[i] == start + length ? length + lengths[i] : 0;
+  if (length == 0) {
+    // Extents apart: gathered into the buffer, which then stands for the
+    // whole file at an offset nothing else uses.
+    size_t gathered = 0;
+    if (s->window == s->buffer) s->window_size = 0;  // about to be overwritten
+    for (int i = 0; i < count; i++) {
+      if (lengths[i] > window_capacity - gathered || !fetch(s, starts[i], s->buffer + gathered, lengths[i])) return;
+      gathered += lengths[i];
+    }
+    s->fd = -1;
+    s->window = s->buffer;
+    s->window_at = start = max_offset;
+    s->window_size = length = gathered;
+  }
+  uint8_t p[4];
+  if (length < 4 || !fetch(s, start, p, 4) || be32(p) > length - 4) return;
+  cover(s, start, length);
+  read_tiff(s, start + 4 + be32(p), length - 4 - be32(p), h);
+}
+
+// MARK: Entry points
+
+static int is_heif(const uint8_t *p, size_t n) {
+  static const char brands[] = "heicheixheimheishevchevxmif1mif2msf1avifavis";
+  uint32_t size = be32(p);
+  // The major brand, then (past the minor version) the compatible ones.
+  for (size_t at = 8; at + 4 <= n && at + 4 <= size; at += at == 8 ? 8 : 4)
+    for (size_t i = 0; i + 4 < sizeof brands; i += 4)
+      if (memcmp(p + at, brands + i, 4) == 0) return 1;
+  return 0;
+}
+
+static void read_any(source *s, pk_photo_header *h) {
+  const uint8_t *p = s->window;
+  size_t n = s->window_size;
+  if (n >= 3 && p[0] == 0xFF && p[1] == 0xD8 && p[2] == 0xFF) h->format = 1;
+  else if (n >= 8 && memcmp(p, "\x89PNG\r\n\x1a\n", 8) == 0) h->format = 2;
+  else if (n >= 12 && memcmp(p, "RIFF", 4) == 0 && memcmp(p + 8, "WEBP", 4) == 0) h->format = 3;
+  else if (n >= 8 && (memcmp(p, "II*\0", 4) == 0 || memcmp(p, "MM\0*", 4) == 0 || memcmp(p, "IIRO", 4) == 0 ||
+                      memcmp(p, "IIRS", 4) == 0 || memcmp(p, "IIU\0", 4) == 0))
+    h->format = 4;
+  else if (n >= 12 && memcmp(p + 4, "ftyp", 4) == 0) h->format = is_heif(p, n) ? 5 : 6;
+  else if ((n >= 4 && memcmp(p, "GIF8", 4) == 0) || (n >= 2 && memcmp(p, "BM", 2) == 0) ||
+           (n >= 2 && p[0] == 0xFF && p[1] == 0x0A) || (n >= 8 && memcmp(p, "\0\0\0\x0cJXL ", 8) == 0))
+    h->format = 6;
+  // A JPEG's metadata is in its first segments; other formats may have theirs
+  // anywhere and get more.
+  uint64_t total = h->format == 1 ? 256 * 1024 : 1024 * 1024;
+  s->budget = total > s->window_size ? total - s->window_size : 0;
+  switch (h->format) {
+    case 1: read_jpeg(s, h); break;
+    case 2: read_png(s, h); break;
+    case 3: read_webp(s, h); break;
+    case 4: read_tiff(s, 0, UINT32_MAX, h); break;
+    case 5: read_heif(s, h); break;
+  }
+}
+
+int pk_read_photo_header(const char *path, pk_photo_header *header) {
+  memset(header, 0, sizeof *header);
+  // O_NONBLOCK: a FIFO put in the library must not hang the index.
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return -1;
+  uint8_t buffer[window_capacity];
+  source s = {.fd = fd, .buffer = buffer, .window = buffer, .calls = max_calls};
+  int64_t got = read_at(&s, buffer, sizeof buffer, 0);
+  if (got >= 0) {
+    s.window_size = (size_t)got;
+    read_any(&s, header);
+  }
+  close(fd);
+  return got >= 0 ? 0 : -1;
+}
+
+int pk_read_photo_header_bytes(const uint8_t *data, size_t size, pk_photo_header *header) {
+  static const uint8_t nothing[1] = {0};
+  memset(header, 0, sizeof *header);
+  uint8_t buffer[window_capacity];
+  source s = {.fd = -1, .buffer = buffer, .window = data != NULL ? data : nothing, .window_size = data != NULL ? size : 0};
+  read_any(&s, header);
+  return 0;
+}

@@ -1,0 +1,2 @@
+// Debian's SQLite (libsqlite3-dev): the library index's storage.
+#include <sqlite3.h>

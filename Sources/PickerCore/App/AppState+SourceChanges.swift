@@ -1,0 +1,50 @@
+/// Scopes as the UI makes them, and what sources say unasked: an index
+/// filling in, its progress.
+extension AppState {
+  /// A new scope of source `index`: a timeline's, or one sorted by date
+  /// taken, groups its photos by day.
+  mutating func makeScope(_ kind: Scope.Kind, label: String, sort: SortOrder = .name, of index: Int) -> Scope {
+    let isTimeline = sources.indices.contains(index) && sources[index].capabilities.contains(.timeline)
+    var scope = Scope(kind: kind, label: label, generation: takeGeneration(), sort: isTimeline ? .date : sort)
+    scope.groupsByDay = isTimeline || sort == .date
+    return scope
+  }
+
+  mutating func receive(_ change: SourceChange, from index: Int) -> [Effect] {
+    guard sources.indices.contains(index) else { return [] }
+    switch change {
+    case .status(let text):
+      sourceStatus[index] = text
+      return []
+    case .contentChanged:
+      return relist(sourceIndex: index)
+    }
+  }
+
+  /// Lists the source's top scope again, as much of it as was loaded, and
+  /// keeps the focus on the same photo; what is on screen stays until the
+  /// new listing is in. A scope busy with a jump, End or a page is left for
+  /// the next change.
+  private mutating func relist(sourceIndex index: Int) -> [Effect] {
+    guard var top = stacks[index].last, top.hasLoadedOnce, top.canRequestPage, top.seekItem == nil, !top.seeksEnd,
+      typedAhead.isEmpty
+    else { return [] }
+    if case .item(let focused)? = top.cell(at: top.focus) { top.refocusItemID = top.items[focused].id }
+    let pageSize = layout.pageSize(requested: options.pageSize)
+    // All that was shown comes back in one page, not page by page.
+    let request = PageRequest(offset: 0, limit: max(pageSize, min(top.items.count, Self.seekPageLimit)), sort: top.sort)
+    top.startRelisting()
+    stacks[index][stacks[index].count - 1] = top
+    return [.load(PageLoad(sourceIndex: index, scope: top.kind, request: request, generation: top.generation))]
+  }
+
+  /// The relisted page is in: the focus goes back to its photo.
+  mutating func restoreFocus(in sourceIndex: Int, depth: Int) {
+    guard let id = stacks[sourceIndex][depth].refocusItemID else { return }
+    stacks[sourceIndex][depth].refocusItemID = nil
+    let scope = stacks[sourceIndex][depth]
+    if let index = scope.items.firstIndex(where: { $0.id == id }) {
+      stacks[sourceIndex][depth].focus = index + (scope.isRoot ? 0 : 1)
+    }
+  }
+}

@@ -1,0 +1,148 @@
+/// The date jumps of a listing in date order (the timeline, a folder
+/// sorted by date taken): by month and by day with `]` `[` `}` `{`, and to
+/// a typed date with `:`. Targets are found in the whole listing's day
+/// counts when the source gave them, so a jump past what is loaded asks
+/// for the pages up to it and lands when they are in.
+extension AppState {
+  /// The days of the listing on screen, newest first, with the index of
+  /// each day's first item.
+  func dayStarts(of scope: Scope) -> [(day: Int, first: Int)] {
+    if let days = scope.days {
+      var first = 0
+      return days.map { day in
+        defer { first += day.count }
+        return (day.day, first)
+      }
+    }
+    return scope.sections.compactMap { section in section.day.map { ($0, section.start) } }
+  }
+
+  /// The item under the focus, by index in `scope.items`.
+  private func focusedItemIndex(in scope: Scope) -> Int? {
+    guard case .item(let index)? = scope.cell(at: scope.focus) else { return nil }
+    return index
+  }
+
+  mutating func jump(_ action: GridAction) -> [Effect] {
+    guard let scope, scope.groupsByDay else {
+      notice = Notice("Date jumps work in Photos and in folders sorted by date taken (s)")
+      return []
+    }
+    let starts = dayStarts(of: scope)
+    guard let index = focusedItemIndex(in: scope), let current = scope.items[index].taken?.day,
+      let position = starts.lastIndex(where: { $0.first <= index })
+    else { return [] }
+    let month = CivilDate(dayNumber: current).monthNumber
+    func monthOf(_ day: Int) -> Int { CivilDate(dayNumber: day).monthNumber }
+    var target: Int?
+    switch action {
+    case .nextDay:
+      target = starts.indices.contains(position + 1) ? starts[position + 1].first : nil
+    case .previousDay:
+      // To the start of this day first, as a player's "previous" does.
+      target = index > starts[position].first ? starts[position].first : position > 0 ? starts[position - 1].first : nil
+    case .nextMonth:
+      target = starts[(position + 1)...].first { monthOf($0.day) < month }?.first
+    case .previousMonth:
+      // Days are newest first, so a month's first day in the list is its
+      // newest: where the month starts.
+      let thisMonthStart = starts.first { monthOf($0.day) == month }?.first ?? index
+      if index > thisMonthStart {
+        target = thisMonthStart
+      } else if let newer = starts[..<position].last(where: { monthOf($0.day) > month }) {
+        let newerMonth = monthOf(newer.day)
+        target = starts.first { monthOf($0.day) == newerMonth }?.first
+      }
+    default:
+      break
+    }
+    guard let target else {
+      notice = Notice(
+        action == .nextDay || action == .nextMonth
+          ? "This is the oldest \(action == .nextDay ? "day" : "month")"
+          : "This is the newest \(action == .previousDay ? "day" : "month")")
+      return []
+    }
+    return land(onItem: target)
+  }
+
+  /// `:`'s prompt was confirmed: the newest photo of the period typed, or
+  /// the nearest older one when it has none.
+  mutating func goToDate(_ text: String, today: Int) -> [Effect] {
+    guard let scope, scope.groupsByDay else { return [] }
+    guard let period = DateQuery.parse(text, today: today) else {
+      notice = Notice(
+        "Not a date: \(Sanitizer.sanitize(Array(text.utf8))) (try 2023, 2023-06, 2023-06-14, jun 2023, yesterday)",
+        isError: true)
+      return []
+    }
+    let starts = dayStarts(of: scope)
+    guard let landing = starts.first(where: { $0.day <= period.upperBound }) else {
+      notice = Notice("No photos on or before \(CivilDate(dayNumber: period.upperBound).label)")
+      return starts.isEmpty ? [] : land(onItem: starts[starts.count - 1].first)
+    }
+    if landing.day < period.lowerBound {
+      notice = Notice("None then: the nearest older photos, \(CivilDate(dayNumber: landing.day).label)")
+    }
+    return land(onItem: landing.first)
+  }
+
+  /// Focuses item `index`, its day's header at the top of the screen; when
+  /// it is not loaded yet, the pages up to it are asked for first.
+  mutating func land(onItem index: Int) -> [Effect] {
+    guard var scope else { return [] }
+    scope.seeksEnd = false
+    if index < scope.items.count {
+      scope.seekItem = nil
+      scope.focus = index + (scope.isRoot ? 0 : 1)
+      let grid = GridRows(scope: scope, columns: layout.columns)
+      let row = grid.row(ofCell: scope.focus)
+      scope.scrollRow =
+        row > 0 && grid.row(row - 1).map { if case .header = $0 { true } else { false } } == true ? row - 1 : row
+      self.scope = scope
+      return []
+    }
+    scope.seekItem = index
+    _ = scope.revealPrefetched()
+    self.scope = scope
+    if let seek = self.scope?.seekItem, seek < self.scope?.items.count ?? 0 { return land(onItem: seek) }
+    return scope.canRequestPage && scope.hasMore ? loadNextPage(sourceIndex: activeSource) : []
+  }
+
+  /// A page arrived while a jump waits for its target: land, or ask on.
+  mutating func followSeek(sourceIndex: Int) -> [Effect] {
+    guard sourceIndex == activeSource, let scope, let target = scope.seekItem else { return [] }
+    if target < scope.items.count { return land(onItem: target) }
+    guard scope.hasMore else {
+      self.scope?.seekItem = nil
+      return land(onItem: max(0, scope.items.count - 1))
+    }
+    return scope.canRequestPage ? loadNextPage(sourceIndex: sourceIndex) : []
+  }
+
+  /// The go-to-date prompt (`:`).
+  mutating func openGoToDate() {
+    guard scope?.groupsByDay == true else {
+      notice = Notice("Go to date works in Photos and in folders sorted by date taken (s)")
+      return
+    }
+    mode = .goToDate(query: "")
+  }
+
+  mutating func handleGoToDatePrompt(_ key: Key, query: String, today: Int) -> [Effect] {
+    guard let action = options.keys.goToDate.action(for: key) else {
+      if case .char(let c) = key { mode = .goToDate(query: query + String(c)) }
+      return []
+    }
+    switch action {
+    case .close: mode = .grid
+    case .cancel: return [.finish(.cancelled)]
+    case .clear: mode = .goToDate(query: "")
+    case .deleteBackward: mode = .goToDate(query: String(query.dropLast()))
+    case .submit:
+      mode = .grid
+      return query.isEmpty ? [] : goToDate(query, today: today)
+    }
+    return []
+  }
+}

@@ -1,0 +1,155 @@
+/// Which part of the index a timeline shows: the photos under some roots,
+/// optionally between two days (`--since`, `--until`, a date in a search).
+public struct LibraryFilter: Hashable, Sendable {
+  public var roots: [PathBytes]
+  /// Inclusive day numbers (`CivilDate.dayNumber`).
+  public var firstDay: Int?
+  public var lastDay: Int?
+  /// Every word must match the name, the folder, the make, the model or
+  /// the lens; or the whole phrase one of them ("pixel 7").
+  public var words: [String] = []
+
+  public init(roots: [PathBytes], firstDay: Int? = nil, lastDay: Int? = nil) {
+    self.roots = roots.map(Self.normalised)
+    self.firstDay = firstDay
+    self.lastDay = lastDay
+  }
+
+  /// Without a trailing slash, so that prefixes compare by component.
+  static func normalised(_ root: PathBytes) -> PathBytes {
+    var bytes = root.bytes
+    while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+    return PathBytes(bytes)
+  }
+
+  /// The SQL condition on `f.path` and `p.taken`, and its parameters.
+  func condition() -> (sql: String, parameters: [Any?]) {
+    var clauses: [String] = []
+    var parameters: [Any?] = []
+    // A folder is under a root when its path is the root or starts with
+    // root + "/": as bytes, between root/ and root0 ('0' follows '/').
+    let rootClauses = roots.map { root -> String in
+      let base = root.bytes == [UInt8(ascii: "/")] ? [] : root.bytes
+      parameters += [root.bytes, base + [UInt8(ascii: "/")], base + [UInt8(ascii: "0")]]
+      return "(f.path = ? OR (f.path >= ? AND f.path < ?))"
+    }
+    clauses.append(rootClauses.isEmpty ? "0" : "(" + rootClauses.joined(separator: " OR ") + ")")
+    if let firstDay {
+      clauses.append("p.taken >= ?")
+      parameters.append(Int64(firstDay) * TakenDate.millisecondsPerDay)
+    }
+    if let lastDay {
+      clauses.append("p.taken < ?")
+      parameters.append(Int64(lastDay + 1) * TakenDate.millisecondsPerDay)
+    }
+    if !words.isEmpty {
+      func like(_ column: String) -> String { "\(column) LIKE ? ESCAPE '\\'" }
+      let fields = ["CAST(p.name AS TEXT)", "CAST(f.path AS TEXT)", "p.make", "p.model", "p.lens"]
+      let everyWord = words.map { _ in "(" + fields.map(like).joined(separator: " OR ") + ")" }
+      for word in words {
+        parameters += Array(repeating: "%" + Self.escapedForLike(word) + "%", count: fields.count) as [Any?]
+      }
+      // "pixel 7" is the model Pixel 7, not any photo with a 7 in its name.
+      let phraseFields = ["ifnull(p.make, '') || ' ' || ifnull(p.model, '')", "p.model", "p.lens"]
+      let phrase = "%" + Self.escapedForLike(words.joined(separator: " ")) + "%"
+      parameters += Array(repeating: phrase, count: phraseFields.count) as [Any?]
+      clauses.append(
+        "((" + everyWord.joined(separator: " AND ") + ") OR " + phraseFields.map(like).joined(separator: " OR ") + ")")
+    }
+    return (clauses.joined(separator: " AND "), parameters)
+  }
+
+  static func escapedForLike(_ word: String) -> String {
+    var escaped = ""
+    for c in word {
+      if c == "%" || c == "_" || c == "\\" { escaped.append("\\") }
+      escaped.append(c)
+    }
+    return escaped
+  }
+}
+
+/// One photo of the timeline, as listed.
+public struct IndexedPhoto: Hashable, Sendable {
+  public var path: PathBytes
+  public var name: [UInt8]
+  public var taken: TakenDate
+}
+
+extension LibraryIndex {
+  /// Newest first by date taken; ties by sub-second, then name.
+  public func photos(_ filter: LibraryFilter, offset: Int, limit: Int) throws(SQLiteError) -> [IndexedPhoto] {
+    let (condition, parameters) = filter.condition()
+    return try withDatabase { database throws(SQLiteError) in
+      let statement = try database.prepare(
+        """
+        SELECT f.path, p.name, p.taken, p.origin, p.offset FROM photo p JOIN folder f ON f.id = p.folder
+        WHERE \(condition) ORDER BY p.taken DESC, p.name DESC LIMIT ? OFFSET ?
+        """)
+      statement.bind(parameters + [limit, offset])
+      var photos: [IndexedPhoto] = []
+      photos.reserveCapacity(limit)
+      while try statement.step() {
+        let name = statement.bytes(1)
+        let origin = TakenDate.Origin(rawValue: Int(statement.int(3))) ?? .fileTime
+        let taken = TakenDate(
+          wallClock: statement.int(2), offsetMinutes: statement.isNull(4) ? nil : Int(statement.int(4)),
+          origin: origin)
+        photos.append(IndexedPhoto(path: PathBytes(statement.bytes(0)).appending(name), name: name, taken: taken))
+      }
+      return photos
+    }
+  }
+
+  /// Photos per day, newest day first: the whole timeline's shape before
+  /// any of its rows are read.
+  public func dayCounts(_ filter: LibraryFilter) throws(SQLiteError) -> [DayCount] {
+    let (condition, parameters) = filter.condition()
+    return try withDatabase { database throws(SQLiteError) in
+      // Integer division rounds towards zero: days before 1970 need floor.
+      let statement = try database.prepare(
+        """
+        SELECT CASE WHEN p.taken >= 0 THEN p.taken / 86400000 ELSE (p.taken + 1) / 86400000 - 1 END AS day, count(*)
+        FROM photo p JOIN folder f ON f.id = p.folder WHERE \(condition) GROUP BY day ORDER BY day DESC
+        """)
+      statement.bind(parameters)
+      var counts: [DayCount] = []
+      while try statement.step() { counts.append(DayCount(day: Int(statement.int(0)), count: Int(statement.int(1)))) }
+      return counts
+    }
+  }
+
+  /// What one indexed file says, for the preview's facts ("Taken").
+  public func taken(of path: PathBytes) throws(SQLiteError) -> TakenDate? {
+    guard let slash = path.bytes.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+    let folder = slash == 0 ? [UInt8(ascii: "/")] : Array(path.bytes[..<slash])
+    let name = Array(path.bytes[(slash + 1)...])
+    return try withDatabase { database throws(SQLiteError) in
+      let statement = try database.prepare(
+        "SELECT p.taken, p.origin, p.offset FROM photo p JOIN folder f ON f.id = p.folder WHERE f.path = ? AND p.name = ?"
+      )
+      statement.bind([folder, name])
+      guard try statement.step() else { return nil }
+      let taken = TakenDate(
+        wallClock: statement.int(0), offsetMinutes: statement.isNull(2) ? nil : Int(statement.int(2)),
+        origin: TakenDate.Origin(rawValue: Int(statement.int(1))) ?? .fileTime)
+      statement.bind([])
+      return taken
+    }
+  }
+
+  /// `picker-tui index --stats`: photos, dates by origin.
+  public func originCounts(_ filter: LibraryFilter) throws(SQLiteError) -> [TakenDate.Origin: Int] {
+    let (condition, parameters) = filter.condition()
+    return try withDatabase { database throws(SQLiteError) in
+      let statement = try database.prepare(
+        "SELECT p.origin, count(*) FROM photo p JOIN folder f ON f.id = p.folder WHERE \(condition) GROUP BY p.origin")
+      statement.bind(parameters)
+      var counts: [TakenDate.Origin: Int] = [:]
+      while try statement.step() {
+        if let origin = TakenDate.Origin(rawValue: Int(statement.int(0))) { counts[origin] = Int(statement.int(1)) }
+      }
+      return counts
+    }
+  }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// The library index: what the headers say of every photo under the
+/// library roots (date taken and its origin, size, camera, lens, place),
+/// in an SQLite file in `$XDG_CACHE_HOME/picker-tui/`. It can always be
+/// rebuilt: a damaged or foreign file is set aside and started anew.
+public final class LibraryIndex: @unchecked Sendable {
+  /// Bumped when the tables change: an older file is rebuilt.
+  static let schemaVersion = "1"
+  let database: SQLiteDatabase
+  /// Where it lives; nil when it is in memory (the cache folder cannot be
+  /// written), so a second connection cannot be opened.
+  public let path: String?
+  /// What happened on open that the user should hear of (set aside, in memory).
+  public private(set) var notice: String?
+  /// Guards `database`: statements are not shared between threads.
+  let lock = NSLock()
+
+  public static func defaultPath(environment: [String: String]) -> String {
+    PrivateFiles.cacheFolder(environment: environment) + "/library.sqlite"
+  }
+
+  /// Opens the index at `path`, creating it; a file that is not a usable
+  /// index is moved to `path.corrupt` and a new one made; when the folder
+  /// cannot be written, the index lives in memory for this run.
+  public init(path: String?) {
+    var notice: String?
+    var opened: (SQLiteDatabase, String?)?
+    if let path {
+      let folder = (path as NSString).deletingLastPathComponent
+      try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      do {
+        opened = (try Self.open(path), path)
+      } catch let error where error.isCorruption {
+        let aside = path + ".corrupt"
+        for suffix in ["", "-wal", "-shm"] {
+          try? FileManager.default.removeItem(atPath: aside + suffix)
+          try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
+        }
+        notice = "the library index \(path) was damaged: set aside as \(aside) and rebuilt"
+        opened = try? (Self.open(path), path)
+      } catch {
+        opened = nil
+      }
+      if opened == nil {
+        notice = "cannot write the library index in \(folder): indexing in memory for this run"
+      }
+    }
+    // In memory: always opens.
+    let (database, where_) = opened ?? ((try? Self.open(":memory:"))!, nil)
+    self.database = database
+    self.path = where_
+    self.notice = notice
+  }
+
+  private static func open(_ path: String) throws(SQLiteError) -> SQLiteDatabase {
+    let database = try SQLiteDatabase(path: path)
+    // A file that is not a database fails here, before anything is written.
+    let version = try? database.prepare("SELECT value FROM meta WHERE key = 'schema'")
+    if let version, try version.step(), version.text(0) != schemaVersion {
+      // An index of another version: start anew, it is only a cache.
+      try database.execute("DROP TABLE IF EXISTS photo; DROP TABLE IF EXISTS folder; DROP TABLE IF EXISTS meta")
+    }
+    if path != ":memory:" { try database.execute("PRAGMA journal_mode = WAL") }
+    try database.execute(
+      """
+      PRAGMA synchronous = NORMAL;
+      CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+      INSERT OR IGNORE INTO meta VALUES ('schema', '\(schemaVersion)');
+      CREATE TABLE IF NOT EXISTS folder(id INTEGER PRIMARY KEY, path BLOB NOT NULL UNIQUE);
+      CREATE TABLE IF NOT EXISTS photo(
+        id INTEGER PRIMARY KEY,
+        folder INTEGER NOT NULL,
+        name BLOB NOT NULL,
+        size INTEGER NOT NULL,
+        mtime INTEGER NOT NULL,
+        inode INTEGER NOT NULL,
+        taken INTEGER NOT NULL,
+        origin INTEGER NOT NULL,
+        offset INTEGER,
+        width INTEGER NOT NULL DEFAULT 0,
+        height INTEGER NOT NULL DEFAULT 0,
+        orientation INTEGER NOT NULL DEFAULT 0,
+        make TEXT, model TEXT, lens TEXT,
+        latitude REAL, longitude REAL);
+      CREATE UNIQUE INDEX IF NOT EXISTS photo_path ON photo(folder, name);
+      CREATE INDEX IF NOT EXISTS photo_taken ON photo(taken, name);
+      """)
+    // Checks the file really is one of ours now (a damaged page shows here).
+    _ = try database.prepare("SELECT count(*) FROM photo WHERE id < 0").step()
+    return database
+  }
+
+  /// A second connection to the same file, for a scan on another thread;
+  /// nil for an index in memory (which scans on this connection).
+  func secondConnection() -> SQLiteDatabase? {
+    guard let path else { return nil }
+    return try? SQLiteDatabase(path: path)
+  }
+
+  /// Runs `body` with the connection, one thread at a time.
+  func withDatabase<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(database)
+  }
+
+  /// The size of the index on disk (with its write-ahead log), in bytes.
+  public var bytesOnDisk: Int64 {
+    guard let path else { return 0 }
+    return ["", "-wal"].reduce(0) { total, suffix in
+      let size = (try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? NSNumber)?.int64Value
+      return total + (size ?? 0)
+    }
+  }
+}
+
+/// A day of the timeline and how many photos it has.
+public struct DayCount: Hashable, Sendable {
+  public var day: Int
+  public var count: Int
+
+  public init(day: Int, count: Int) {
+    self.day = day
+    self.count = count
+  }
+}

@@ -1,0 +1,76 @@
+extension LibraryScanner {
+  /// The statements a scan runs for every folder and file, prepared once.
+  struct Statements {
+    struct Row {
+      var id: Int64
+      var size: Int64
+      var mtime: Int64
+      var inode: Int64
+    }
+
+    let addFolder: SQLiteStatement
+    let findFolder: SQLiteStatement
+    let listFolder: SQLiteStatement
+    let insert: SQLiteStatement
+    let update: SQLiteStatement
+    let database: SQLiteDatabase
+
+    init(_ database: SQLiteDatabase) throws(SQLiteError) {
+      self.database = database
+      addFolder = try database.prepare("INSERT OR IGNORE INTO folder(path) VALUES (?)")
+      findFolder = try database.prepare("SELECT id FROM folder WHERE path = ?")
+      listFolder = try database.prepare("SELECT name, id, size, mtime, inode FROM photo WHERE folder = ?")
+      let columns =
+        "folder, name, size, mtime, inode, taken, origin, offset, width, height, orientation, make, model, lens, latitude, longitude"
+      insert = try database.prepare(
+        "INSERT INTO photo(\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+      update = try database.prepare(
+        "UPDATE photo SET (\(columns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) WHERE id = ?")
+    }
+
+    /// The folder's row id, added when new (outside a transaction it
+    /// commits at once: folders are few).
+    func folderID(_ path: PathBytes) throws(SQLiteError) -> Int64 {
+      findFolder.bind([path.bytes])
+      if try findFolder.step() {
+        let id = findFolder.int(0)
+        findFolder.bind([])
+        return id
+      }
+      try addFolder.run([path.bytes])
+      findFolder.bind([path.bytes])
+      guard try findFolder.step() else { throw SQLiteError(code: 1, message: "folder row missing") }
+      let id = findFolder.int(0)
+      findFolder.bind([])
+      return id
+    }
+
+    /// What the index holds of a folder's files, by name.
+    func rows(in folderID: Int64) throws(SQLiteError) -> [[UInt8]: Row] {
+      listFolder.bind([folderID])
+      var rows: [[UInt8]: Row] = [:]
+      while try listFolder.step() {
+        rows[listFolder.bytes(0)] = Row(
+          id: listFolder.int(1), size: listFolder.int(2), mtime: listFolder.int(3), inode: listFolder.int(4))
+      }
+      return rows
+    }
+
+    /// Inserts or updates the file's row; its id.
+    func write(_ file: FileFacts, _ metadata: PhotoMetadata) throws(SQLiteError) -> Int64 {
+      let values: [Any?] = [
+        file.folderID, file.name, file.size, file.mtime, file.inode, metadata.taken.wallClock,
+        metadata.taken.origin.rawValue, metadata.taken.offsetMinutes, metadata.width, metadata.height,
+        metadata.orientation, metadata.make.isEmpty ? nil : metadata.make,
+        metadata.model.isEmpty ? nil : metadata.model, metadata.lens.isEmpty ? nil : metadata.lens,
+        metadata.latitude, metadata.longitude,
+      ]
+      if let id = file.rowID {
+        try update.run(values + [id])
+        return id
+      }
+      try insert.run(values)
+      return database.lastInsertedRowID
+    }
+  }
+}

@@ -1,0 +1,232 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// How far a scan has come, for the status line and `index`'s bar.
+public struct ScanProgress: Hashable, Sendable {
+  /// Photos seen so far (read or found unchanged).
+  public var done: Int
+  /// About how many there are: what the index held, or what was found.
+  public var estimate: Int
+  /// Photos whose headers were read (new or changed).
+  public var read: Int
+  public var seconds: Double
+
+  /// "Indexing 12,340 of ~50,000 · 4,800/s".
+  public var label: String {
+    let rate = seconds > 0 ? Int(Double(done) / seconds) : 0
+    return "Indexing \(done.formatted()) of ~\(max(estimate, done).formatted()) · \(rate.formatted())/s"
+  }
+}
+
+/// What a finished scan did.
+public struct ScanSummary: Hashable, Sendable {
+  public var photos = 0
+  public var read = 0
+  public var removed = 0
+  public var moved = 0
+  /// Folders that could not be opened (skipped; their photos kept).
+  public var unreadableFolders = 0
+}
+
+/// Walks the library roots and brings the index up to date: new and
+/// changed files (size, mtime or inode differ) have their headers read,
+/// unchanged ones are not opened, moved ones keep their row, and rows of
+/// files gone are removed once the whole walk has finished. Hidden folders
+/// and folders holding `.nomedia` are skipped; links to folders are
+/// followed once (loops end). Batches are committed as they fill, so a
+/// killed scan leaves a consistent index that the next one continues.
+public final class LibraryScanner {
+  let database: SQLiteDatabase
+  let filter: LibraryFilter
+  /// Headers read per committed batch.
+  var batchSize = 2_048
+  private let latestDay = PhotoMetadataReader.latestBelievableDay()
+
+  /// A file seen on disk: where, and the stat facts that tell a change.
+  struct FileFacts {
+    var folderID: Int64
+    var name: [UInt8]
+    var path: PathBytes
+    var size: Int64
+    var mtime: Int64
+    var inode: Int64
+    var modified: timespec
+    var rowID: Int64?
+  }
+
+  struct Identity: Hashable {
+    var inode: Int64
+    var size: Int64
+    var mtime: Int64
+  }
+
+  public init(database: SQLiteDatabase, roots: [PathBytes]) {
+    self.database = database
+    self.filter = LibraryFilter(roots: roots)
+  }
+
+  /// Scans every root; `progress` is called as batches commit (from this
+  /// thread). Throws only when the index itself fails.
+  public func scan(progress: (ScanProgress) -> Void = { _ in }) throws(SQLiteError) -> ScanSummary {
+    let started = Date()
+    var summary = ScanSummary()
+    var seen = Set<Int64>()
+    var inserted: [Identity: Int64] = [:]
+    var pending: [FileFacts] = []
+    let estimate = try count()
+    var visited = Set<[Int64]>()
+    var folders = filter.roots
+    let statements = try Statements(database)
+
+    func flush() throws(SQLiteError) {
+      guard !pending.isEmpty else { return }
+      let batch = pending
+      pending = []
+      var read = [PhotoMetadata?](repeating: nil, count: batch.count)
+      let latestDay = self.latestDay
+      read.withUnsafeMutableBufferPointer { results in
+        let results = UnsafeSendable(results)
+        DispatchQueue.concurrentPerform(iterations: batch.count) { index in
+          let file = batch[index]
+          results.value[index] = PhotoMetadataReader.read(
+            path: file.path, name: file.name, modified: file.modified, latestDay: latestDay)
+        }
+      }
+      try database.transaction { () throws(SQLiteError) in
+        for (file, metadata) in zip(batch, read) {
+          guard let metadata else { continue }
+          let id = try statements.write(file, metadata)
+          seen.insert(id)
+          if file.rowID == nil { inserted[Identity(inode: file.inode, size: file.size, mtime: file.mtime)] = id }
+        }
+      }
+      summary.read += batch.count
+      progress(
+        ScanProgress(
+          done: summary.photos, estimate: estimate, read: summary.read, seconds: Date().timeIntervalSince(started)))
+    }
+
+    while let folder = folders.popLast() {
+      guard let info = DirectoryReader.status(folder), (info.st_mode & S_IFMT) == S_IFDIR else { continue }
+      // A link back up the tree would walk for ever.
+      guard visited.insert([Int64(info.st_dev), Int64(info.st_ino)]).inserted else { continue }
+      guard let entries = try? DirectoryReader.readAll(folder) else {
+        summary.unreadableFolders += 1
+        // Its photos stay indexed: unreadable is not gone.
+        try keepRows(under: folder, in: &seen)
+        continue
+      }
+      if entries.contains(where: { $0.name == Array(".nomedia".utf8) }) { continue }
+      let folderID = try statements.folderID(folder)
+      let known = try statements.rows(in: folderID)
+      for entry in entries where !PhotoFileTypes.isHidden(name: entry.name) {
+        let path = folder.appending(entry.name)
+        if entry.isFolder {
+          folders.append(path)
+          continue
+        }
+        guard PhotoFileTypes.isPhoto(name: entry.name), let stat = DirectoryReader.status(path),
+          (stat.st_mode & S_IFMT) == S_IFREG
+        else { continue }
+        summary.photos += 1
+        let modified = Self.modified(stat)
+        let mtime = Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec)
+        var file = FileFacts(
+          folderID: folderID, name: entry.name, path: path, size: Int64(stat.st_size), mtime: mtime,
+          inode: Int64(stat.st_ino), modified: modified)
+        if let row = known[entry.name] {
+          file.rowID = row.id
+          if row.size == file.size && row.mtime == file.mtime && row.inode == file.inode {
+            seen.insert(row.id)
+            continue
+          }
+        }
+        pending.append(file)
+        if pending.count >= batchSize { try flush() }
+      }
+    }
+    try flush()
+    (summary.removed, summary.moved) = try removeUnseen(seen: seen, inserted: inserted)
+    progress(
+      ScanProgress(
+        done: summary.photos, estimate: summary.photos, read: summary.read, seconds: Date().timeIntervalSince(started)))
+    return summary
+  }
+
+  /// Rows under the roots no longer on disk: a new row with the same
+  /// inode, size and mtime is the same file moved, so the old row (and what
+  /// it keeps) takes the new place; the rest are deleted.
+  private func removeUnseen(seen: Set<Int64>, inserted: [Identity: Int64]) throws(SQLiteError) -> (Int, Int) {
+    let (condition, parameters) = filter.condition()
+    let all = try database.prepare(
+      "SELECT p.id, p.inode, p.size, p.mtime FROM photo p JOIN folder f ON f.id = p.folder WHERE \(condition)")
+    all.bind(parameters)
+    var gone: [(id: Int64, identity: Identity)] = []
+    while try all.step() {
+      guard !seen.contains(all.int(0)) else { continue }
+      gone.append((all.int(0), Identity(inode: all.int(1), size: all.int(2), mtime: all.int(3))))
+    }
+    guard !gone.isEmpty else { return (0, 0) }
+    var moved = 0
+    try database.transaction { () throws(SQLiteError) in
+      let delete = try database.prepare("DELETE FROM photo WHERE id = ?")
+      let place = try database.prepare("SELECT folder, name FROM photo WHERE id = ?")
+      let rename = try database.prepare("UPDATE photo SET folder = ?, name = ? WHERE id = ?")
+      for (id, identity) in gone {
+        if let newID = inserted[identity] {
+          // Copy the new place into the old row, then drop the new row.
+          place.bind([newID])
+          guard try place.step() else { continue }
+          let (folder, name) = (place.int(0), place.bytes(1))
+          place.bind([])
+          // Taken again from the file it is: the old row keeps its id.
+          try delete.run([newID])
+          try rename.run([folder, name, id])
+          moved += 1
+        } else {
+          try delete.run([id])
+        }
+      }
+    }
+    return (gone.count - moved, moved)
+  }
+
+  /// Marks the rows of an unreadable folder (and below) as seen.
+  private func keepRows(under folder: PathBytes, in seen: inout Set<Int64>) throws(SQLiteError) {
+    let (condition, parameters) = LibraryFilter(roots: [folder]).condition()
+    let rows = try database.prepare("SELECT p.id FROM photo p JOIN folder f ON f.id = p.folder WHERE \(condition)")
+    rows.bind(parameters)
+    while try rows.step() { seen.insert(rows.int(0)) }
+  }
+
+  /// Photos the index holds under the roots.
+  private func count() throws(SQLiteError) -> Int {
+    let (condition, parameters) = filter.condition()
+    let statement = try database.prepare(
+      "SELECT count(*) FROM photo p JOIN folder f ON f.id = p.folder WHERE \(condition)")
+    statement.bind(parameters)
+    _ = try statement.step()
+    let count = Int(statement.int(0))
+    statement.bind([])
+    return count
+  }
+
+  static func modified(_ info: stat) -> timespec {
+    #if canImport(Darwin)
+      return info.st_mtimespec
+    #else
+      return info.st_mtim
+    #endif
+  }
+}
+
+/// A buffer written by concurrentPerform's iterations, each at its own index.
+private struct UnsafeSendable<T>: @unchecked Sendable {
+  var value: T
+  init(_ value: T) { self.value = value }
+}

@@ -1,0 +1,93 @@
+import CImaging
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What the library index keeps of a photo: when it was taken and how we
+/// know, its size and orientation, the camera and lens, and where.
+public struct PhotoMetadata: Hashable, Sendable {
+  public var taken: TakenDate
+  public var width = 0
+  public var height = 0
+  /// EXIF 1-8, 0 when not given.
+  public var orientation = 0
+  public var make = ""
+  public var model = ""
+  public var lens = ""
+  public var latitude: Double?
+  public var longitude: Double?
+
+  public init(taken: TakenDate) { self.taken = taken }
+}
+
+/// Reads a photo's metadata from its header bytes only (no pixels), and
+/// chooses its date taken: EXIF DateTimeOriginal, else a date in the file
+/// name, else the file's modification time.
+public enum PhotoMetadataReader {
+  /// `modified` is the file's mtime (seconds and nanoseconds) from the
+  /// stat the scan already made; `latestDay` bounds believable dates.
+  public static func read(path: PathBytes, name: [UInt8], modified: timespec, latestDay: Int) -> PhotoMetadata {
+    var header = pk_photo_header()
+    let readable = (path.bytes + [0]).withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: CChar.self) { pk_read_photo_header($0.baseAddress!, &header) == 0 }
+    }
+    return metadata(from: readable ? header : nil, name: name, modified: modified, latestDay: latestDay)
+  }
+
+  static func metadata(from header: pk_photo_header?, name: [UInt8], modified: timespec, latestDay: Int)
+    -> PhotoMetadata
+  {
+    var exifDate: TakenDate?
+    var result = PhotoMetadata(taken: fileTime(modified))
+    if var header {
+      exifDate = TakenDateParsing.exif(
+        text(&header.date_original), subSeconds: text(&header.subsec_original),
+        offset: text(&header.offset_original), latestDay: latestDay)
+      result.width = Int(header.width)
+      result.height = Int(header.height)
+      result.orientation = Int(header.orientation)
+      result.make = text(&header.make)
+      result.model = text(&header.model)
+      result.lens = text(&header.lens)
+      if header.has_gps != 0 {
+        result.latitude = header.latitude
+        result.longitude = header.longitude
+      }
+    }
+    if let date = exifDate ?? TakenDateParsing.fileName(name, latestDay: latestDay) { result.taken = date }
+    return result
+  }
+
+  /// The file's mtime on this machine's wall clock, with its offset.
+  static func fileTime(_ modified: timespec) -> TakenDate {
+    var seconds = modified.tv_sec
+    var local = tm()
+    localtime_r(&seconds, &local)
+    let date = CivilDate(year: Int(local.tm_year) + 1900, month: Int(local.tm_mon) + 1, day: Int(local.tm_mday))
+    let wallClock = TakenDate.wallClock(
+      date, hour: Int(local.tm_hour), minute: Int(local.tm_min), second: Int(local.tm_sec),
+      millisecond: Int(modified.tv_nsec / 1_000_000))
+    return TakenDate(wallClock: wallClock, offsetMinutes: Int(local.tm_gmtoff / 60), origin: .fileTime)
+  }
+
+  /// The day number of today plus one (a camera in a zone ahead of ours),
+  /// the last day a photo can believably have been taken.
+  public static func latestBelievableDay() -> Int {
+    var now = time(nil)
+    var local = tm()
+    localtime_r(&now, &local)
+    return CivilDate(year: Int(local.tm_year) + 1900, month: Int(local.tm_mon) + 1, day: Int(local.tm_mday))
+      .dayNumber + 1
+  }
+
+  /// A fixed-size C string field as Swift text.
+  private static func text<T>(_ field: inout T) -> String {
+    withUnsafeBytes(of: &field) { raw in
+      let bytes = raw.prefix { $0 != 0 }
+      return String(decoding: bytes, as: UTF8.self)
+    }
+  }
+}

@@ -1,0 +1,125 @@
+/// Reads dates taken from what the headers and file names say, refusing the
+/// impossible ones so that the next origin is tried.
+public enum TakenDateParsing {
+  /// Dates before photography (1826) or after `latest` are a camera's
+  /// unset clock or a typo, not a capture time.
+  static let earliestYear = 1826
+
+  /// EXIF's "YYYY:MM:DD HH:MM:SS" (some writers use "-" or " " in the
+  /// date), with SubSecTimeOriginal's digits and OffsetTimeOriginal's
+  /// "+02:00". Nil for blanks, zeros and dates out of range.
+  public static func exif(_ text: String, subSeconds: String = "", offset: String = "", latestDay: Int)
+    -> TakenDate?
+  {
+    let digits = Array(text.utf8)
+    guard digits.count >= 19 else { return nil }
+    func number(_ at: Int, _ count: Int) -> Int? {
+      var value = 0
+      for byte in digits[at..<(at + count)] {
+        guard byte >= 0x30 && byte <= 0x39 else { return nil }
+        value = value * 10 + Int(byte - 0x30)
+      }
+      return value
+    }
+    guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+      let minute = number(14, 2), let second = number(17, 2)
+    else { return nil }
+    let date = CivilDate(year: year, month: month, day: day)
+    guard date.isValid, year >= earliestYear, date.dayNumber <= latestDay, hour < 24, minute < 60, second < 61
+    else { return nil }
+    return TakenDate(
+      wallClock: TakenDate.wallClock(
+        date, hour: hour, minute: minute, second: min(second, 59), millisecond: milliseconds(subSeconds)),
+      offsetMinutes: offsetMinutes(offset), origin: .exif)
+  }
+
+  /// "5" is 500 ms, "12" 120 ms, "123456" 123 ms.
+  static func milliseconds(_ subSeconds: String) -> Int {
+    let digits = subSeconds.utf8.prefix { $0 >= 0x30 && $0 <= 0x39 }.prefix(3)
+    guard !digits.isEmpty else { return 0 }
+    var value = digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+    for _ in digits.count..<3 { value *= 10 }
+    return value
+  }
+
+  /// "+02:00" → 120, "-05:30" → -330; nil when absent or malformed.
+  static func offsetMinutes(_ text: String) -> Int? {
+    let bytes = Array(text.utf8)
+    guard bytes.count >= 6, bytes[0] == 0x2B || bytes[0] == 0x2D, bytes[3] == 0x3A,
+      let hours = Int(String(decoding: bytes[1..<3], as: UTF8.self)),
+      let minutes = Int(String(decoding: bytes[4..<6], as: UTF8.self)), hours <= 14, minutes < 60
+    else { return nil }
+    return (bytes[0] == 0x2D ? -1 : 1) * (hours * 60 + minutes)
+  }
+
+  /// A date (and time) in a file name, as phones, cameras and messengers
+  /// write them: IMG_20230614_101500, PXL_20230614_101500123,
+  /// …_BURST20230614101500123, Screenshot_2023-06-14-10-15-00,
+  /// "2023-06-14 10.15.00", IMG-20230614-WA0003 (a day only: midnight).
+  public static func fileName(_ name: [UInt8], latestDay: Int) -> TakenDate? {
+    var start = 0
+    while start + 8 <= name.count {
+      // A date starts where a longer number does not.
+      if isDigit(name[start]), start == 0 || !isDigit(name[start - 1]),
+        let found = dateAndTime(in: name, from: start, latestDay: latestDay)
+      {
+        return found
+      }
+      start += 1
+    }
+    return nil
+  }
+
+  private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+  private static func dateAndTime(in name: [UInt8], from start: Int, latestDay: Int) -> TakenDate? {
+    var at = start
+    func digits(_ count: Int) -> Int? {
+      guard at + count <= name.count else { return nil }
+      var value = 0
+      for byte in name[at..<(at + count)] {
+        guard isDigit(byte) else { return nil }
+        value = value * 10 + Int(byte - 0x30)
+      }
+      at += count
+      return value
+    }
+    func separator(_ allowed: String) -> UInt8? {
+      guard at < name.count, allowed.utf8.contains(name[at]) else { return nil }
+      at += 1
+      return name[at - 1]
+    }
+    guard let year = digits(4) else { return nil }
+    let dateSeparator = separator("-_.")
+    guard let month = digits(2) else { return nil }
+    if let dateSeparator, separator(String(UnicodeScalar(dateSeparator))) == nil { return nil }
+    guard let day = digits(2) else { return nil }
+    // The year range a file name is believed for: digital photos only, so
+    // that a serial number is not read as a date.
+    let date = CivilDate(year: year, month: month, day: day)
+    guard (1990...2099).contains(year), date.isValid, date.dayNumber <= latestDay else { return nil }
+    // A date run straight into more digits (20230614101500) is a time only
+    // when the date had no separators either.
+    if at < name.count, isDigit(name[at]), dateSeparator != nil { return nil }
+    var hour = 0
+    var minute = 0
+    var second = 0
+    var millisecond = 0
+    let afterDate = at
+    _ = separator("_- T")
+    if let h = digits(2) {
+      let timeSeparator = separator(".-:_")
+      if let m = digits(2), timeSeparator == nil || separator(String(UnicodeScalar(timeSeparator!))) != nil,
+        let s = digits(2), h < 24, m < 60, s < 60
+      {
+        (hour, minute, second) = (h, m, s)
+        if let ms = digits(3), at == name.count || !isDigit(name[at]) { millisecond = ms }
+      } else {
+        at = afterDate
+      }
+    }
+    return TakenDate(
+      wallClock: TakenDate.wallClock(date, hour: hour, minute: minute, second: second, millisecond: millisecond),
+      origin: .fileName)
+  }
+}

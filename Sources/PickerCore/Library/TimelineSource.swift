@@ -1,0 +1,152 @@
+import Foundation
+
+/// "Photos": every photo under the library roots, newest first by the date
+/// taken, from the library index; the index is brought up to date in the
+/// background while the picker runs, and the timeline fills in as batches
+/// commit.
+public final class TimelineSource: PhotoSource, @unchecked Sendable {
+  public let id = "photos"
+  public let title: String
+  public var icon: String { "◷" }
+  public var capabilities: SourceCapabilities { [.paging, .search, .timeline] }
+  public var rootLabel: String { filter.roots.map { Sanitizer.sanitize($0.bytes) }.joined(separator: ", ") }
+
+  let index: LibraryIndex
+  let filter: LibraryFilter
+  private let lock = NSLock()
+  private var continuation: AsyncStream<SourceChange>.Continuation?
+  private var stream: AsyncStream<SourceChange>?
+  /// Set once the first batch of a scan committed or the scan ended: an
+  /// empty index waits for it before it says "nothing here".
+  private var firstBatch = false
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+  private var lastNews = Date.distantPast
+  /// The size of each listing, from its first page: later pages say it too.
+  private var totals: [LibraryFilter: Int] = [:]
+
+  /// `firstDay`/`lastDay` restrict the timeline (`--since`, `--until`).
+  public init(
+    index: LibraryIndex, roots: [PathBytes], firstDay: Int? = nil, lastDay: Int? = nil, title: String = "Photos"
+  ) {
+    self.index = index
+    self.filter = LibraryFilter(roots: roots, firstDay: firstDay, lastDay: lastDay)
+    self.title = title
+    let (stream, continuation) = AsyncStream<SourceChange>.makeStream(bufferingPolicy: .bufferingNewest(8))
+    self.stream = stream
+    self.continuation = continuation
+  }
+
+  public func changes() -> AsyncStream<SourceChange>? {
+    lock.lock()
+    defer { lock.unlock() }
+    defer { stream = nil }
+    return stream
+  }
+
+  /// Scans the roots on a thread of its own; the timeline is told as
+  /// batches commit (at most a few times a second) and when it ends.
+  public func startScanning() {
+    let thread = Thread { [self] in
+      let summary = runScan()
+      finishFirstBatch()
+      _ = summary
+      continuation?.yield(.status(nil))
+      continuation?.yield(.contentChanged)
+    }
+    thread.name = "library scan"
+    thread.start()
+  }
+
+  private func runScan() -> ScanSummary? {
+    let report: (ScanProgress) -> Void = { [self] progress in
+      finishFirstBatch()
+      let now = Date()
+      guard now.timeIntervalSince(lastNews) > 0.4 else { return }
+      lastNews = now
+      continuation?.yield(.status(progress.label))
+      continuation?.yield(.contentChanged)
+    }
+    // A file index scans on a connection of its own, so listings go on
+    // meanwhile; one in memory has only the one connection.
+    if let connection = index.secondConnection() {
+      return try? LibraryScanner(database: connection, roots: filter.roots).scan(progress: report)
+    }
+    return try? index.withDatabase { database throws(SQLiteError) in
+      try LibraryScanner(database: database, roots: filter.roots).scan(progress: report)
+    }
+  }
+
+  private func finishFirstBatch() {
+    lock.lock()
+    let waiting = firstBatch ? [] : waiters
+    firstBatch = true
+    waiters = []
+    lock.unlock()
+    for waiter in waiting { waiter.resume() }
+  }
+
+  private func waitForFirstBatch() async {
+    await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+      lock.lock()
+      if firstBatch {
+        lock.unlock()
+        waiter.resume()
+      } else {
+        waiters.append(waiter)
+        lock.unlock()
+      }
+    }
+  }
+
+  public func items(in folder: FolderID?, page: PageRequest) async throws -> Page {
+    try await list(filter, page: page)
+  }
+
+  /// Words match names, folders, cameras and lenses; a date or a range
+  /// (`2023`, `2023-06`, `jun 2023`, `2023-06-01..2023-06-14`) restricts
+  /// by date taken.
+  public func search(_ query: String, in folder: FolderID?, page: PageRequest) async throws -> Page {
+    var narrowed = filter
+    let parsed = DateQuery.parseSearch(query, today: PhotoMetadataReader.latestBelievableDay() - 1)
+    narrowed.words = parsed.words
+    if let range = parsed.days {
+      narrowed.firstDay = max(range.lowerBound, filter.firstDay ?? range.lowerBound)
+      narrowed.lastDay = min(range.upperBound, filter.lastDay ?? range.upperBound)
+    }
+    return try await list(narrowed, page: page)
+  }
+
+  private func list(_ filter: LibraryFilter, page: PageRequest) async throws -> Page {
+    do {
+      var days: [DayCount]?
+      if page.offset == 0 {
+        days = try index.dayCounts(filter)
+        if days!.isEmpty {
+          await waitForFirstBatch()
+          days = try index.dayCounts(filter)
+        }
+      }
+      let photos = try index.photos(filter, offset: page.offset, limit: page.limit)
+      let total = lock.withLock {
+        if let days { totals[filter] = days.reduce(0) { $0 + $1.count } }
+        return totals[filter]
+      }
+      var result = Page(
+        items: photos.map(Self.item),
+        hasMore: photos.count == page.limit && (total.map { page.offset + photos.count < $0 } ?? true),
+        total: total)
+      result.days = days
+      return result
+    } catch {
+      throw SourceError("the library index cannot be read: \(error.message)")
+    }
+  }
+
+  static func item(_ photo: IndexedPhoto) -> PhotoItem {
+    var item = PhotoItem(
+      id: IdentifierCoding.encode(photo.path.bytes), kind: .photo, title: photo.name, thumbnail: .file(photo.path),
+      original: .file(photo.path), outputPath: photo.path)
+    item.taken = photo.taken
+    return item
+  }
+}

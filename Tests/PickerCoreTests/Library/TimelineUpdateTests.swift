@@ -1,0 +1,181 @@
+import Testing
+
+@testable import PickerCore
+
+/// The timeline in the pure update/view: day headers, the date jumps and
+/// the prompt, a listing read again as an index fills in.
+@Suite struct TimelineUpdateTests {
+  static let photos: [(String, String)] = [
+    ("a1", "2025-06-14 18:00"), ("a2", "2025-06-14 09:00"), ("b1", "2025-06-02 12:00"),
+    ("c1", "2025-05-30 08:00"), ("c2", "2025-05-30 07:00"), ("c3", "2025-05-30 06:00"),
+    ("c4", "2025-05-30 05:00"), ("c5", "2025-05-30 04:00"), ("c6", "2025-05-30 03:00"),
+    ("c7", "2025-05-30 02:00"), ("d1", "2025-05-01 10:00"), ("e1", "2023-06-20 10:00"), ("f1", "2023-05-01 10:00"),
+  ]
+
+  static func item(_ name: String, _ when: String) -> PhotoItem {
+    var item = Fixture.photo(name + ".jpg")
+    let parts = when.split(whereSeparator: { $0 == "-" || $0 == " " || $0 == ":" }).map { Int($0)! }
+    item.taken = TakenDate(
+      wallClock: TakenDate.wallClock(
+        CivilDate(year: parts[0], month: parts[1], day: parts[2]), hour: parts[3], minute: parts[4], second: 0),
+      origin: .exif)
+    return item
+  }
+
+  static var items: [PhotoItem] { photos.map { item($0.0, $0.1) } }
+
+  static var days: [DayCount] {
+    var counts: [DayCount] = []
+    for item in items {
+      let day = item.taken!.day
+      if counts.last?.day == day {
+        counts[counts.count - 1].count += 1
+      } else {
+        counts.append(DayCount(day: day, count: 1))
+      }
+    }
+    return counts
+  }
+
+  /// A timeline at 120x40 (6 columns) with the first `loaded` photos in.
+  static func started(loaded: Int = photos.count) -> (AppState, [Effect]) {
+    var options = AppOptions()
+    options.today = CivilDate(year: 2025, month: 6, day: 20).dayNumber
+    var (state, effects) = Fixture.started(
+      sources: [Fixture.source("Photos", capabilities: [.paging, .search, .timeline])], options: options)
+    var page = Page(items: Array(items.prefix(loaded)), hasMore: loaded < photos.count, total: photos.count)
+    page.days = days
+    effects = state.update(.pageLoaded(effects.loads[0], page))
+    return (state, effects)
+  }
+
+  func render(_ state: AppState) -> [String] {
+    AppView.render(state, theme: .monochrome).plainText.components(separatedBy: "\n")
+  }
+
+  @Test func eachDayHasAHeaderAndStartsARow() {
+    let (state, _) = Self.started()
+    let lines = render(state)
+    #expect(lines[2].hasPrefix(" Sat 14 Jun 2025 · 2 photos"))
+    // Two tiles on the first row, then the next day's header below them.
+    let headerRows = lines.indices.filter { lines[$0].hasPrefix(" ") && lines[$0].contains(" · ") }
+    #expect(headerRows.count >= 2)
+    #expect(lines[headerRows[1]].hasPrefix(" Mon 2 Jun 2025 · 1 photo"))
+    #expect(state.gridRows.row(ofCell: 2) == 3)
+  }
+
+  @Test func downKeepsTheColumnAcrossDayHeaders() {
+    var (state, _) = Self.started()
+    // c1…c7: 7 photos on 30 May, 6 columns: c7 sits alone on a second row.
+    state.press(.char("]"))  // the start of May 2025: c1
+    #expect(state.focusedTitle == "c1.jpg")
+    state.press(.right, .right, .down)
+    #expect(state.focusedTitle == "c7.jpg")
+    state.press(.down)
+    #expect(state.focusedTitle == "d1.jpg")
+    state.press(.up, .up)
+    #expect(state.focusedTitle == "c1.jpg")
+  }
+
+  @Test func monthAndDayJumps() {
+    var (state, _) = Self.started()
+    state.press(.char("}"))
+    #expect(state.focusedTitle == "b1.jpg")
+    state.press(.char("}"))
+    #expect(state.focusedTitle == "c1.jpg")
+    state.press(.char("{"))
+    #expect(state.focusedTitle == "b1.jpg")
+    state.press(.char("]"))
+    #expect(state.focusedTitle == "c1.jpg")
+    state.press(.char("]"))
+    #expect(state.focusedTitle == "e1.jpg")
+    state.press(.char("]"))
+    #expect(state.focusedTitle == "f1.jpg")
+    state.press(.char("]"))
+    #expect(state.focusedTitle == "f1.jpg")
+    #expect(state.notice?.text == "This is the oldest month")
+    state.press(.char("["))
+    #expect(state.focusedTitle == "e1.jpg")
+    state.press(.right, .char("["))  // mid-month: back to its start first
+    state.press(.char("["))
+    #expect(state.focusedTitle == "c1.jpg")
+  }
+
+  @Test func goToDateLandsOnTheNewestPhotoOfThePeriodOrTheNearestOlder() {
+    var (state, _) = Self.started()
+    state.press(.char(":"))
+    #expect(state.mode == .goToDate(query: ""))
+    for c in "2023-06" { state.press(.char(c)) }
+    state.press(.enter)
+    #expect(state.mode == .grid)
+    #expect(state.focusedTitle == "e1.jpg")
+    state.press(.char(":"))
+    for c in "jan 2024" { state.press(.char(c)) }
+    state.press(.enter)
+    #expect(state.focusedTitle == "e1.jpg")
+    #expect(state.notice?.text.hasPrefix("None then") == true)
+    state.press(.char(":"))
+    for c in "tomorrow" { state.press(.char(c)) }
+    state.press(.enter)
+    #expect(state.notice?.isError == true)
+    state.press(.char(":"))
+    for c in "yesterday" { state.press(.char(c)) }
+    state.press(.enter)
+    #expect(state.focusedTitle == "a1.jpg")
+  }
+
+  @Test func aJumpPastWhatIsLoadedAsksForThePagesUpToIt() {
+    var (state, _) = Self.started(loaded: 6)
+    let effects = state.press(.char(":"), .char("2"), .char("0"), .char("2"), .char("3"), .enter)
+    let load = effects.loads.last
+    #expect(load?.request.offset == 6)
+    #expect((load?.request.limit ?? 0) >= 12 - 6)
+    #expect(state.scope?.seekItem == 11)
+    let rest = Array(Self.items[6...])
+    _ = state.update(.pageLoaded(load!, Page(items: rest, hasMore: false, total: 13)))
+    #expect(state.focusedTitle == "e1.jpg")
+    #expect(state.scope?.seekItem == nil)
+  }
+
+  @Test func jumpsOutsideADatedListingSaySo() {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))
+    state.press(.char("]"))
+    #expect(state.notice?.text.contains("sorted by date") == true)
+    state.press(.char(":"))
+    #expect(state.mode == .grid)
+  }
+
+  @Test func anIndexFillingInIsListedAgainKeepingTheFocus() {
+    var (state, _) = Self.started(loaded: 13)
+    state.press(.char("}"))
+    #expect(state.focusedTitle == "b1.jpg")
+    _ = state.update(.sourceChanged(sourceIndex: 0, .status("Indexing 20 of ~40 · 100/s")))
+    #expect(render(state).last?.hasPrefix("Indexing 20 of ~40") == true)
+    let effects = state.update(.sourceChanged(sourceIndex: 0, .contentChanged))
+    let load = effects.loads.last!
+    #expect(load.request.offset == 0 && load.request.limit >= 13)
+    // What was shown stays until the new listing is in.
+    #expect(state.scope?.items.count == 13)
+    var newer = [Self.item("new", "2025-06-15 10:00")] + Self.items
+    var page = Page(items: newer, hasMore: false, total: 14)
+    page.days = [DayCount(day: newer[0].taken!.day, count: 1)] + Self.days
+    _ = state.update(.pageLoaded(load, page))
+    #expect(state.scope?.items.count == 14)
+    #expect(state.focusedTitle == "b1.jpg")
+    newer.removeAll()
+  }
+
+  @Test func searchResultsInTheTimelineKeepDayHeaders() {
+    var (state, _) = Self.started()
+    let effects = state.press(.char("/"), .char("c"), .enter)
+    let load = effects.loads.last!
+    var page = Page(items: Array(Self.items[3...9]), hasMore: false, total: 7)
+    page.days = [DayCount(day: Self.items[3].taken!.day, count: 7)]
+    _ = state.update(.pageLoaded(load, page))
+    // Back on a row of its own, then the day.
+    let lines = render(state)
+    #expect(lines[2].hasPrefix("┏") && lines[11].contains("Back"))
+    #expect(lines[13].hasPrefix(" Fri 30 May 2025 · 7 photos"))
+  }
+}
