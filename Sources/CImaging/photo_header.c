@@ -489,10 +489,10 @@ int pk_read_photo_header(const char *path, pk_photo_header *header) {
 }
 
 int pk_read_photo_header_bytes(const uint8_t *data, size_t size, pk_photo_header *header) {
-  static const uint8_t nothing[1] = {0};
   memset(header, 0, sizeof *header);
   uint8_t buffer[window_capacity];
-  source s = {.fd = -1, .buffer = buffer, .window = data != NULL ? data : nothing, .window_size = data != NULL ? size : 0};
+  // With no data the (unread) buffer stands in, so no pointer is NULL.
+  source s = {.fd = -1, .buffer = buffer, .window = data != NULL ? data : buffer, .window_size = data != NULL ? size : 0};
   read_any(&s, header);
   return 0;
 }

@@ -12,7 +12,7 @@ struct PickerCommand: ParsableCommand {
       130 cancelled.
       """,
     version: pickerVersion,
-    subcommands: [Pick.self, PreviewCommand.self, ThumbnailCommand.self, Doctor.self, Bench.self],
+    subcommands: [Pick.self, PreviewCommand.self, ThumbnailCommand.self, IndexCommand.self, Doctor.self, Bench.self],
     defaultSubcommand: Pick.self)
 }
 

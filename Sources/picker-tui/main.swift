@@ -16,7 +16,7 @@ signal(SIGPIPE, SIG_IGN)
 /// pipe never receives help text instead of paths.
 func argumentsPreferringPaths() -> [String] {
   var arguments = Array(CommandLine.arguments.dropFirst())
-  let subcommands = ["pick", "preview", "thumbnail", "doctor", "bench", "help"]
+  let subcommands = ["pick", "preview", "thumbnail", "index", "doctor", "bench", "help"]
   if let first = arguments.first, subcommands.contains(first), FileManager.default.fileExists(atPath: first) {
     arguments.insert("pick", at: 0)
   }

@@ -105,6 +105,16 @@ public final class LibraryIndex: @unchecked Sendable {
     return try body(database)
   }
 
+  /// Brings the index up to date for `roots` (`LibraryScanner`), on this
+  /// connection: listings wait meanwhile.
+  public func scan(_ roots: [PathBytes], progress: (ScanProgress) -> Void = { _ in }) throws(SQLiteError)
+    -> ScanSummary
+  {
+    try withDatabase { database throws(SQLiteError) in
+      try LibraryScanner(database: database, roots: roots).scan(progress: progress)
+    }
+  }
+
   /// The size of the index on disk (with its write-ahead log), in bytes.
   public var bytesOnDisk: Int64 {
     guard let path else { return 0 }

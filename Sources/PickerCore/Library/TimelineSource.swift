@@ -18,7 +18,8 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   private var stream: AsyncStream<SourceChange>?
   /// Set once the first batch of a scan committed or the scan ended: an
   /// empty index waits for it before it says "nothing here".
-  private var firstBatch = false
+  /// No scan runs (none started, or it ended): nothing to wait for.
+  private var firstBatch = true
   private var waiters: [CheckedContinuation<Void, Never>] = []
   private var lastNews = Date.distantPast
   /// The size of each listing, from its first page: later pages say it too.
@@ -46,6 +47,7 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   /// Scans the roots on a thread of its own; the timeline is told as
   /// batches commit (at most a few times a second) and when it ends.
   public func startScanning() {
+    lock.withLock { firstBatch = false }
     let thread = Thread { [self] in
       let summary = runScan()
       finishFirstBatch()

@@ -1,0 +1,247 @@
+"""Photos: the timeline of a generated library whose order by date taken
+differs from its folders', names' and file times' (scripts/make-library.py),
+checked against the generator's manifest: day headers, End, the date jumps,
+search, --since/--until, changes between runs, a damaged index, an
+unwritable cache, a killed scan and two scans at once."""
+
+import datetime
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import equal
+
+ROOT = Path(__file__).resolve().parents[2]
+MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+
+
+def make_library(folder: Path, *args: str) -> list[dict]:
+    """The library and its manifest, newest first as the picker orders it
+    (date taken, then name, both descending); skipped folders left out."""
+    manifest = folder.parent / (folder.name + ".jsonl")
+    subprocess.run(
+        [sys.executable, str(ROOT / "scripts/make-library.py"), str(folder), *args, "--manifest", str(manifest)],
+        check=True,
+        capture_output=True,
+    )
+    photos = [json.loads(line) for line in manifest.read_text().splitlines()]
+    photos = [p for p in photos if not p.get("skipped")]
+    for p in photos:
+        p["when"] = datetime.datetime.fromisoformat(p["taken"])
+        p["name"] = p["path"].rsplit("/", 1)[-1]
+    photos.sort(key=lambda p: (p["when"], p["name"].encode()), reverse=True)
+    return photos
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory) -> tuple[Path, list[dict]]:
+    folder = tmp_path_factory.mktemp("lib") / "Pictures"
+    return folder, make_library(folder, "--small")
+
+
+def header(day: datetime.date, count: int) -> str:
+    return f"{WEEKDAYS[day.weekday()]} {day.day} {MONTHS[day.month - 1]} {day.year} · {count} photo{'s' if count != 1 else ''}"
+
+
+def on_day(photos: list[dict], day: datetime.date) -> int:
+    return sum(1 for p in photos if p["when"].date() == day)
+
+
+def total_of(screen) -> int | None:
+    match = re.search(r"(\d+) of (\d+)", screen.breadcrumb)
+    return int(match.group(2)) if match else None
+
+
+def start(picker, folder: Path, *args: str, **kwargs):
+    return picker.start(["--timeline", *args, str(folder)], **kwargs)
+
+
+def test_the_timeline_opens_newest_first_in_day_groups(picker, library):
+    folder, photos = library
+    p = start(picker, folder)
+    newest = photos[0]["when"].date()
+    screen = p.wait_text(header(newest, on_day(photos, newest)))
+    assert screen.source_bar.lstrip().startswith("[1 ◷ Photos]") and "Folders" in screen.source_bar, screen
+    p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted")
+    # The second day's header is on screen too, below the first day's row.
+    second = next(p["when"].date() for p in photos if p["when"].date() != newest)
+    assert header(second, on_day(photos, second)) in p.screen(), p.screen()
+    p.send("Enter")
+    assert p.finish(0) == f"{folder}/{photos[0]['path']}\n".encode()
+
+
+def test_end_reaches_the_oldest_photo(picker, library):
+    folder, photos = library
+    p = start(picker, folder)
+    p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted")
+    p.send("End")
+    oldest = photos[-1]["when"].date()
+    p.wait_text(header(oldest, on_day(photos, oldest)))
+    p.wait(lambda s: s.focused_caption() is not None and photos[-1]["name"].startswith(s.focused_caption().rstrip("…")), "the oldest photo focused")
+    p.send("Enter")
+    assert p.finish(0) == f"{folder}/{photos[-1]['path']}\n".encode()
+
+
+def test_go_to_date_and_the_month_key_land_where_they_should(picker, library):
+    folder, photos = library
+    p = start(picker, folder)
+    p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted")
+    # ] : the newest photo of the next older month.
+    month = (photos[0]["when"].year, photos[0]["when"].month)
+    older = next(p for p in photos if (p["when"].year, p["when"].month) < month)
+    p.send("]")
+    p.wait_text(header(older["when"].date(), on_day(photos, older["when"].date())))
+    p.send("Space")
+    # : 2023-06, and a month with no photos lands on the nearest older one.
+    for typed, limit in (("2023-06", datetime.datetime(2023, 7, 1)), ("2022-10", datetime.datetime(2022, 11, 1))):
+        p.send(":")
+        p.wait_text("Go to date")
+        p.type(typed)
+        p.send("Enter")
+        target = next(p for p in photos if p["when"] < limit)
+        p.wait_text(header(target["when"].date(), on_day(photos, target["when"].date())))
+        p.send("Space")
+        time.sleep(0.2)
+    p.send("Enter")
+    printed = p.finish(0).decode().splitlines()
+    expected = [older] + [
+        next(p for p in photos if p["when"] < limit)
+        for limit in (datetime.datetime(2023, 7, 1), datetime.datetime(2022, 11, 1))
+    ]
+    assert printed == [f"{folder}/{p['path']}" for p in expected]
+
+
+def test_search_by_camera_and_by_date_covers_the_whole_library(picker, library):
+    folder, photos = library
+    p = start(picker, folder)
+    p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted")
+    fuji = [x for x in photos if (x.get("model") or "").lower() == "x-t4"]
+    assert fuji, "the library has X-T4 photos"
+    p.send("/")
+    p.type("x-t4")
+    p.send("Enter")
+    p.wait(lambda s: "search: x-t4" in s.breadcrumb and equal(total_of(s), len(fuji)), "the X-T4 photos counted")
+    p.send("BSpace")
+    p.wait(lambda s: "search" not in s.breadcrumb, "the timeline again")
+    may = [x for x in photos if x["when"].strftime("%Y-%m") == "2024-05"]
+    p.send("/")
+    p.type("2024-05")
+    p.send("Enter")
+    p.wait(lambda s: "search: 2024-05" in s.breadcrumb and equal(total_of(s), len(may)), "May 2024 counted")
+    day = may[0]["when"].date()
+    p.wait_text(header(day, on_day(photos, day)))
+
+
+def test_since_and_until_restrict_the_timeline(picker, library):
+    folder, photos = library
+    inside = [x for x in photos if datetime.date(2023, 1, 1) <= x["when"].date() <= datetime.date(2023, 12, 31)]
+    p = picker.start(["--since", "2023-01-01", "--until", "2023", str(folder)])
+    p.wait(lambda s: equal(total_of(s), len(inside)), "the photos of 2023 counted")
+    p.send("Enter")
+    assert p.finish(0) == f"{folder}/{inside[0]['path']}\n".encode()
+    bad = picker.start(["--since", "someday", str(folder)], wait_ui=False)
+    assert bad.wait_exit() == 2
+    assert b"--since someday: not a date" in bad.stderr()
+
+
+def test_a_file_added_and_one_deleted_between_runs(picker, tmp_path):
+    folder = tmp_path / "Pictures"
+    photos = make_library(folder, "--small")
+    p = start(picker, folder)
+    p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted")
+    p.send("Escape")
+    p.finish(130)
+    gone = photos[1]
+    (folder / gone["path"]).unlink()
+    # A copy named with a date newer than every other photo and no EXIF
+    # date: its name dates it.
+    added = folder / "Phone" / "IMG_20250701_080000.jpg"
+    added.write_bytes((folder / photos[-1]["path"]).read_bytes()[:2] + b"\xff\xd9")
+    p = start(picker, folder)
+    p.wait(lambda s: equal(total_of(s), len(photos)), "one more, one less")
+    p.wait_text(header(datetime.date(2025, 7, 1), 1))
+    p.send("Enter")
+    assert p.finish(0) == f"{added}\n".encode()
+
+
+def test_a_damaged_index_is_rebuilt_with_one_line_on_stderr(picker, library):
+    folder, photos = library
+    index = picker.base / "cache" / "picker-tui" / "library.sqlite"
+    index.parent.mkdir(parents=True, exist_ok=True)
+    index.write_bytes(b"not a database " * 1000)
+    p = start(picker, folder)
+    p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted")
+    p.send("Escape")
+    p.finish(130)
+    lines = p.stderr().decode().splitlines()
+    assert len(lines) == 1 and "set aside" in lines[0], lines
+    assert index.with_name("library.sqlite.corrupt").exists()
+
+
+def test_an_unwritable_cache_folder_keeps_the_index_in_memory(picker, library, tmp_path):
+    folder, photos = library
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache folder would be\n")
+    p = start(picker, folder, env={"XDG_CACHE_HOME": str(blocked)})
+    p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted")
+    p.send("End")
+    p.send("Enter")
+    assert p.finish(0) == f"{folder}/{photos[-1]['path']}\n".encode()
+    assert b"in memory" in p.stderr()
+
+
+def index_command(picker_bin: Path, cache: Path, *args: str, **kwargs) -> subprocess.Popen:
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache), "LANG": "C.UTF-8"}
+    return subprocess.Popen(
+        [str(picker_bin), "index", *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs
+    )
+
+
+@pytest.fixture(scope="module")
+def big_library(tmp_path_factory) -> tuple[Path, list[dict]]:
+    folder = tmp_path_factory.mktemp("big") / "Pictures"
+    return folder, make_library(folder, "--count", "4000", "--seed", "7")
+
+
+def test_a_scan_killed_midway_leaves_an_index_the_next_one_completes(picker, picker_bin, big_library, tmp_path):
+    folder, photos = big_library
+    cache = tmp_path / "cache"
+    run = index_command(picker_bin, cache, str(folder))
+    # Killed once its first batches are in, before it ends.
+    deadline = time.monotonic() + 10
+    wal = cache / "picker-tui" / "library.sqlite-wal"
+    while time.monotonic() < deadline and not (wal.exists() and wal.stat().st_size > 100_000):
+        time.sleep(0.005)
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    again = index_command(picker_bin, cache, str(folder), "--stats")
+    out, err = again.communicate(timeout=60)
+    assert again.returncode == 0, err
+    first = out.decode().splitlines()[0]
+    assert first.startswith(f"{len(photos)} photos: "), out
+    read = int(re.search(r"(\d+) read", first).group(1))
+    assert 0 < read <= len(photos), first
+    p = start(picker, folder, env={"XDG_CACHE_HOME": str(cache)})
+    p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted")
+
+
+def test_two_scans_at_once_both_finish(picker_bin, big_library, tmp_path):
+    folder, photos = big_library
+    cache = tmp_path / "cache"
+    runs = [index_command(picker_bin, cache, str(folder)) for _ in range(2)]
+    results = [run.communicate(timeout=120) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], results
+    for out, _ in results:
+        assert out.decode().startswith(f"{len(photos)} photos: "), out
+    stats = index_command(picker_bin, cache, str(folder), "--stats")
+    out, _ = stats.communicate(timeout=60)
+    assert out.decode().startswith(f"{len(photos)} photos: 0 read"), out
