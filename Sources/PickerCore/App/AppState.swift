@@ -235,7 +235,12 @@ public struct AppState: Hashable, Sendable {
     self.size = size
   }
 
-  public var layout: GridLayout { GridLayout(size: size, sizeLevel: sizeLevel) }
+  public var layout: GridLayout {
+    // A timeline's scale takes the right edge.
+    var gridSize = size
+    if TimelineScaleView.isShown(for: scope, size: size) { gridSize.width -= TimelineScaleView.width + 1 }
+    return GridLayout(size: gridSize, sizeLevel: sizeLevel)
+  }
 
   /// Where the scope's cells sit in rows, with day headers when grouped.
   public var gridRows: GridRows {

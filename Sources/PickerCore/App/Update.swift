@@ -194,6 +194,13 @@ extension AppState {
       if mouse.y == 0, let index = SourceBarView.source(at: mouse.x, in: self) {
         return switchSource(to: index)
       }
+      if TimelineScaleView.isShown(for: scope, size: size), mouse.x >= size.width - TimelineScaleView.width,
+        let days = scope.days,
+        let item = TimelineScaleView.item(atLine: mouse.y - layout.gridTop, days: days, height: layout.gridHeight)
+      {
+        self.scope?.seekItem = nil
+        return land(onItem: item)
+      }
       guard let index = cell(atX: mouse.x, y: mouse.y, in: scope), index < scope.cellCount else { return [] }
       self.scope?.focus = index
       if mouse.kind == .doubleClick { return activateFocused() }

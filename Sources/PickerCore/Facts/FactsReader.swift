@@ -15,7 +15,7 @@ public enum FactsReader {
     facts.fileSize = raw.file_size
     facts.format = ImageFormat(raw.format).map(Self.formatName)
     if raw.width > 0 && raw.height > 0 { facts.pixelSize = PixelSize(width: Int(raw.width), height: Int(raw.height)) }
-    facts.dateTaken = nonEmpty(text(&raw.date_taken))
+    facts.dateTaken = dateTaken(path)
     let make = text(&raw.make)
     let model = text(&raw.model)
     // Many models already start with the make ("Canon EOS R5").
@@ -31,6 +31,18 @@ public enum FactsReader {
     }
     facts.orientation = raw.orientation > 0 ? Int(raw.orientation) : nil
     return facts
+  }
+
+  /// "2024-07-01 18:30:00 (EXIF)": the date the timeline orders by, and
+  /// where it came from (EXIF, the file name, the file time).
+  static func dateTaken(_ path: PathBytes) -> String? {
+    guard let info = DirectoryReader.status(path) else { return nil }
+    let name = path.bytes.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? path.bytes
+    let taken = PhotoMetadataReader.read(
+      path: path, name: name, modified: LibraryScanner.modified(info),
+      latestDay: PhotoMetadataReader.latestBelievableDay()
+    ).taken
+    return "\(taken.label) (\(taken.origin.label))"
   }
 
   static func formatName(_ format: ImageFormat) -> String {

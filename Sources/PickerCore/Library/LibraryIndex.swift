@@ -99,7 +99,7 @@ public final class LibraryIndex: @unchecked Sendable {
   }
 
   /// Runs `body` with the connection, one thread at a time.
-  func withDatabase<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+  package func withDatabase<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(SQLiteError) -> T {
     lock.lock()
     defer { lock.unlock() }
     return try body(database)

@@ -8,6 +8,8 @@
 struct DirectoryEntry: Sendable {
   var name: [UInt8]
   var isFolder: Bool
+  /// When the photo was taken: read for a listing sorted by date.
+  var taken: TakenDate?
 }
 
 /// Reads directories with readdir, trusting d_type so that a folder of

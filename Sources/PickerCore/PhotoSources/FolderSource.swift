@@ -1,3 +1,5 @@
+import Foundation
+
 /// A local folder and its sub-folders (shown as albums).
 ///
 /// Listings are read once per folder and kept, so paging is slicing. Names
@@ -72,13 +74,15 @@ public actor FolderSource: PhotoSource {
     case .name:
       entries = byName.map { entries[$0] }
     case .date:
-      // Newest first, as photo apps do; one stat per entry, once.
+      // Newest first by the date taken, as photo apps do: each photo's
+      // header is read once (EXIF, else its name, else its file time).
       var nameRank = [Int](repeating: 0, count: entries.count)
       for (rank, index) in byName.enumerated() { nameRank[index] = rank }
-      let times = entries.map { DirectoryReader.modificationTime(directory.appending($0.name)) }
+      entries = Self.withDatesTaken(entries, in: directory)
       let order = entries.indices.sorted { a, b in
         if entries[a].isFolder != entries[b].isFolder { return entries[a].isFolder }
-        if times[a] != times[b] { return times[a] > times[b] }
+        let (x, y) = (entries[a].taken?.wallClock ?? 0, entries[b].taken?.wallClock ?? 0)
+        if x != y { return x > y }
         return nameRank[a] < nameRank[b]
       }
       entries = order.map { entries[$0] }
@@ -87,14 +91,41 @@ public actor FolderSource: PhotoSource {
     return entries
   }
 
+  /// The entries with their photos' dates taken, read on all cores.
+  private static func withDatesTaken(_ entries: [DirectoryEntry], in directory: PathBytes) -> [DirectoryEntry] {
+    let latestDay = PhotoMetadataReader.latestBelievableDay()
+    var dated = entries
+    dated.withUnsafeMutableBufferPointer { buffer in
+      let shared = SharedBuffer(buffer)
+      DispatchQueue.concurrentPerform(iterations: entries.count) { index in
+        guard !entries[index].isFolder else { return }
+        let path = directory.appending(entries[index].name)
+        guard let info = DirectoryReader.status(path) else { return }
+        shared.buffer[index].taken =
+          PhotoMetadataReader.read(
+            path: path, name: entries[index].name, modified: LibraryScanner.modified(info), latestDay: latestDay
+          ).taken
+      }
+    }
+    return dated
+  }
+
   private func item(for entry: DirectoryEntry, relativePath: [UInt8]) -> PhotoItem {
     let id = IdentifierCoding.encode(relativePath)
     if entry.isFolder {
       return PhotoItem(id: id, kind: .folder(count: nil), title: entry.name)
     }
     let path = root.appending(relativePath)
-    return PhotoItem(
+    var item = PhotoItem(
       id: id, kind: .photo, title: entry.name, thumbnail: .file(path), original: .file(path),
       outputPath: path)
+    item.taken = entry.taken
+    return item
   }
+}
+
+/// A buffer that concurrentPerform's iterations write, each at its own index.
+private struct SharedBuffer<Element>: @unchecked Sendable {
+  let buffer: UnsafeMutableBufferPointer<Element>
+  init(_ buffer: UnsafeMutableBufferPointer<Element>) { self.buffer = buffer }
 }

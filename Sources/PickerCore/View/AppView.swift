@@ -17,6 +17,7 @@ public enum AppView {
     SourceBarView.draw(state, theme: theme, into: &screen)
     drawBreadcrumb(state, theme: theme, into: &screen)
     GridView.draw(state, theme: theme, into: &screen)
+    TimelineScaleView.draw(state, theme: theme, into: &screen)
     FooterView.draw(state, theme: theme, into: &screen)
     if state.mode == .help { HelpView.draw(state, theme: theme, into: &screen) }
     if case .signIn(let form) = state.mode { SignInView.draw(form, state: state, theme: theme, into: &screen) }

@@ -8,7 +8,7 @@ struct Bench: ParsableCommand {
     abstract: "Benchmarks (figures come from here, not from timed tests).",
     subcommands: [
       FirstPaintBench.self, ThumbnailsBench.self, PixelsBench.self, ScrollBench.self, InteractiveBench.self,
-      RemoteBench.self,
+      RemoteBench.self, IndexBench.self,
     ])
 }
 

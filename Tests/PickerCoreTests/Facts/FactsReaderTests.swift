@@ -49,7 +49,7 @@ import Testing
     #expect(facts.exposureSeconds.map { abs($0 - 0.004) < 1e-6 } == true)
     #expect(facts.iso == 400)
     #expect(facts.focalLength == 35)
-    #expect(facts.dateTaken == "2024:07:01 18:30:00")
+    #expect(facts.dateTaken == "2024-07-01 18:30:00 (EXIF)")
     #expect(facts.latitude.map { abs($0 - 48.8584) < 1e-4 } == true)
     #expect(facts.longitude.map { abs($0 + 2.2945) < 1e-4 } == true, "west is negative")
     #expect(facts.orientation == 6)

@@ -156,4 +156,16 @@ import Testing
     #expect(summary.photos == 5 + (getuid() == 0 ? 1 : 0))
     #expect(summary.unreadableFolders == (getuid() == 0 ? 0 : 1))
   }
+
+  @Test func aFolderSortedByDateOrdersByTheDateTakenNotTheFileTime() async throws {
+    // The name says 2022; the file time says 2000.
+    setTime("Phone/IMG_20220101_120000.jpg", 946_684_800)
+    let source = FolderSource(root: PathBytes(root + "/Phone"))
+    let page = try await source.items(in: nil, page: PageRequest(offset: 0, limit: 10, sort: .date))
+    #expect(
+      page.items.map { String(decoding: $0.title, as: UTF8.self) } == [
+        "IMG_20220101_120000.jpg", "bad.jpg", "plain.jpg",
+      ])
+    #expect(page.items.map { $0.taken?.origin } == [.fileName, .fileTime, .fileTime])
+  }
 }

@@ -178,4 +178,22 @@ import Testing
     #expect(lines[2].hasPrefix("┏") && lines[11].contains("Back"))
     #expect(lines[13].hasPrefix(" Fri 30 May 2025 · 7 photos"))
   }
+
+  @Test func theScaleNamesYearsAndMonthsAndAClickJumps() {
+    var (state, _) = Self.started()
+    let lines = render(state)
+    let scale = lines[2..<38].map { String($0.suffix(TimelineScaleView.width)) }
+    #expect(scale.first == "▶2025")
+    #expect(scale.contains(" 2023"))
+    #expect(scale.contains("  May"))
+    // The grid leaves the scale its columns: six tiles end at 113.
+    #expect(
+      lines[2..<38].allSatisfy { line in
+        line.count <= 113 || line.dropFirst(113).dropLast(TimelineScaleView.width).allSatisfy { $0 == " " }
+      })
+    let line = scale.firstIndex(of: " 2023")!
+    _ = state.update(.mouse(MouseEvent(kind: .click, x: 117, y: 2 + line)))
+    #expect(state.focusedTitle == "e1.jpg")
+    #expect(render(state)[2 + line].hasSuffix("▶2023"))
+  }
 }

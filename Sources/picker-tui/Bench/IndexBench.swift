@@ -1,0 +1,140 @@
+import ArgumentParser
+import Foundation
+import PickerTUI
+
+/// `picker-tui bench index LIBRARY`: the library index's figures, side by
+/// side in one run: a first index into an empty file (the files in the page
+/// cache after a warm-up walk), a rescan with nothing changed, the size per
+/// photo, and `exiftool -fast2 -r -DateTimeOriginal` over the same tree.
+/// `--synthetic N` adds N made-up rows (no files) to time listing a huge
+/// timeline: the first page with its day counts, a jump, the last page.
+struct IndexBench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "index", abstract: "Index a library (first scan, rescan, size; against exiftool).")
+
+  @Argument(help: "The library folder (scripts/make-library.py makes one).")
+  var library: String
+
+  @Option(help: "Runs of each measurement (medians are reported).")
+  var runs = 3
+
+  @Option(help: "Time exiftool -fast2 -r -DateTimeOriginal on the same tree: runs (0: not).")
+  var exiftoolRuns = 1
+
+  @Option(help: "Instead of scanning: an index of N synthetic rows, then time the timeline's queries on it.")
+  var synthetic: Int?
+
+  func run() throws {
+    let scratch = NSTemporaryDirectory() + "picker-bench-index-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let root = PathBytes(library)
+    if let synthetic { return try timeQueries(rows: synthetic, root: root, scratch: scratch) }
+    // A walk that reads every header once: the files are in the page cache.
+    let warmup = LibraryIndex(path: nil)
+    let photos = try warmup.scan([root]).photos
+    var firsts: [Double] = []
+    var rescans: [Double] = []
+    var bytes: Int64 = 0
+    for run in 0..<max(1, runs) {
+      let path = scratch + "/library-\(run).sqlite"
+      let index = LibraryIndex(path: path)
+      firsts.append(try seconds { _ = try index.scan([root]) })
+      rescans.append(try seconds { _ = try index.scan([root]) })
+      try index.withDatabase { database throws(SQLiteError) in try database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+      bytes = index.bytesOnDisk
+    }
+    let first = median(firsts)
+    print("photos:              \(photos)")
+    print(
+      "first index:         median \(format(first * 1000)) ms = \(Int(Double(photos) / first)) photos/s (\(runs) runs)")
+    print("no-change rescan:    median \(format(median(rescans) * 1000)) ms")
+    print("index size:          \(bytes) bytes = \(bytes / Int64(max(1, photos))) bytes per photo")
+    if exiftoolRuns > 0 {
+      var times: [Double] = []
+      for _ in 0..<exiftoolRuns {
+        times.append(
+          try seconds {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["exiftool", "-fast2", "-r", "-q", "-q", "-DateTimeOriginal", library]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+          })
+      }
+      let exif = median(times)
+      print(
+        "exiftool -fast2 -r:  median \(format(exif * 1000)) ms = \(Int(Double(photos) / exif)) files/s; "
+          + "the index is \(format(exif / first))x faster")
+    }
+  }
+
+  /// An index of `rows` made-up photos, one every few minutes back from
+  /// today, then the timeline's queries on it.
+  private func timeQueries(rows: Int, root: PathBytes, scratch: String) throws {
+    let path = scratch + "/synthetic.sqlite"
+    let index = LibraryIndex(path: path)
+    let built = try seconds {
+      try index.withDatabase { database throws(SQLiteError) in
+        try database.execute("INSERT INTO folder(id, path) VALUES (1, CAST('\(root.lossyString)' AS BLOB))")
+        // Ten years back from now, a photo every ~5 minutes in daylight.
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try database.execute(
+          """
+          WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows - 1))
+          INSERT INTO photo(folder, name, size, mtime, inode, taken, origin)
+          SELECT 1, CAST('IMG_' || i || '.jpg' AS BLOB), 3000000, 0, i, \(now) - i * 315360, 1 FROM n
+          """)
+      }
+    }
+    try index.withDatabase { database throws(SQLiteError) in try database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+    let source = TimelineSource(index: LibraryIndex(path: path), roots: [root])
+    var firstPage: [Double] = []
+    var jump: [Double] = []
+    var last: [Double] = []
+    for _ in 0..<max(1, runs) {
+      firstPage.append(
+        try seconds { _ = try sync { try await source.items(in: nil, page: PageRequest(offset: 0, limit: 96)) } })
+      jump.append(
+        try seconds { _ = try sync { try await source.items(in: nil, page: PageRequest(offset: rows / 2, limit: 96)) } }
+      )
+      last.append(
+        try seconds {
+          _ = try sync { try await source.items(in: nil, page: PageRequest(offset: rows - 96, limit: 96)) }
+        })
+    }
+    print("synthetic rows:      \(rows) (built in \(format(built * 1000)) ms)")
+    print("first page + days:   median \(format(median(firstPage) * 1000)) ms")
+    print("page at the middle:  median \(format(median(jump) * 1000)) ms")
+    print("last page:           median \(format(median(last) * 1000)) ms")
+    print("index size:          \(index.bytesOnDisk / Int64(max(1, rows))) bytes per photo")
+    print("peak RSS:            \(FirstPaintBench.peakResidentKilobytes() / 1024) MB")
+  }
+
+  private func seconds(_ body: () throws -> Void) throws -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+  }
+
+  private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+  private func format(_ value: Double) -> String { String(format: "%.1f", value) }
+}
+
+/// Runs an async call to its end from synchronous code (a benchmark).
+private func sync<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+  let box = ResultBox<T>()
+  let done = DispatchSemaphore(value: 0)
+  Task {
+    do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
+    done.signal()
+  }
+  done.wait()
+  return try box.result!.get()
+}
+
+private final class ResultBox<T>: @unchecked Sendable {
+  var result: Result<T, Error>?
+}
