@@ -22,9 +22,8 @@ public struct LibraryFilter: Hashable, Sendable {
     return PathBytes(bytes)
   }
 
-  /// The SQL condition on `f.path` and `p.taken`, and its parameters.
-  func condition() -> (sql: String, parameters: [Any?]) {
-    var clauses: [String] = []
+  /// The condition on `f.path` that keeps the folders under the roots.
+  func rootCondition() -> (sql: String, parameters: [Any?]) {
     var parameters: [Any?] = []
     // A folder is under a root when its path is the root or starts with
     // root + "/": as bytes, between root/ and root0 ('0' follows '/').
@@ -33,7 +32,14 @@ public struct LibraryFilter: Hashable, Sendable {
       parameters += [root.bytes, base + [UInt8(ascii: "/")], base + [UInt8(ascii: "0")]]
       return "(f.path = ? OR (f.path >= ? AND f.path < ?))"
     }
-    clauses.append(rootClauses.isEmpty ? "0" : "(" + rootClauses.joined(separator: " OR ") + ")")
+    return (rootClauses.isEmpty ? "0" : "(" + rootClauses.joined(separator: " OR ") + ")", parameters)
+  }
+
+  /// The SQL condition on `f.path` and `p.taken`, and its parameters.
+  func condition() -> (sql: String, parameters: [Any?]) {
+    let (rootSQL, rootParameters) = rootCondition()
+    var clauses = [rootSQL]
+    var parameters = rootParameters
     if let firstDay {
       clauses.append("p.taken >= ?")
       parameters.append(Int64(firstDay) * TakenDate.millisecondsPerDay)
@@ -77,16 +83,36 @@ public struct IndexedPhoto: Hashable, Sendable {
 }
 
 extension LibraryIndex {
-  /// Newest first by date taken; ties by sub-second, then name.
-  public func photos(_ filter: LibraryFilter, offset: Int, limit: Int) throws(SQLiteError) -> [IndexedPhoto] {
-    let (condition, parameters) = filter.condition()
+  /// Newest first by date taken; ties by sub-second, then name. With the
+  /// listing's `days`, a deep page starts at its day in the date index and
+  /// skips only within that day, instead of counting every row before it.
+  public func photos(_ filter: LibraryFilter, offset: Int, limit: Int, days: [DayCount]? = nil) throws(SQLiteError)
+    -> [IndexedPhoto]
+  {
+    var (condition, parameters) = filter.condition()
+    var skip = offset
+    if let days, offset > 0 {
+      var before = 0
+      for day in days {
+        if before + day.count > offset {
+          condition += " AND p.taken < ?"
+          parameters.append(Int64(day.day + 1) * TakenDate.millisecondsPerDay)
+          skip = offset - before
+          break
+        }
+        before += day.count
+      }
+    }
+    // CROSS JOIN keeps the photos outside: they are walked in the date
+    // index's order and the walk stops at the page's end. Left to choose,
+    // the planner starts from the folders and sorts every photo.
     return try withDatabase { database throws(SQLiteError) in
       let statement = try database.prepare(
         """
-        SELECT f.path, p.name, p.taken, p.origin, p.offset FROM photo p JOIN folder f ON f.id = p.folder
+        SELECT f.path, p.name, p.taken, p.origin, p.offset FROM photo p CROSS JOIN folder f ON f.id = p.folder
         WHERE \(condition) ORDER BY p.taken DESC, p.name DESC LIMIT ? OFFSET ?
         """)
-      statement.bind(parameters + [limit, offset])
+      statement.bind(parameters + [limit, skip])
       var photos: [IndexedPhoto] = []
       photos.reserveCapacity(limit)
       while try statement.step() {
@@ -104,6 +130,7 @@ extension LibraryIndex {
   /// Photos per day, newest day first: the whole timeline's shape before
   /// any of its rows are read.
   public func dayCounts(_ filter: LibraryFilter) throws(SQLiteError) -> [DayCount] {
+    if filter.words.isEmpty { return try summedDayCounts(filter) }
     let (condition, parameters) = filter.condition()
     return try withDatabase { database throws(SQLiteError) in
       // Integer division rounds towards zero: days before 1970 need floor.
@@ -111,6 +138,30 @@ extension LibraryIndex {
         """
         SELECT CASE WHEN p.taken >= 0 THEN p.taken / 86400000 ELSE (p.taken + 1) / 86400000 - 1 END AS day, count(*)
         FROM photo p JOIN folder f ON f.id = p.folder WHERE \(condition) GROUP BY day ORDER BY day DESC
+        """)
+      statement.bind(parameters)
+      var counts: [DayCount] = []
+      while try statement.step() { counts.append(DayCount(day: Int(statement.int(0)), count: Int(statement.int(1)))) }
+      return counts
+    }
+  }
+
+  /// Day counts from the per-folder table the triggers keep.
+  private func summedDayCounts(_ filter: LibraryFilter) throws(SQLiteError) -> [DayCount] {
+    var (condition, parameters) = filter.rootCondition()
+    if let firstDay = filter.firstDay {
+      condition += " AND d.day >= ?"
+      parameters.append(firstDay)
+    }
+    if let lastDay = filter.lastDay {
+      condition += " AND d.day <= ?"
+      parameters.append(lastDay)
+    }
+    return try withDatabase { database throws(SQLiteError) in
+      let statement = try database.prepare(
+        """
+        SELECT d.day, sum(d.count) FROM day_count d JOIN folder f ON f.id = d.folder
+        WHERE \(condition) GROUP BY d.day ORDER BY d.day DESC
         """)
       statement.bind(parameters)
       var counts: [DayCount] = []

@@ -22,8 +22,9 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   private var firstBatch = true
   private var waiters: [CheckedContinuation<Void, Never>] = []
   private var lastNews = Date.distantPast
-  /// The size of each listing, from its first page: later pages say it too.
-  private var totals: [LibraryFilter: Int] = [:]
+  /// Each listing's day counts, from its first page: later pages say its
+  /// size too, and start at their day instead of counting rows.
+  private var dayCache: [LibraryFilter: [DayCount]] = [:]
 
   /// `firstDay`/`lastDay` restrict the timeline (`--since`, `--until`).
   public init(
@@ -128,11 +129,13 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
           days = try index.dayCounts(filter)
         }
       }
-      let photos = try index.photos(filter, offset: page.offset, limit: page.limit)
-      let total = lock.withLock {
-        if let days { totals[filter] = days.reduce(0) { $0 + $1.count } }
-        return totals[filter]
+      // Later pages start at their day, found in the first page's counts.
+      let known = lock.withLock {
+        if let days { dayCache[filter] = days }
+        return dayCache[filter]
       }
+      let photos = try index.photos(filter, offset: page.offset, limit: page.limit, days: known)
+      let total = known.map { $0.reduce(0) { $0 + $1.count } }
       var result = Page(
         items: photos.map(Self.item),
         hasMore: photos.count == page.limit && (total.map { page.offset + photos.count < $0 } ?? true),

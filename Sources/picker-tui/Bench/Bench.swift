@@ -59,7 +59,19 @@ struct FirstPaintBench: ParsableCommand {
   @Option(help: "With --exec: a program drawing the same photos to time in turn with it (timg).")
   var compare: String?
 
+  @Flag(help: "With --exec: the folder is a library; time exec to the first frame of Photos on a built index.")
+  var timeline = false
+
+  @Option(help: "With --timeline: an index of N made-up rows instead of a scan of the folder.")
+  var synthetic: Int?
+
   func run() throws {
+    if exec && timeline {
+      try ExecTimeline(
+        library: folder, runs: runs, cells: TerminalSize(width: width, height: height), synthetic: synthetic
+      ).run()
+      return
+    }
     if exec {
       try ExecFirstPaint(
         folder: folder, runs: runs, cells: TerminalSize(width: width, height: height),

@@ -76,19 +76,7 @@ struct IndexBench: ParsableCommand {
   private func timeQueries(rows: Int, root: PathBytes, scratch: String) throws {
     let path = scratch + "/synthetic.sqlite"
     let index = LibraryIndex(path: path)
-    let built = try seconds {
-      try index.withDatabase { database throws(SQLiteError) in
-        try database.execute("INSERT INTO folder(id, path) VALUES (1, CAST('\(root.lossyString)' AS BLOB))")
-        // Ten years back from now, a photo every ~5 minutes in daylight.
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
-        try database.execute(
-          """
-          WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows - 1))
-          INSERT INTO photo(folder, name, size, mtime, inode, taken, origin)
-          SELECT 1, CAST('IMG_' || i || '.jpg' AS BLOB), 3000000, 0, i, \(now) - i * 315360, 1 FROM n
-          """)
-      }
-    }
+    let built = try seconds { try Self.addSyntheticRows(rows, under: root, to: index) }
     try index.withDatabase { database throws(SQLiteError) in try database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     let source = TimelineSource(index: LibraryIndex(path: path), roots: [root])
     var firstPage: [Double] = []
@@ -111,6 +99,24 @@ struct IndexBench: ParsableCommand {
     print("last page:           median \(format(median(last) * 1000)) ms")
     print("index size:          \(index.bytesOnDisk / Int64(max(1, rows))) bytes per photo")
     print("peak RSS:            \(FirstPaintBench.peakResidentKilobytes() / 1024) MB")
+  }
+
+  /// `rows` made-up photos in `root` (no files), one every ~5 minutes
+  /// back from now: ten years of a busy camera for a million.
+  static func addSyntheticRows(_ rows: Int, under root: PathBytes, to index: LibraryIndex) throws {
+    try index.withDatabase { database throws(SQLiteError) in
+      let folder = try database.prepare("INSERT INTO folder(path) VALUES (?)")
+      try folder.run([root.bytes])
+      let folderID = database.lastInsertedRowID
+      let now = Int64(Date().timeIntervalSince1970 * 1000)
+      try database.execute(
+        """
+        WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows - 1))
+        INSERT INTO photo(folder, name, size, mtime, inode, taken, origin)
+        SELECT \(folderID), CAST('IMG_' || i || '.jpg' AS BLOB), 3000000, 0, i, \(now) - i * 315360, 1 FROM n;
+        PRAGMA wal_checkpoint(TRUNCATE);
+        """)
+    }
   }
 
   private func seconds(_ body: () throws -> Void) throws -> Double {

@@ -91,6 +91,21 @@ import Testing
     #expect(try index.taken(of: PathBytes(root + "/Phone/renamed.jpg")) == before)
     #expect(try index.taken(of: PathBytes(root + "/2023/06/DSC_0001.JPG")) == nil)
     #expect(try names(index).count == 4)
+    // The per-day counts the triggers keep followed the move and the deletion.
+    let filter = LibraryFilter(roots: [PathBytes(root)])
+    #expect(try index.dayCounts(filter).reduce(0) { $0 + $1.count } == 4)
+  }
+
+  @Test func deepPagesStartAtTheirDayAndMatchCountedOnes() throws {
+    let index = index()
+    _ = try scan(index)
+    let filter = LibraryFilter(roots: [PathBytes(root)])
+    let days = try index.dayCounts(filter)
+    for offset in 0..<5 {
+      let counted = try index.photos(filter, offset: offset, limit: 2).map(\.path)
+      let keyed = try index.photos(filter, offset: offset, limit: 2, days: days).map(\.path)
+      #expect(counted == keyed, "offset \(offset)")
+    }
   }
 
   @Test func onlyTheRootsAndTheDatesAskedForAreListed() throws {
