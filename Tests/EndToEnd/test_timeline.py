@@ -248,3 +248,38 @@ def test_two_scans_at_once_both_finish(picker_bin, big_library, tmp_path):
     stats = index_command(picker_bin, cache, str(folder), "--stats")
     out, _ = stats.communicate(timeout=60)
     assert out.decode().startswith(f"{len(photos)} photos: 0 read"), out
+
+
+def test_a_long_timeline_moves_its_window_for_end_and_far_dates(picker, big_library):
+    folder, photos = big_library
+    # A first run indexes the library; the second opens on its first page.
+    p = start(picker, folder)
+    p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted", timeout=30)
+    p.wait_no_text("Indexing")
+    p.send("Escape")
+    p.finish(130)
+    p = start(picker, folder)
+    p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted")
+    p.wait(lambda s: s.counts is not None and s.counts[0] < 1000, "the first pages only")
+    p.send("End")
+    oldest = photos[-1]["when"].date()
+    p.wait_text(header(oldest, on_day(photos, oldest)))
+    # The window: "first–last of total", not every page loaded.
+    p.wait(lambda s: re.search(r"\d+–\d+ of \d+", s.breadcrumb), "a window at the end")
+    p.wait(lambda s: s.focused_caption() is not None and photos[-1]["name"].startswith(s.focused_caption().rstrip("…")), "the oldest photo focused")
+    p.send("Space")
+    middle = photos[len(photos) // 2]["when"].date()
+    p.send(":")
+    p.wait_text("Go to date")
+    p.type(middle.isoformat())
+    p.send("Enter")
+    target = next(x for x in photos if x["when"].date() <= middle)
+    p.wait_text(header(target["when"].date(), on_day(photos, target["when"].date())))
+    p.send("Space")
+    time.sleep(0.2)
+    p.send("Home")
+    newest = photos[0]["when"].date()
+    p.wait_text(header(newest, on_day(photos, newest)))
+    p.send("Enter")
+    printed = p.finish(0).decode().splitlines()
+    assert printed == [f"{folder}/{photos[-1]['path']}", f"{folder}/{target['path']}"]

@@ -32,7 +32,8 @@ extension AppState {
     if case .item(let focused)? = top.cell(at: top.focus) { top.refocusItemID = top.items[focused].id }
     let pageSize = layout.pageSize(requested: options.pageSize)
     // All that was shown comes back in one page, not page by page.
-    let request = PageRequest(offset: 0, limit: max(pageSize, min(top.items.count, Self.seekPageLimit)), sort: top.sort)
+    let request = PageRequest(
+      offset: top.baseOffset, limit: max(pageSize, min(top.items.count, Self.seekPageLimit)), sort: top.sort)
     top.startRelisting()
     stacks[index][stacks[index].count - 1] = top
     return [.load(PageLoad(sourceIndex: index, scope: top.kind, request: request, generation: top.generation))]

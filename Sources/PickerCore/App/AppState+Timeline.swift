@@ -4,8 +4,8 @@
 /// counts when the source gave them, so a jump past what is loaded asks
 /// for the pages up to it and lands when they are in.
 extension AppState {
-  /// The days of the listing on screen, newest first, with the index of
-  /// each day's first item.
+  /// The days of the listing on screen, newest first, with the listing
+  /// offset of each day's first item.
   func dayStarts(of scope: Scope) -> [(day: Int, first: Int)] {
     if let days = scope.days {
       var first = 0
@@ -14,7 +14,7 @@ extension AppState {
         return (day.day, first)
       }
     }
-    return scope.sections.compactMap { section in section.day.map { ($0, section.start) } }
+    return scope.sections.compactMap { section in section.day.map { ($0, scope.baseOffset + section.start) } }
   }
 
   /// The item under the focus, by index in `scope.items`.
@@ -29,9 +29,9 @@ extension AppState {
       return []
     }
     let starts = dayStarts(of: scope)
-    guard let index = focusedItemIndex(in: scope), let current = scope.items[index].taken?.day,
-      let position = starts.lastIndex(where: { $0.first <= index })
-    else { return [] }
+    guard let focused = focusedItemIndex(in: scope), let current = scope.items[focused].taken?.day else { return [] }
+    let index = scope.baseOffset + focused
+    guard let position = starts.lastIndex(where: { $0.first <= index }) else { return [] }
     let month = CivilDate(dayNumber: current).monthNumber
     func monthOf(_ day: Int) -> Int { CivilDate(dayNumber: day).monthNumber }
     var target: Int?
@@ -87,12 +87,26 @@ extension AppState {
     return land(onItem: landing.first)
   }
 
-  /// Focuses item `index`, its day's header at the top of the screen; when
-  /// it is not loaded yet, the pages up to it are asked for first.
-  mutating func land(onItem index: Int) -> [Effect] {
+  /// A jump this far past the window moves the window instead of loading
+  /// every page between.
+  static let windowJumpLimit = 2_000
+
+  /// Focuses the item at listing offset `target`, its day's header at the
+  /// top of the screen; when it is not loaded yet, the pages up to it are
+  /// asked for first, or, far away, the window moves there.
+  mutating func land(onItem target: Int) -> [Effect] {
     guard var scope else { return [] }
     scope.seeksEnd = false
-    if index < scope.items.count {
+    let index = target - scope.baseOffset
+    if index < 0 || target - scope.nextOffset > Self.windowJumpLimit, scope.days != nil {
+      // Far away: a window of its own, starting at the target (a day's
+      // first photo, or End's last page).
+      scope.moveWindow(to: target, generation: takeGeneration())
+      scope.seekItem = target
+      self.scope = scope
+      return loadNextPage(sourceIndex: activeSource)
+    }
+    if index >= 0 && index < scope.items.count {
       scope.seekItem = nil
       scope.focus = index + (scope.isRoot ? 0 : 1)
       let grid = GridRows(scope: scope, columns: layout.columns)
@@ -102,20 +116,45 @@ extension AppState {
       self.scope = scope
       return []
     }
-    scope.seekItem = index
+    scope.seekItem = target
     _ = scope.revealPrefetched()
     self.scope = scope
-    if let seek = self.scope?.seekItem, seek < self.scope?.items.count ?? 0 { return land(onItem: seek) }
+    if target < scope.nextOffset, target - scope.baseOffset < scope.items.count { return land(onItem: target) }
     return scope.canRequestPage && scope.hasMore ? loadNextPage(sourceIndex: activeSource) : []
+  }
+
+  /// The page before the window, asked for as the focus nears its top.
+  mutating func loadNewerPage(sourceIndex: Int) -> [Effect] {
+    guard var scope = stacks[sourceIndex].last, scope.hasNewer, scope.loadingNewerOffset == nil else { return [] }
+    let pageSize = layout.pageSize(requested: options.pageSize)
+    let offset = max(0, scope.baseOffset - pageSize)
+    scope.loadingNewerOffset = offset
+    stacks[sourceIndex][stacks[sourceIndex].count - 1] = scope
+    let request = PageRequest(offset: offset, limit: scope.baseOffset - offset, sort: scope.sort)
+    return [
+      .load(PageLoad(sourceIndex: sourceIndex, scope: scope.kind, request: request, generation: scope.generation))
+    ]
+  }
+
+  /// The newer page is in: in front of the window, the focus and the view
+  /// on the same photo as before.
+  mutating func receiveNewer(_ page: Page, for load: PageLoad, depth: Int) {
+    var scope = stacks[load.sourceIndex][depth]
+    let before = GridRows(scope: scope, columns: layout.columns)
+    let focusLine = before.row(ofCell: scope.focus) - scope.scrollRow
+    scope.prepend(page, from: load.request.offset)
+    let after = GridRows(scope: scope, columns: layout.columns)
+    scope.scrollRow = max(0, after.row(ofCell: scope.focus) - focusLine)
+    stacks[load.sourceIndex][depth] = scope
   }
 
   /// A page arrived while a jump waits for its target: land, or ask on.
   mutating func followSeek(sourceIndex: Int) -> [Effect] {
     guard sourceIndex == activeSource, let scope, let target = scope.seekItem else { return [] }
-    if target < scope.items.count { return land(onItem: target) }
+    if target < scope.nextOffset, target - scope.baseOffset < scope.items.count { return land(onItem: target) }
     guard scope.hasMore else {
       self.scope?.seekItem = nil
-      return land(onItem: max(0, scope.items.count - 1))
+      return land(onItem: max(scope.baseOffset, scope.baseOffset + scope.items.count - 1))
     }
     return scope.canRequestPage ? loadNextPage(sourceIndex: sourceIndex) : []
   }

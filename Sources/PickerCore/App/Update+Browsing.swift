@@ -81,6 +81,14 @@ extension AppState {
   /// last loaded photo, with Load-more brought into view.
   mutating func focusLastItem() -> [Effect] {
     guard var scope else { return [] }
+    // A long timeline: the window moves to its last page.
+    if let total = scope.total, scope.days != nil, total - scope.nextOffset > Self.windowJumpLimit {
+      let pageSize = layout.pageSize(requested: options.pageSize)
+      scope.moveWindow(to: max(0, total - pageSize), generation: takeGeneration())
+      scope.seekItem = total - 1
+      self.scope = scope
+      return loadNextPage(sourceIndex: activeSource)
+    }
     var effects: [Effect] = []
     if scope.offersMore, scope.total != nil, scope.error == nil {
       _ = scope.revealPrefetched()
@@ -220,9 +228,13 @@ extension AppState {
   mutating func receive(_ page: Page, for load: PageLoad) -> [Effect] {
     guard let depth = position(of: load) else { return [] }
     let scope = stacks[load.sourceIndex][depth]
+    if scope.loadingNewerOffset == load.request.offset, load.request.offset < scope.baseOffset {
+      receiveNewer(page, for: load, depth: depth)
+      return []
+    }
     // A page for an offset we no longer wait for (a retry overtook it) is stale.
     guard scope.loadingOffset == load.request.offset,
-      scope.nextOffset == load.request.offset || (scope.relisting && load.request.offset == 0)
+      scope.nextOffset == load.request.offset || (scope.relisting && load.request.offset == scope.baseOffset)
     else {
       return []
     }
@@ -287,6 +299,10 @@ extension AppState {
     let lastTop = rows > 0 ? grid.firstRow(showingLast: rows - 1, layout: layout) : 0
     scope.scrollRow = max(0, min(scope.scrollRow, lastTop))
     self.scope = scope
+    if scope.hasNewer, scope.hasLoadedOnce, scope.seekItem == nil, scope.error == nil, focusRow <= layout.visibleRows {
+      let newer = loadNewerPage(sourceIndex: activeSource)
+      if !newer.isEmpty { return newer }
+    }
     let nearEnd = rows - focusRow <= layout.visibleRows + 1
     if scope.hasLoadedOnce, scope.hasMore, scope.canRequestPage, scope.error == nil, nearEnd {
       return loadNextPage(sourceIndex: activeSource)

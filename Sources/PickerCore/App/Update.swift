@@ -153,7 +153,10 @@ extension AppState {
     case .pageDown:
       gridRows.isUniform
         ? moveFocus(by: layout.visibleCells, clampToEnds: true) : moveRows(rowsPerPage, clampToEnds: true)
-    case .first: scope?.focus = 0
+    case .first:
+      // Before a moved window: back to the listing's start.
+      if scope?.hasNewer == true { return land(onItem: 0) }
+      scope?.focus = 0
     case .last: return focusLastItem()
     case .toggle: toggleFocused()
     case .activate: return activateFocused()

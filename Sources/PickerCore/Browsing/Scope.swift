@@ -56,9 +56,15 @@ public struct Scope: Hashable, Sendable {
   /// Photos per day of the whole listing, newest first, when the source
   /// gave them (a timeline's first page).
   public private(set) var days: [DayCount]?
-  /// The item a date jump is heading for, when it is not loaded yet: pages
-  /// are asked for until it is, then the focus lands on it.
+  /// Where in the whole listing a date jump is heading (an offset, like
+  /// `baseOffset`), when it is not loaded yet: pages are asked for until it
+  /// is, then the focus lands on it.
   public var seekItem: Int?
+  /// The listing offset of `items[0]`: a long timeline is shown through a
+  /// window, moved by far jumps and grown at both ends as the user goes.
+  public private(set) var baseOffset = 0
+  /// The offset of the newer page in flight (before `baseOffset`), if any.
+  public var loadingNewerOffset: Int?
   /// After the listing was read again (an index filled in), the focus goes
   /// back to this item when it is in the first page.
   public var refocusItemID: String?
@@ -123,7 +129,7 @@ public struct Scope: Hashable, Sendable {
       loadedIDs = []
       sections = []
       prefetched = nil
-      nextOffset = 0
+      nextOffset = baseOffset
       days = nil
     }
     nextOffset += page.items.count
@@ -196,4 +202,51 @@ public struct ItemSection: Hashable, Sendable {
   /// Index of the first item in `Scope.items`.
   public var start: Int
   public var count: Int
+}
+
+extension Scope {
+  /// There are items before the window (a far jump moved it).
+  public var hasNewer: Bool { baseOffset > 0 }
+
+  /// Starts the window afresh at listing offset `offset` (a far jump, End
+  /// on a long timeline): what was loaded is dropped, the day counts kept.
+  public mutating func moveWindow(to offset: Int, generation: Int) {
+    self.generation = generation
+    items = []
+    loadedIDs = []
+    sections = []
+    prefetched = nil
+    baseOffset = offset
+    nextOffset = offset
+    hasMore = true
+    loadingOffset = nil
+    loadingNewerOffset = nil
+    revealOnArrival = false
+    seeksEnd = false
+    focus = 0
+    scrollRow = 0
+  }
+
+  /// A page from before the window, put in front of it; the focus stays
+  /// on the same item. Returns how many items were added.
+  @discardableResult
+  public mutating func prepend(_ page: Page, from offset: Int) -> Int {
+    loadingNewerOffset = nil
+    let fresh = page.items.filter { !loadedIDs.contains($0.id) }
+    for item in fresh { loadedIDs.insert(item.id) }
+    items = fresh + items
+    baseOffset = offset
+    focus += fresh.count
+    // Sections are rebuilt: the new items may join the first day.
+    sections = []
+    for (index, item) in items.enumerated() {
+      let day = item.taken?.day
+      if let last = sections.last, last.day == day {
+        sections[sections.count - 1].count += 1
+      } else {
+        sections.append(ItemSection(day: day, start: index, count: 1))
+      }
+    }
+    return fresh.count
+  }
 }

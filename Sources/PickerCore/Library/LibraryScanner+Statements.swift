@@ -1,3 +1,5 @@
+import Foundation
+
 extension LibraryScanner {
   /// The statements a scan runs for every folder and file, prepared once.
   struct Statements {
@@ -22,8 +24,15 @@ extension LibraryScanner {
       listFolder = try database.prepare("SELECT name, id, size, mtime, inode FROM photo WHERE folder = ?")
       let columns =
         "folder, name, size, mtime, inode, taken, origin, offset, width, height, orientation, make, model, lens, latitude, longitude"
+      // Another scan (a second picker, `index` from cron) may have added
+      // the same file since its folder was read: then this one updates it.
+      let updates = columns.split(separator: ",").dropFirst(2).map { column in
+        let name = column.trimmingCharacters(in: .whitespaces)
+        return "\(name) = excluded.\(name)"
+      }.joined(separator: ", ")
       insert = try database.prepare(
-        "INSERT INTO photo(\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        "INSERT INTO photo(\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+          + " ON CONFLICT(folder, name) DO UPDATE SET \(updates) RETURNING id")
       update = try database.prepare(
         "UPDATE photo SET (\(columns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) WHERE id = ?")
     }
@@ -69,8 +78,11 @@ extension LibraryScanner {
         try update.run(values + [id])
         return id
       }
-      try insert.run(values)
-      return database.lastInsertedRowID
+      insert.bind(values)
+      guard try insert.step() else { throw SQLiteError(code: 1, message: "no row id returned") }
+      let id = insert.int(0)
+      while try insert.step() {}
+      return id
     }
   }
 }

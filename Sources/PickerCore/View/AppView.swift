@@ -38,7 +38,10 @@ public enum AppView {
       status = "load failed"
     } else {
       let total = scope.total.map(String.init) ?? (scope.hasMore ? "\(scope.items.count)+" : "\(scope.items.count)")
-      status = "\(scope.items.count) of \(total)"
+      status =
+        scope.hasNewer
+        ? "\(scope.baseOffset + 1)–\(scope.baseOffset + scope.items.count) of \(total)"
+        : "\(scope.items.count) of \(total)"
       if state.sources[state.activeSource].capabilities.contains(.sorting) {
         status += " · \(scope.sort.rawValue)"
       }
