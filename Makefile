@@ -40,6 +40,12 @@ bench: build bench-deps
 	scripts/make-bench-photos.py bench-data/photos
 	scripts/bench-thumbnails.py bench-data/photos
 	$(BIN) bench first-paint bench-data/photos/exif --exec --width 200 --height 60 --compare timg
+	rm -rf bench-data/library && scripts/make-library.py bench-data/library --count 100000 >/dev/null
+	$(BIN) bench index bench-data/library
+	$(BIN) bench index bench-data/library --synthetic 1000000 --runs 5
+	$(BIN) bench first-paint bench-data/library --timeline --exec --runs 7
+	$(BIN) bench first-paint bench-data/library --timeline --synthetic 1000000 --exec --runs 7
+	$(BIN) bench first-paint bench-data/library --timeline --synthetic 1000000 --end --runs 7
 
 # libFuzzer harnesses of the parsers (Fuzz/README.md), built in .build-fuzz
 # only: each runs FUZZ_SECONDS on a scratch copy of its seeds. Not part of
