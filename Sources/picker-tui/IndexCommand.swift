@@ -42,7 +42,8 @@ struct IndexCommand: ParsableCommand {
       let origins = (try? index.originCounts(filter)) ?? [:]
       lines.append(
         "dates taken: "
-          + TakenDate.Origin.allCases.map { "\(origins[$0] ?? 0) from \($0.label)" }.joined(separator: ", "))
+          + [TakenDate.Origin.exif, .fileName, .fileTime].map { "\(origins[$0] ?? 0) from \($0.label)" }.joined(
+            separator: ", "))
       let days = (try? index.dayCounts(filter)) ?? []
       if let newest = days.first, let oldest = days.last {
         lines.append(

@@ -173,6 +173,20 @@ def test_a_file_added_and_one_deleted_between_runs(picker, tmp_path):
     assert p.finish(0) == f"{added}\n".encode()
 
 
+def test_a_file_added_while_the_picker_runs_shows_when_photos_is_shown_again(picker, tmp_path):
+    folder = tmp_path / "Pictures"
+    photos = make_library(folder, "--small")
+    p = start(picker, folder)
+    p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted")
+    added = folder / "Phone" / "IMG_20250702_090000.jpg"
+    added.write_bytes((folder / photos[-1]["path"]).read_bytes()[:2] + b"\xff\xd9")
+    p.send("Tab")
+    p.wait(lambda s: "[2 ▤ Folders]" in s.source_bar and s.counts is not None and "Pictures" in s.breadcrumb, "Folders")
+    p.send("BTab")
+    p.wait_text(header(datetime.date(2025, 7, 2), 1))
+    p.wait(lambda s: equal(total_of(s), len(photos) + 1), "the new photo counted")
+
+
 def test_a_damaged_index_is_rebuilt_with_one_line_on_stderr(picker, library):
     folder, photos = library
     index = picker.base / "cache" / "picker-tui" / "library.sqlite"

@@ -125,6 +125,8 @@ public enum Effect: Hashable, Sendable {
   case thumbnails([ImageRequest])
   /// Read a photo's facts (size, format, EXIF) for the preview.
   case readFacts(ImageReference)
+  /// Ask a source to look for changes by itself (Photos rescans its roots).
+  case refresh(sourceIndex: Int)
   /// See which of the local files about to be printed still exist.
   case checkPicked(PickCheck)
   case finish(Outcome)

@@ -160,15 +160,18 @@ extension AppState {
   /// to start again).
   mutating func switchSource(to index: Int) -> [Effect] {
     guard sources.indices.contains(index) else { return [] }
+    // Photos shown again: files added or removed meanwhile are looked for.
+    let refresh: [Effect] =
+      index != activeSource && sources[index].capabilities.contains(.timeline) ? [.refresh(sourceIndex: index)] : []
     activeSource = index
     mode = .grid
     if signInNeeded[index] != nil {
       openSignIn(for: index)
-      return []
+      return refresh
     }
-    guard let top = stacks[index].last, top.error != nil, top.canRequestPage else { return [] }
+    guard let top = stacks[index].last, top.error != nil, top.canRequestPage else { return refresh }
     stacks[index][stacks[index].count - 1].error = nil
-    return loadNextPage(sourceIndex: index)
+    return refresh + loadNextPage(sourceIndex: index)
   }
 
   mutating func cycleSort() -> [Effect] {

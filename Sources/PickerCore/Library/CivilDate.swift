@@ -85,12 +85,15 @@ public struct TakenDate: Hashable, Sendable, Comparable {
     case fileName = 2
     /// The file's modification time, in this machine's time zone.
     case fileTime = 3
+    /// What a remote or command source listed (`taken_at`).
+    case listing = 4
 
     public var label: String {
       switch self {
       case .exif: "EXIF"
       case .fileName: "file name"
       case .fileTime: "file time"
+      case .listing: "the source's listing"
       }
     }
   }

@@ -22,6 +22,7 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   private var firstBatch = true
   private var waiters: [CheckedContinuation<Void, Never>] = []
   private var lastNews = Date.distantPast
+  private var scanning = false
   /// Each listing's day counts, from its first page: later pages say its
   /// size too, and start at their day instead of counting rows.
   private var dayCache: [LibraryFilter: [DayCount]] = [:]
@@ -38,6 +39,9 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
     self.continuation = continuation
   }
 
+  /// Shown again: rescan the roots for files added or removed meanwhile.
+  public func refresh() { startScanning() }
+
   public func changes() -> AsyncStream<SourceChange>? {
     lock.lock()
     defer { lock.unlock() }
@@ -48,11 +52,20 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   /// Scans the roots on a thread of its own; the timeline is told as
   /// batches commit (at most a few times a second) and when it ends.
   public func startScanning() {
+    // One scan at a time: a second would only repeat the first's work.
+    guard
+      lock.withLock({ () -> Bool in
+        if scanning { return false }
+        scanning = true
+        return true
+      })
+    else { return }
     lock.withLock { firstBatch = false }
     let thread = Thread { [self] in
       let summary = runScan()
       finishFirstBatch()
       _ = summary
+      lock.withLock { scanning = false }
       continuation?.yield(.status(nil))
       continuation?.yield(.contentChanged)
     }

@@ -148,6 +148,9 @@ public protocol PhotoSource: AnyObject, Sendable {
   /// News the source gives by itself while the picker runs (an index
   /// filling in, its progress); nil when it gives none.
   func changes() -> AsyncStream<SourceChange>?
+  /// Looks for changes in the background (Photos rescans its roots when it
+  /// is shown again); what it finds comes through `changes()`.
+  func refresh()
 }
 
 /// What a source tells the picker unasked.
@@ -170,6 +173,7 @@ extension PhotoSource {
     throw SourceError.searchUnsupported
   }
   public func changes() -> AsyncStream<SourceChange>? { nil }
+  public func refresh() {}
 }
 
 extension Array {

@@ -50,6 +50,7 @@ final class EffectRunner {
     case .cancelDownload: downloadCancel?.set()
     case .readFacts(let reference): readFacts(reference)
     case .checkPicked(let check): checkPicked(check)
+    case .refresh(let index): sources[index].refresh()
     case .thumbnails(let requests): wishList = requests
     case .finish(let outcome): finished = outcome
     }

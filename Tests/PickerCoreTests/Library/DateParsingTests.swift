@@ -91,3 +91,23 @@ import Testing
     #expect(DateQuery.parseSearch("2023-06-01..2023-06-14", today: today).words.isEmpty)
   }
 }
+
+@Suite struct ListedDateTests {
+  func taken(_ text: String) -> TakenDate? {
+    RemoteListing.takenDate(.object(["taken_at": .string(text)]))
+  }
+
+  @Test func listingsGiveTheirDatesTaken() {
+    #expect(taken("2024-06-01T10:00:00")?.label == "2024-06-01 10:00:00")
+    #expect(taken("2024-06-01T10:00:00Z")?.label == "2024-06-01 10:00:00 +00:00")
+    #expect(taken("2024-06-01T10:00:00.25+02:00")?.label == "2024-06-01 10:00:00.250 +02:00")
+    #expect(taken("2024-06-01T10:00:00")?.origin == .listing)
+    #expect(taken("yesterday") == nil)
+    #expect(taken("0000-00-00T00:00:00") == nil)
+    let item = RemoteListing.item(
+      from: .object([
+        "id": .string("1"), "title": .string("a"), "path": .string("/p/a.jpg"), "taken": .string("2023-01-02T03:04:05"),
+      ]), sourceID: "s", base: nil)
+    #expect(item?.taken?.date == CivilDate(year: 2023, month: 1, day: 2))
+  }
+}

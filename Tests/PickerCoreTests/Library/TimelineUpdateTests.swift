@@ -196,4 +196,16 @@ import Testing
     #expect(state.focusedTitle == "e1.jpg")
     #expect(render(state)[2 + line].hasSuffix("▶2023"))
   }
+
+  @Test func photosShownAgainAreRescanned() {
+    var options = AppOptions()
+    options.today = CivilDate(year: 2025, month: 6, day: 20).dayNumber
+    var (state, _) = Fixture.started(
+      sources: [Fixture.source("Photos", capabilities: [.paging, .timeline]), Fixture.source("Folders")],
+      options: options)
+    #expect(!state.press(.tab).contains(.refresh(sourceIndex: 0)))
+    #expect(state.press(.tab).contains(.refresh(sourceIndex: 0)))
+    // Already on it: nothing to look for.
+    #expect(!state.press(.char("1")).contains(.refresh(sourceIndex: 0)))
+  }
 }

@@ -23,6 +23,8 @@ public final class CommandSource: PhotoSource, RemoteImageSource, @unchecked Sen
     var icon = "⚙"
     var search = true
     var auth = false
+    /// Listings come newest first with `taken_at`: grouped by day.
+    var timeline = false
     /// Fields of the sign-in form; set once the source says it needs one.
     var fields: [AuthField] = []
     var needsSignIn = false
@@ -41,6 +43,7 @@ public final class CommandSource: PhotoSource, RemoteImageSource, @unchecked Sen
       var capabilities: SourceCapabilities = [.paging, .albums]
       if info.search { capabilities.insert(.search) }
       if info.auth { capabilities.insert(.auth) }
+      if info.timeline { capabilities.insert(.timeline) }
       return capabilities
     }
   }
@@ -62,6 +65,7 @@ public final class CommandSource: PhotoSource, RemoteImageSource, @unchecked Sen
     fresh.icon = answer["icon"]?.string.flatMap { $0.isEmpty ? nil : String($0.prefix(1)) } ?? "⚙"
     fresh.search = answer["search"]?.bool ?? false
     fresh.auth = answer["auth"]?.bool ?? false
+    fresh.timeline = answer["timeline"]?.bool ?? false
     lock.withLock { info = fresh }
     if fresh.auth { try signInWithSavedAnswers() }
     readyGeneration = generation

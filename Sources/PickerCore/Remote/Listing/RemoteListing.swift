@@ -34,9 +34,11 @@ public enum RemoteListing {
       if base == nil, let path = json["path"]?.string, !path.isEmpty {
         let file = PathBytes(path)
         let thumbnail = reference(json["thumbnail_url"], sourceID: sourceID, base: base) ?? .file(file)
-        return PhotoItem(
+        var photo = PhotoItem(
           id: id, kind: .photo, title: Array(title.utf8), thumbnail: thumbnail, original: .file(file),
           outputPath: file)
+        photo.taken = takenDate(json)
+        return photo
       }
       let original = reference(json["url"], sourceID: sourceID, base: base)
       let thumbnail = reference(json["thumbnail_url"], sourceID: sourceID, base: base) ?? original
@@ -47,11 +49,36 @@ public enum RemoteListing {
       {
         photo.listedSize = PixelSize(width: width, height: height)
       }
-      photo.listedDate = json["taken_at"]?.string
+      photo.listedDate = json["taken_at"]?.string ?? json["taken"]?.string
+      photo.taken = takenDate(json)
       return photo
     default:
       return nil
     }
+  }
+
+  /// `taken_at` (or `taken`), ISO 8601: "2024-06-01T10:00:00", with
+  /// ".123" and "Z" or "+02:00" when given. The clock reading is kept as
+  /// the photo's own, as with EXIF; the offset is kept beside it.
+  static func takenDate(_ json: JSONValue) -> TakenDate? {
+    guard let text = json["taken_at"]?.string ?? json["taken"]?.string, text.utf8.count >= 19 else { return nil }
+    var bytes = Array(text.utf8)
+    // EXIF's reader takes "YYYY-MM-DD HH:MM:SS" too.
+    bytes[10] = UInt8(ascii: " ")
+    let rest = String(decoding: bytes[19...], as: UTF8.self)
+    var subSeconds = ""
+    var offset = rest
+    if rest.hasPrefix(".") {
+      subSeconds = String(rest.dropFirst().prefix { $0.isNumber })
+      offset = String(rest.dropFirst(1 + subSeconds.count))
+    }
+    if offset == "Z" { offset = "+00:00" }
+    guard
+      var taken = TakenDateParsing.exif(
+        String(decoding: bytes[..<19], as: UTF8.self), subSeconds: subSeconds, offset: offset, latestDay: Int.max / 2)
+    else { return nil }
+    taken.origin = .listing
+    return taken
   }
 
   private static func reference(_ value: JSONValue?, sourceID: String, base: String?) -> ImageReference? {
