@@ -90,10 +90,10 @@ public final class LibraryScanner {
       var read = [PhotoMetadata?](repeating: nil, count: batch.count)
       let latestDay = self.latestDay
       read.withUnsafeMutableBufferPointer { results in
-        let results = UnsafeSendable(results)
+        let results = SharedBuffer(results)
         DispatchQueue.concurrentPerform(iterations: batch.count) { index in
           let file = batch[index]
-          results.value[index] = PhotoMetadataReader.read(
+          results.buffer[index] = PhotoMetadataReader.read(
             path: file.path, name: file.name, modified: file.modified, latestDay: latestDay)
         }
       }
@@ -223,10 +223,4 @@ public final class LibraryScanner {
       return info.st_mtim
     #endif
   }
-}
-
-/// A buffer written by concurrentPerform's iterations, each at its own index.
-private struct UnsafeSendable<T>: @unchecked Sendable {
-  var value: T
-  init(_ value: T) { self.value = value }
 }

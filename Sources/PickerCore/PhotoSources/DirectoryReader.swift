@@ -19,31 +19,15 @@ public enum DirectoryReader {
   /// The visible photos and folders in `path`; hidden entries and other files
   /// are skipped.
   static func read(_ path: PathBytes) throws -> [DirectoryEntry] {
-    let cPath = path.bytes + [0]
-    guard
-      let dir = cPath.withUnsafeBufferPointer({
-        opendir($0.baseAddress!.withMemoryRebound(to: CChar.self, capacity: $0.count) { $0 })
-      })
-    else {
-      throw SourceError("cannot open \(Sanitizer.sanitize(path.bytes)): \(String(cString: strerror(errno)))")
-    }
-    defer { closedir(dir) }
     var entries: [DirectoryEntry] = []
-    while let entry = readdir(dir) {
-      let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
-        pointer.withMemoryRebound(to: UInt8.self, capacity: 256) { bytes in
-          Array(
-            UnsafeBufferPointer(
-              start: bytes, count: strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))))
-        }
-      }
-      if PhotoFileTypes.isHidden(name: name) { continue }  // also skips . and ..
+    try forEachEntry(of: path) { name, type in
+      if PhotoFileTypes.isHidden(name: name) { return }  // also skips . and ..
       var isFolder: Bool
-      switch Int32(entry.pointee.d_type) {
+      switch type {
       case Int32(DT_DIR): isFolder = true
       case Int32(DT_REG): isFolder = false
       default:
-        guard let kind = fileKind(path.appending(name)) else { continue }
+        guard let kind = fileKind(path.appending(name)) else { return }
         isFolder = kind == .folder
       }
       if isFolder || PhotoFileTypes.isPhoto(name: name) {
@@ -56,6 +40,19 @@ public enum DirectoryReader {
   /// Every entry of `path` but . and .., hidden ones and other files
   /// included (the library scan looks for `.nomedia`).
   static func readAll(_ path: PathBytes) throws -> [DirectoryEntry] {
+    var entries: [DirectoryEntry] = []
+    try forEachEntry(of: path) { name, type in
+      if name == [0x2E] || name == [0x2E, 0x2E] { return }
+      let isFolder =
+        type == Int32(DT_DIR)
+        || ((type == Int32(DT_LNK) || type == Int32(DT_UNKNOWN)) && fileKind(path.appending(name)) == .folder)
+      entries.append(DirectoryEntry(name: name, isFolder: isFolder))
+    }
+    return entries
+  }
+
+  /// Calls `body` with each entry's name and d_type, in readdir's order.
+  private static func forEachEntry(of path: PathBytes, _ body: (_ name: [UInt8], _ type: Int32) -> Void) throws {
     let cPath = path.bytes + [0]
     guard
       let dir = cPath.withUnsafeBufferPointer({
@@ -65,7 +62,6 @@ public enum DirectoryReader {
       throw SourceError("cannot open \(Sanitizer.sanitize(path.bytes)): \(String(cString: strerror(errno)))")
     }
     defer { closedir(dir) }
-    var entries: [DirectoryEntry] = []
     while let entry = readdir(dir) {
       let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
         pointer.withMemoryRebound(to: UInt8.self, capacity: 256) { bytes in
@@ -74,14 +70,8 @@ public enum DirectoryReader {
               start: bytes, count: strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))))
         }
       }
-      if name == [0x2E] || name == [0x2E, 0x2E] { continue }
-      let type = Int32(entry.pointee.d_type)
-      let isFolder =
-        type == Int32(DT_DIR)
-        || ((type == Int32(DT_LNK) || type == Int32(DT_UNKNOWN)) && fileKind(path.appending(name)) == .folder)
-      entries.append(DirectoryEntry(name: name, isFolder: isFolder))
+      body(name, Int32(entry.pointee.d_type))
     }
-    return entries
   }
 
   public enum FileKind { case folder, file }

@@ -123,9 +123,3 @@ public actor FolderSource: PhotoSource {
     return item
   }
 }
-
-/// A buffer that concurrentPerform's iterations write, each at its own index.
-private struct SharedBuffer<Element>: @unchecked Sendable {
-  let buffer: UnsafeMutableBufferPointer<Element>
-  init(_ buffer: UnsafeMutableBufferPointer<Element>) { self.buffer = buffer }
-}
