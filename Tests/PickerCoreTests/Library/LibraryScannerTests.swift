@@ -32,7 +32,7 @@ import Testing
   }
 
   func write(_ name: String, _ bytes: [UInt8]) {
-    FileManager.default.createFile(atPath: root + "/" + name, contents: Data(bytes))
+    _ = FileManager.default.createFile(atPath: root + "/" + name, contents: Data(bytes))
   }
 
   func setTime(_ name: String, _ seconds: Int) {
@@ -143,7 +143,7 @@ import Testing
 
   @Test func aDamagedIndexIsSetAsideAndRebuilt() throws {
     try FileManager.default.createDirectory(atPath: root + "/.cache", withIntermediateDirectories: true)
-    FileManager.default.createFile(
+    _ = FileManager.default.createFile(
       atPath: root + "/.cache/library.sqlite", contents: Data(repeating: 0x41, count: 8192))
     let index = index()
     #expect(index.notice?.contains("set aside") == true)

@@ -37,7 +37,7 @@ import Testing
     let tiff = ExifJPEG.tiffBytes(
       ifd0: [.init(tag: 0x010F, text: "Canon")],
       exif: [.init(tag: 0x9003, text: "2019:12:31 23:59:59"), .init(tag: 0x9011, text: "-05:00")])
-    FileManager.default.createFile(atPath: file.path, contents: Data(tiff))
+    _ = FileManager.default.createFile(atPath: file.path, contents: Data(tiff))
     let metadata = read(file.path)
     #expect(metadata.taken.label == "2019-12-31 23:59:59 -05:00")
     #expect(metadata.make == "Canon")
