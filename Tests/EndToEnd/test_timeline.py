@@ -297,3 +297,28 @@ def test_a_long_timeline_moves_its_window_for_end_and_far_dates(picker, big_libr
     p.send("Enter")
     printed = p.finish(0).decode().splitlines()
     assert printed == [f"{folder}/{photos[-1]['path']}", f"{folder}/{target['path']}"]
+
+
+def test_with_no_arguments_photos_opens_first_on_the_pictures_folder(picker, library):
+    folder, photos = library
+    p = picker.start([], env={"XDG_PICTURES_DIR": str(folder)})
+    screen = p.wait(lambda s: equal(total_of(s), len(photos)), "the library counted")
+    assert screen.source_bar.lstrip().startswith("[1 ◷ Photos] [2 ▤ Folders]"), screen
+    p.send("Tab")
+    p.wait(lambda s: s.crumb_path.startswith(str(folder)) and "2023/" in s.captions(), "the Folders tab on the same root")
+
+
+def test_the_config_library_roots_and_open_photos(picker, library, tmp_path):
+    folder, photos = library
+    config = tmp_path / "config.toml"
+    config.write_text(f'[library]\nroots = ["{folder}/Phone"]\nopen = "photos"\n')
+    phone = [x for x in photos if x["path"].startswith("Phone/")]
+    p = picker.start(["--config", str(config)])
+    p.wait(lambda s: equal(total_of(s), len(phone)), "the Phone folder's photos counted")
+    p.send("Escape")
+    p.finish(130)
+    # open = "photos": a folder argument opens on its timeline, not Files.
+    p = picker.start(["--config", str(config), str(folder / "2023")], env={"LANG": "C"})
+    in2023 = [x for x in photos if x["path"].startswith("2023/")]
+    screen = p.wait(lambda s: equal(total_of(s), len(in2023)), "the 2023 folder's photos counted")
+    assert screen.source_bar.lstrip().startswith("[1 % Photos]"), screen

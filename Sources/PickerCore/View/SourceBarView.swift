@@ -18,7 +18,7 @@ enum SourceBarView {
   }
 
   /// The built-in sources' glyphs in ASCII.
-  static let asciiStandIns = ["▤": "#", "✓": "+", "☁": "@", "⚙": "&", "▣": "*", "◆": "*"]
+  static let asciiStandIns = ["▤": "#", "✓": "+", "☁": "@", "⚙": "&", "▣": "*", "◆": "*", "◷": "%"]
 
   static func draw(_ state: AppState, theme: Theme, into screen: inout Screen) {
     var x = 0
