@@ -45,6 +45,9 @@ public final class LibraryScanner {
   let filter: LibraryFilter
   /// Headers read per committed batch.
   var batchSize = 2_048
+  /// Asked between files: true ends the scan where it is (what was
+  /// committed stays; rows of files not reached are not removed).
+  var isCancelled: () -> Bool = { false }
   private let latestDay = PhotoMetadataReader.latestBelievableDay()
 
   /// A file seen on disk: where, and the stat facts that tell a change.
@@ -112,6 +115,7 @@ public final class LibraryScanner {
     }
 
     while let folder = folders.popLast() {
+      if isCancelled() { return summary }
       guard let info = DirectoryReader.status(folder), (info.st_mode & S_IFMT) == S_IFDIR else { continue }
       // A link back up the tree would walk for ever.
       guard visited.insert([Int64(info.st_dev), Int64(info.st_ino)]).inserted else { continue }

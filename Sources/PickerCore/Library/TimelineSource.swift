@@ -23,6 +23,7 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   private var waiters: [CheckedContinuation<Void, Never>] = []
   private var lastNews = Date.distantPast
   private var scanning = false
+  private var stopped = false
   /// Each listing's day counts, from its first page: later pages say its
   /// size too, and start at their day instead of counting rows.
   private var dayCache: [LibraryFilter: [DayCount]] = [:]
@@ -42,6 +43,15 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   /// Shown again: rescan the roots for files added or removed meanwhile.
   public func refresh() { startScanning() }
 
+  /// The picker is done: the scan ends at its next folder, and the news
+  /// stream with it.
+  public func stop() {
+    lock.withLock { stopped = true }
+    continuation?.finish()
+    // Waits for the scan thread to leave the index, so a host may close it.
+    while lock.withLock({ scanning }) { usleep(2_000) }
+  }
+
   public func changes() -> AsyncStream<SourceChange>? {
     lock.lock()
     defer { lock.unlock() }
@@ -55,7 +65,7 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
     // One scan at a time: a second would only repeat the first's work.
     guard
       lock.withLock({ () -> Bool in
-        if scanning { return false }
+        if scanning || stopped { return false }
         scanning = true
         return true
       })
@@ -84,12 +94,15 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
     }
     // A file index scans on a connection of its own, so listings go on
     // meanwhile; one in memory has only the one connection.
+    func scanner(_ database: SQLiteDatabase) -> LibraryScanner {
+      let scanner = LibraryScanner(database: database, roots: filter.roots)
+      scanner.isCancelled = { [self] in lock.withLock { stopped } }
+      return scanner
+    }
     if let connection = index.secondConnection() {
-      return try? LibraryScanner(database: connection, roots: filter.roots).scan(progress: report)
+      return try? scanner(connection).scan(progress: report)
     }
-    return try? index.withDatabase { database throws(SQLiteError) in
-      try LibraryScanner(database: database, roots: filter.roots).scan(progress: report)
-    }
+    return try? index.withDatabase { database throws(SQLiteError) in try scanner(database).scan(progress: report) }
   }
 
   private func finishFirstBatch() {

@@ -151,6 +151,9 @@ public protocol PhotoSource: AnyObject, Sendable {
   /// Looks for changes in the background (Photos rescans its roots when it
   /// is shown again); what it finds comes through `changes()`.
   func refresh()
+  /// The picker is done: end what the source started (a program, a scan).
+  /// Blocking; called off the main thread, for every source at once.
+  func stop()
 }
 
 /// What a source tells the picker unasked.
@@ -174,6 +177,7 @@ extension PhotoSource {
   }
   public func changes() -> AsyncStream<SourceChange>? { nil }
   public func refresh() {}
+  public func stop() {}
 }
 
 extension Array {

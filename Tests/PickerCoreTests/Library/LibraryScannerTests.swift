@@ -183,4 +183,17 @@ import Testing
       ])
     #expect(page.items.map { $0.taken?.origin } == [.fileName, .fileTime, .fileTime])
   }
+
+  @Test func stoppingEndsTheScanAndItsNews() async throws {
+    let source = TimelineSource(index: index(), roots: [PathBytes(root)])
+    let news = try #require(source.changes())
+    source.startScanning()
+    source.stop()
+    // The stream ends: a host's loop over it returns.
+    for await _ in news {}
+    // And nothing starts again once stopped.
+    source.refresh()
+    let page = try await source.items(in: nil, page: PageRequest(offset: 0, limit: 10))
+    #expect(page.items.count <= 5)
+  }
 }
