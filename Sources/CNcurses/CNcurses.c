@@ -12,6 +12,10 @@
 #include <unistd.h>
 
 static FILE *tty_file = NULL;
+// Set once button-event tracking (xterm's mode 1002) was asked for: the
+// close turns it off again, as ncurses knows only its own modes.
+static int drag_reporting = 0;
+
 // The crash handler uses this, never the FILE, which may be mid-fclose.
 static volatile int tty_fd = -1;
 static struct termios saved_modes;
@@ -115,6 +119,11 @@ static void clear_when_no_alternate_screen(void) {
 
 void pk_close_terminal(SCREEN *screen) {
   restore_stderr();
+  if (drag_reporting && tty_file != NULL) {
+    fputs("\033[?1002l", tty_file);
+    fflush(tty_file);
+    drag_reporting = 0;
+  }
   endwin();
   clear_when_no_alternate_screen();
   if (screen != NULL) delscreen(screen);
@@ -438,5 +447,12 @@ void pk_configure_screen(int use_color) {
 int pk_enable_mouse(void) {
   mmask_t wanted = BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED;
   mmask_t got = mousemask(wanted, NULL);
+  if (got != 0 && tty_file != NULL) {
+    // Moves with a button held are reported too (a drag on the timeline's
+    // scale); terminals without the mode ignore it.
+    fputs("\033[?1002h", tty_file);
+    fflush(tty_file);
+    drag_reporting = 1;
+  }
   return got != 0;
 }

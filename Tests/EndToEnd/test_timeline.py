@@ -322,3 +322,32 @@ def test_the_config_library_roots_and_open_photos(picker, library, tmp_path):
     in2023 = [x for x in photos if x["path"].startswith("2023/")]
     screen = p.wait(lambda s: equal(total_of(s), len(in2023)), "the 2023 folder's photos counted")
     assert screen.source_bar.lstrip().startswith("[1 % Photos]"), screen
+
+
+def sgr_mouse(p, code: int, x: int, y: int, press: bool = True) -> None:
+    """A mouse report as xterm's SGR mode sends it (1-based cells)."""
+    data = f"\x1b[<{code};{x + 1};{y + 1}{'M' if press else 'm'}".encode()
+    p.tmux("send-keys", "-t", p.target, "-H", *(f"{b:02x}" for b in data))
+
+
+def test_clicking_and_dragging_on_the_scale_jumps_through_the_months(picker, library):
+    folder, photos = library
+    p = start(picker, folder)
+    screen = p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted")
+    # Moves with the button held are asked for (xterm's mode 1002) while it runs.
+    assert p.display("#{mouse_button_flag}") == "1"
+    scale = [line[-5:] for line in screen.lines[2:38]]
+    line = next(i for i, text in enumerate(scale) if text.strip() == "2023")
+    x = p.width - 2
+    sgr_mouse(p, 0, x, 2 + line)
+    newest_2023 = next(x for x in photos if x["when"].year <= 2023)
+    p.wait_text(header(newest_2023["when"].date(), on_day(photos, newest_2023["when"].date())))
+    # Dragged up to the top line: the newest month.
+    for y in range(2 + line - 1, 1, -1):
+        sgr_mouse(p, 32, x, y)
+    sgr_mouse(p, 0, x, 2, press=False)
+    newest = photos[0]["when"].date()
+    p.wait_text(header(newest, on_day(photos, newest)))
+    p.send("Enter")
+    assert p.finish(0) == f"{folder}/{photos[0]['path']}\n".encode()
+    assert p.display("#{mouse_button_flag}") == "0"

@@ -193,14 +193,14 @@ extension AppState {
       moveRows(-1, clampToEnds: false)
     case .wheelDown:
       moveRows(1, clampToEnds: false)
+    case .drag:
+      // Dragging along the scale scrubs through the months.
+      if let item = scaleItem(at: mouse, in: scope), item != scope.seekItem { return land(onItem: item) }
     case .click, .doubleClick:
       if mouse.y == 0, let index = SourceBarView.source(at: mouse.x, in: self) {
         return switchSource(to: index)
       }
-      if TimelineScaleView.isShown(for: scope, size: size), mouse.x >= size.width - TimelineScaleView.width,
-        let days = scope.days,
-        let item = TimelineScaleView.item(atLine: mouse.y - layout.gridTop, days: days, height: layout.gridHeight)
-      {
+      if let item = scaleItem(at: mouse, in: scope) {
         self.scope?.seekItem = nil
         return land(onItem: item)
       }
@@ -213,6 +213,15 @@ extension AppState {
 }
 
 extension AppState {
+  /// The first photo of the month of the timeline scale's line under the
+  /// pointer, when it is on the scale.
+  func scaleItem(at mouse: MouseEvent, in scope: Scope) -> Int? {
+    guard TimelineScaleView.isShown(for: scope, size: size), mouse.x >= size.width - TimelineScaleView.width,
+      let days = scope.days
+    else { return nil }
+    return TimelineScaleView.item(atLine: mouse.y - layout.gridTop, days: days, height: layout.gridHeight)
+  }
+
   /// The cell under a screen point, if it is on a tile.
   func cell(atX x: Int, y: Int, in scope: Scope) -> Int? {
     let grid = gridRows

@@ -38,7 +38,9 @@ public enum Key: Hashable, Sendable {
 
 /// A mouse report, in screen coordinates.
 public struct MouseEvent: Hashable, Sendable {
-  public enum Kind: Hashable, Sendable { case click, doubleClick, wheelUp, wheelDown }
+  /// `drag`: moved with the left button held (reported where the terminal
+  /// tracks button motion).
+  public enum Kind: Hashable, Sendable { case click, doubleClick, wheelUp, wheelDown, drag }
   public var kind: Kind
   public var x: Int
   public var y: Int

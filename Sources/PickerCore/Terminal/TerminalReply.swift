@@ -58,7 +58,10 @@ public struct ClickTracker: Sendable {
 
   /// `now` in seconds on any monotonic clock.
   public mutating func event(for report: MouseReport, at now: Double) -> MouseEvent? {
-    guard report.isPress, !report.isMotion else { return nil }
+    guard report.isPress else { return nil }
+    if report.isMotion {
+      return report.button == .left ? MouseEvent(kind: .drag, x: report.x, y: report.y) : nil
+    }
     switch report.button {
     case .wheelUp: return MouseEvent(kind: .wheelUp, x: report.x, y: report.y)
     case .wheelDown: return MouseEvent(kind: .wheelDown, x: report.x, y: report.y)

@@ -208,4 +208,18 @@ import Testing
     // Already on it: nothing to look for.
     #expect(!state.press(.char("1")).contains(.refresh(sourceIndex: 0)))
   }
+
+  @Test func draggingAlongTheScaleScrubsTheMonths() {
+    var (state, _) = Self.started()
+    let lines = render(state)
+    let scale = lines[2..<38].map { String($0.suffix(TimelineScaleView.width)) }
+    let line = scale.firstIndex(of: " 2023")!
+    _ = state.update(.mouse(MouseEvent(kind: .drag, x: 118, y: 2 + line)))
+    #expect(state.focusedTitle == "e1.jpg")
+    _ = state.update(.mouse(MouseEvent(kind: .drag, x: 118, y: 2)))
+    #expect(state.focusedTitle == "a1.jpg")
+    // A drag over the tiles does nothing.
+    _ = state.update(.mouse(MouseEvent(kind: .drag, x: 5, y: 20)))
+    #expect(state.focusedTitle == "a1.jpg")
+  }
 }

@@ -143,6 +143,20 @@ private func events(_ bytes: [UInt8]) -> [TerminalInputEvent] {
     #expect(tracker.event(for: press, at: 2.5)?.kind == .click)  // too slow for a double
     #expect(tracker.event(for: MouseReport(button: .wheelUp, isPress: true, x: 0, y: 0), at: 3)?.kind == .wheelUp)
   }
+
+  @Test func movesWithTheLeftButtonHeldAreDrags() {
+    // SGR: button 0 with the motion bit (32) while held, at (118, 20).
+    guard case .mouse(let report)? = events(Array("\u{1B}[<32;119;21M".utf8)).first else {
+      Issue.record("no mouse report")
+      return
+    }
+    #expect(report.isMotion && report.button == .left && report.x == 118 && report.y == 20)
+    var tracker = ClickTracker(interval: 0.3)
+    #expect(tracker.event(for: report, at: 1.0) == MouseEvent(kind: .drag, x: 118, y: 20))
+    // Motion with no button held (any-motion tracking) is no event.
+    let hover = MouseReport(button: .other, isPress: true, isMotion: true, x: 1, y: 1)
+    #expect(tracker.event(for: hover, at: 1.1) == nil)
+  }
 }
 
 @Suite struct InputDecoderReplyTests {
