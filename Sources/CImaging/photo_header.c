@@ -184,7 +184,7 @@ static void read_ifd(tiff *t, uint32_t offset, int kind, pk_photo_header *h) {
 // block (an "Exif\0\0" before it is skipped: some writers keep it where
 // only the TIFF header belongs). Only IFD0 and the Exif and GPS IFDs it
 // points to are read, so no chain of IFDs can loop.
-static void read_tiff(source *s, uint64_t base, uint64_t limit, pk_photo_header *h) {
+static void read_tiff_as(source *s, uint64_t base, uint64_t limit, int first, pk_photo_header *h) {
   tiff t = {.s = s, .base = base, .limit = limit};
   uint8_t head[8];
   if (!tiff_fetch(&t, 0, head, 8)) return;
@@ -195,7 +195,7 @@ static void read_tiff(source *s, uint64_t base, uint64_t limit, pk_photo_header 
   }
   if (head[0] == 'M' && head[1] == 'M') t.big_endian = 1;
   else if (head[0] != 'I' || head[1] != 'I') return;
-  read_ifd(&t, t32(&t, head + 4), ifd0, h);
+  read_ifd(&t, t32(&t, head + 4), first, h);
   if (t.exif_ifd != 0) read_ifd(&t, t.exif_ifd, exif_ifd, h);
   if (t.gps_ifd != 0) read_ifd(&t, t.gps_ifd, gps_ifd, h);
   if (h->width == 0 && h->height == 0) {
@@ -208,6 +208,10 @@ static void read_tiff(source *s, uint64_t base, uint64_t limit, pk_photo_header 
     h->latitude = t.latitude_ref == 'S' ? -t.latitude : t.latitude;
     h->longitude = t.longitude_ref == 'W' ? -t.longitude : t.longitude;
   }
+}
+
+static void read_tiff(source *s, uint64_t base, uint64_t limit, pk_photo_header *h) {
+  read_tiff_as(s, base, limit, ifd0, h);
 }
 
 // MARK: Containers
@@ -434,6 +438,35 @@ static void read_heif(source *s, pk_photo_header *h) {
   read_tiff(s, start + 4 + be32(p), length - 4 - be32(p), h);
 }
 
+// Canon's CR3 (an ISOBMFF file of brand "crx "): its metadata sits in
+// moov's uuid box 85c0b687-820f-11e0-8111-f4ce462b6a48 as TIFF structures
+// whose first IFD is, by box, IFD0 (CMT1), the Exif IFD (CMT2) or the GPS
+// IFD (CMT4); the layout LibRaw and ExifTool read.
+static void read_cr3(source *s, pk_photo_header *h) {
+  static const uint8_t canon[16] = {0x85, 0xc0, 0xb6, 0x87, 0x82, 0x0f, 0x11, 0xe0,
+                                    0x81, 0x11, 0xf4, 0xce, 0x46, 0x2b, 0x6a, 0x48};
+  box moov, b;
+  uint64_t at = 0;
+  int hop = 0, found = 0;
+  for (; !found && hop < 64 && next_box(s, at, max_offset, &moov); hop++, at = moov.end)
+    found = memcmp(moov.type, "moov", 4) == 0;
+  if (!found) return;
+  for (at = moov.body, hop = 0, found = 0; !found && hop < 64 && next_box(s, at, moov.end, &b); hop++, at = b.end) {
+    uint8_t id[16];
+    found = memcmp(b.type, "uuid", 4) == 0 && b.end - b.body >= 16 && fetch(s, b.body, id, 16) &&
+            memcmp(id, canon, 16) == 0;
+  }
+  if (!found) return;
+  box uuid = b, cmt;
+  for (at = uuid.body + 16, hop = 0; hop < 64 && next_box(s, at, uuid.end, &cmt); hop++, at = cmt.end) {
+    int kind = memcmp(cmt.type, "CMT1", 4) == 0   ? ifd0
+               : memcmp(cmt.type, "CMT2", 4) == 0 ? exif_ifd
+               : memcmp(cmt.type, "CMT4", 4) == 0 ? gps_ifd
+                                                  : -1;
+    if (kind >= 0) read_tiff_as(s, cmt.body, cmt.end - cmt.body, kind, h);
+  }
+}
+
 // MARK: Entry points
 
 static int is_heif(const uint8_t *p, size_t n) {
@@ -469,6 +502,9 @@ static void read_any(source *s, pk_photo_header *h) {
     case 3: read_webp(s, h); break;
     case 4: read_tiff(s, 0, UINT32_MAX, h); break;
     case 5: read_heif(s, h); break;
+    case 6:
+      if (n >= 12 && memcmp(p + 4, "ftyp", 4) == 0 && memcmp(p + 8, "crx ", 4) == 0) read_cr3(s, h);
+      break;
   }
 }
 

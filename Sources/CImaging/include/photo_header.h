@@ -14,7 +14,8 @@ extern "C" {
 typedef struct {
   // 0 unknown, 1 jpeg, 2 png, 3 webp, 4 tiff-based (TIFF, DNG, NEF, ARW,
   // CR2, ORF, RW2, PEF...), 5 heif/avif, 6 other (a known format whose
-  // metadata is not read here: GIF, BMP, JPEG XL, CR3 and other ISOBMFF)
+  // metadata is not read here: GIF, BMP, JPEG XL, other ISOBMFF; Canon's
+  // CR3 is 6 too, and its metadata is read)
   int32_t format;
   // The strings are as stored, cut at the first NUL and at the field's size,
   // trailing spaces removed, and every byte that is not printable ASCII

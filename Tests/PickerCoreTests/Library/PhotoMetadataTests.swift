@@ -53,4 +53,35 @@ import Testing
     #expect(metadata.taken.origin == .fileTime)
     #expect(metadata.taken.date.year == 2020)
   }
+
+  /// A box of the ISO media file format: size, type, body.
+  static func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+    ExifJPEG.be32(8 + body.count) + Array(type.utf8) + body
+  }
+
+  @Test func aCanonCR3GivesItsDateFromItsMetadataBoxes() throws {
+    // Laid out as Canon writes it (and LibRaw and ExifTool read it): the
+    // TIFF structures in moov's Canon uuid box, CMT1 holding IFD0 and CMT2
+    // the Exif IFD as its first IFD.
+    let canon: [UInt8] = [
+      0x85, 0xc0, 0xb6, 0x87, 0x82, 0x0f, 0x11, 0xe0, 0x81, 0x11, 0xf4, 0xce, 0x46, 0x2b, 0x6a, 0x48,
+    ]
+    let cmt1 = ExifJPEG.tiffBytes(
+      ifd0: [.init(tag: 0x010F, text: "Canon"), .init(tag: 0x0110, text: "Canon EOS R6")], exif: [])
+    let cmt2 = ExifJPEG.tiffBytes(
+      ifd0: [.init(tag: 0x9003, text: "2022:08:09 07:06:05"), .init(tag: 0x9291, text: "42")], exif: [])
+    let uuid = Self.box(
+      "uuid",
+      canon + Self.box("CNCV", Array("CanonCR3_001/00.09.00/00.00.00".utf8)) + Self.box("CMT1", cmt1)
+        + Self.box("CMT2", cmt2))
+    let file =
+      Self.box("ftyp", Array("crx ".utf8) + [0, 0, 0, 1] + Array("crx isom".utf8)) + Self.box("moov", uuid)
+      + Self.box("mdat", [UInt8](repeating: 0, count: 64))
+    let path = TestImages.temporaryFolder().appendingPathComponent("IMG_0001.CR3")
+    _ = FileManager.default.createFile(atPath: path.path, contents: Data(file))
+    let metadata = read(path.path)
+    #expect(metadata.taken.origin == .exif)
+    #expect(metadata.taken.label == "2022-08-09 07:06:05.420")
+    #expect(metadata.make == "Canon" && metadata.model == "Canon EOS R6")
+  }
 }
