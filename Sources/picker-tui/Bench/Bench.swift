@@ -50,6 +50,9 @@ struct FirstPaintBench: ParsableCommand {
   @Flag(help: "Then press End and time until the last photo's tile is on screen.")
   var end = false
 
+  @Option(help: "With --timeline: instead of End, type : DATE Enter and time until its photo is focused on screen.")
+  var goTo: String?
+
   @Flag(
     help: ArgumentHelp(
       "Time the real binary from exec on a pseudo-terminal: to the first frame, and to --thumbnails N (default 40) kitty images placed, cold and warm cache.",
@@ -118,10 +121,20 @@ struct FirstPaintBench: ParsableCommand {
       var endPressed: UInt64?
       var endReached: UInt64?
       let wanted = thumbnails
-      let pressesEnd = end
+      let pressesEnd = end || goTo != nil
+      let typed: [Key] = goTo.map { [.char(":")] + $0.map(Key.char) + [.enter] } ?? [.end]
+      let period = goTo.flatMap { DateQuery.parse($0, today: PhotoMetadataReader.latestBelievableDay() - 1) }
       loop.onFrame = { state in
         guard let scope = state.scope, scope.hasLoadedOnce else { return false }
         if let pressed = endPressed {
+          if let period {
+            // The date's photo (or the nearest older) focused and drawn.
+            guard state.mode == .grid, scope.seekItem == nil, let day = state.focusedItem?.taken?.day,
+              day <= period.upperBound
+            else { return false }
+            endReached = DispatchTime.now().uptimeNanoseconds - pressed
+            return true
+          }
           // The last photo's tile focused and drawn, nothing more to load.
           guard scope.focus == scope.lastItemIndex, !scope.offersMore, !scope.seeksEnd else { return false }
           endReached = DispatchTime.now().uptimeNanoseconds - pressed
@@ -138,14 +151,14 @@ struct FirstPaintBench: ParsableCommand {
         entries = scope.total ?? scope.items.count
         if pressesEnd {
           endPressed = DispatchTime.now().uptimeNanoseconds
-          terminal.next = .end
+          terminal.keys = typed
           return false
         }
         return true
       }
       _ = loop.run()
       guard painted else { throw PickerExit(code: 2, message: "the folder showed nothing") }
-      if end {
+      if end || goTo != nil {
         guard let endReached else { throw PickerExit(code: 2, message: "End never reached the last photo") }
         endTimes.append(Double(endReached) / 1_000_000)
         times.append(Double(endPressed! - started) / 1_000_000)
@@ -179,7 +192,8 @@ struct FirstPaintBench: ParsableCommand {
       if let endMedian {
         let sortedEnd = endTimes.sorted()
         print(
-          "End → last:     median \(String(format: "%.1f", endMedian)) ms, min \(String(format: "%.1f", sortedEnd[0])) ms, max \(String(format: "%.1f", sortedEnd.last!)) ms"
+          (goTo == nil ? "End → last:     median" : ": \(goTo!) → there: median")
+            + " \(String(format: "%.1f", endMedian)) ms, min \(String(format: "%.1f", sortedEnd[0])) ms, max \(String(format: "%.1f", sortedEnd.last!)) ms"
         )
       }
       print("peak RSS:       \(String(format: "%.1f", peakMB)) MB")

@@ -79,21 +79,25 @@ struct ScrollBench: ParsableCommand {
   }
 }
 
-/// A headless terminal that types one key whenever the bench asks for it.
+/// A headless terminal that types keys (one batch) whenever the bench asks.
 final class ScriptedTerminal: TerminalBackend {
   private let headless: HeadlessTerminal
-  var next: Key?
+  var keys: [Key] = []
+  var next: Key? {
+    get { keys.first }
+    set { keys = newValue.map { [$0] } ?? [] }
+  }
 
   init(size: TerminalSize, writer: GraphicsWriter?) { headless = HeadlessTerminal(size: size, writer: writer) }
 
   var size: TerminalSize { headless.size }
   var pollDescriptors: [Int32] { [] }
-  var inputTimeout: Int32 { next == nil ? -1 : 0 }
+  var inputTimeout: Int32 { keys.isEmpty ? -1 : 0 }
   var graphicsBytes: Int { headless.graphicsBytes }
 
   func readInput() -> [TerminalInput] {
-    defer { next = nil }
-    return next.map { [.key($0)] } ?? []
+    defer { keys = [] }
+    return keys.map { .key($0) }
   }
 
   func draw(_ screen: Screen) { headless.draw(screen) }
