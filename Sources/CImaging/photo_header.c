@@ -85,6 +85,9 @@ typedef struct {
   int big_endian;
   uint32_t exif_ifd, gps_ifd, ifd0_width, ifd0_height, exif_width, exif_height;
   int has_latitude, has_longitude;
+  // IFD0 is a reduced-resolution image (NewSubfileType bit 0), as in most
+  // camera RAWs (NEF, DNG, ARW): its size is the preview's, not the photo's.
+  int ifd0_reduced;
   char latitude_ref, longitude_ref;
   double latitude, longitude;
 } tiff;
@@ -159,6 +162,7 @@ static void read_ifd(tiff *t, uint32_t offset, int kind, pk_photo_header *h) {
       else if (tag == 0x0110) entry_text(t, e, h->model, sizeof h->model);
       else if (tag == 0x0100) t->ifd0_width = entry_number(t, e);
       else if (tag == 0x0101) t->ifd0_height = entry_number(t, e);
+      else if (tag == 0x00FE) t->ifd0_reduced = (entry_number(t, e) & 1) != 0;
       else if (tag == 0x0112) {
         uint32_t o = entry_number(t, e);
         h->orientation = o >= 1 && o <= 8 ? (int32_t)o : 0;
@@ -199,7 +203,7 @@ static void read_tiff_as(source *s, uint64_t base, uint64_t limit, int first, pk
   if (t.exif_ifd != 0) read_ifd(&t, t.exif_ifd, exif_ifd, h);
   if (t.gps_ifd != 0) read_ifd(&t, t.gps_ifd, gps_ifd, h);
   if (h->width == 0 && h->height == 0) {
-    int ifd0_size = t.ifd0_width != 0 && t.ifd0_height != 0;
+    int ifd0_size = t.ifd0_width != 0 && t.ifd0_height != 0 && !t.ifd0_reduced;
     h->width = dimension(ifd0_size ? t.ifd0_width : t.exif_width);
     h->height = dimension(ifd0_size ? t.ifd0_height : t.exif_height);
   }

@@ -43,6 +43,24 @@ import Testing
     #expect(metadata.make == "Canon")
   }
 
+  @Test func aRawWhoseFirstImageIsAPreviewDoesNotTakeItsSize() throws {
+    // IFD0 a 160x120 reduced-resolution image (NewSubfileType 1), as in
+    // NEF, DNG and ARW; the Exif IFD says the photo is 6000x4000.
+    func entry(_ tag: Int, _ type: Int, _ value: Int) -> [UInt8] {
+      ExifJPEG.be16(tag) + ExifJPEG.be16(type) + ExifJPEG.be32(1)
+        + (type == 3 ? ExifJPEG.be16(value) + [0, 0] : ExifJPEG.be32(value))
+    }
+    let exifOffset = 8 + 2 + 4 * 12 + 4
+    let tiff =
+      Array("MM".utf8) + [0, 42] + ExifJPEG.be32(8) + ExifJPEG.be16(4) + entry(0x00FE, 4, 1)
+      + entry(0x0100, 3, 160) + entry(0x0101, 3, 120) + entry(0x8769, 4, exifOffset) + ExifJPEG.be32(0)
+      + ExifJPEG.be16(2) + entry(0xA002, 4, 6000) + entry(0xA003, 4, 4000) + ExifJPEG.be32(0)
+    let file = TestImages.temporaryFolder().appendingPathComponent("DSC_0001.NEF")
+    _ = FileManager.default.createFile(atPath: file.path, contents: Data(tiff))
+    let metadata = read(file.path)
+    #expect(metadata.width == 6000 && metadata.height == 4000)
+  }
+
   @Test func noDateAnywhereIsTheFileTime() throws {
     let file = TestImages.temporaryFolder().appendingPathComponent("untitled.png")
     TestImages.write(try #require(ImageEncoder.encode(TestImages.quadrants(8, 8), as: .png)), to: file)
