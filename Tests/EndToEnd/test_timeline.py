@@ -10,9 +10,11 @@ import os
 import re
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -249,6 +251,35 @@ def test_a_scan_killed_midway_leaves_an_index_the_next_one_completes(picker, pic
     assert 0 < read <= len(photos), first
     p = start(picker, folder, env={"XDG_CACHE_HOME": str(cache)})
     p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted")
+
+
+def test_the_picker_killed_during_its_first_scan_starts_consistent_and_finishes_it(picker, big_library, tmp_path):
+    folder, photos = big_library
+    cache = tmp_path / "cache"
+    p = start(picker, folder, env={"XDG_CACHE_HOME": str(cache)}, wait_ui=False)
+    # Killed once its first batch is committed, before the scan ends.
+    path = cache / "picker-tui" / "library.sqlite"
+
+    def indexed() -> int:
+        try:
+            with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.01)) as index:
+                return index.execute("SELECT count(*) FROM photo").fetchone()[0]
+        except sqlite3.Error:
+            return 0
+
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and indexed() == 0:
+        time.sleep(0.001)
+    os.kill(p.pid(), signal.SIGKILL)
+    p.wait_exit()
+    assert 0 < indexed() < len(photos), f"killed after {indexed()} of {len(photos)}: not during the scan"
+    p = start(picker, folder, env={"XDG_CACHE_HOME": str(cache)})
+    p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted", timeout=30)
+    p.wait_no_text("Indexing")
+    p.send("End")
+    p.wait(lambda s: s.focused_caption() is not None and photos[-1]["name"].startswith(s.focused_caption().rstrip("…")), "the oldest photo focused")
+    p.send("Enter")
+    assert p.finish(0) == f"{folder}/{photos[-1]['path']}\n".encode()
 
 
 def test_two_scans_at_once_both_finish(picker_bin, big_library, tmp_path):
