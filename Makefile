@@ -2,6 +2,7 @@
 # every test. Both install the Debian packages they need first.
 SWIFT ?= swift
 BIN := .build/release/picker-tui
+BENCH := .build/release/picker-bench
 
 .PHONY: all build deps test-deps bench-deps embedded-example run test unit-test e2e-test bench fuzz fuzz-smoke format lint clean generated install uninstall
 
@@ -39,13 +40,13 @@ bench: build bench-deps
 	scripts/bench-first-paint.sh
 	scripts/make-bench-photos.py bench-data/photos
 	scripts/bench-thumbnails.py bench-data/photos
-	$(BIN) bench first-paint bench-data/photos/exif --exec --width 200 --height 60 --compare timg
+	$(BENCH) first-paint bench-data/photos/exif --exec --width 200 --height 60 --compare timg
 	rm -rf bench-data/library && scripts/make-library.py bench-data/library --count 100000 >/dev/null
-	$(BIN) bench index bench-data/library
-	$(BIN) bench index bench-data/library --synthetic 1000000 --runs 5
-	$(BIN) bench first-paint bench-data/library --timeline --exec --runs 7
-	$(BIN) bench first-paint bench-data/library --timeline --synthetic 1000000 --exec --runs 7
-	$(BIN) bench first-paint bench-data/library --timeline --synthetic 1000000 --end --runs 7
+	$(BENCH) index bench-data/library
+	$(BENCH) index bench-data/library --synthetic 1000000 --runs 5
+	$(BENCH) first-paint bench-data/library --timeline --exec --runs 7
+	$(BENCH) first-paint bench-data/library --timeline --synthetic 1000000 --exec --runs 7
+	$(BENCH) first-paint bench-data/library --timeline --synthetic 1000000 --end --runs 7
 
 # libFuzzer harnesses of the parsers (Fuzz/README.md), built in .build-fuzz
 # only: each runs FUZZ_SECONDS on a scratch copy of its seeds. Not part of

@@ -49,9 +49,17 @@ let package = Package(
     // The picker as a library: the terminal backend (the only code that
     // touches ncurses), the event loop, and the public `Picker` API.
     .target(name: "PickerTUI", dependencies: ["CNcurses", "PickerCore"]),
-    // The command: arguments, config, output and exit codes; benchmarks.
+    // The command: arguments, config, output and exit codes.
     .executableTarget(
       name: "picker-tui",
+      dependencies: [
+        "PickerTUI",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    // The benchmarks (`make bench`), apart from the shipped binary.
+    .executableTarget(
+      name: "picker-bench",
       dependencies: [
         "PickerTUI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

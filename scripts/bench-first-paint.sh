@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir="${BENCH_DIR:-bench-data/100k}"
 count="${BENCH_COUNT:-100000}"
-bin="${PICKER_TUI_BIN:-.build/release/picker-tui}"
+bin="${PICKER_BENCH_BIN:-.build/release/picker-bench}"
 
 if [ ! -f "$dir/.complete-$count" ]; then
   echo "making $dir with $count entries…"
@@ -24,4 +24,4 @@ for n in range(count - 20):
 open(os.path.join(root, f".complete-{count}"), "wb").close()
 PY
 fi
-"$bin" bench first-paint "$dir" --runs "${BENCH_RUNS:-7}" "$@"
+"$bin" first-paint "$dir" --runs "${BENCH_RUNS:-7}" "$@"

@@ -2,7 +2,7 @@
 """Thumbnail speed of picker-tui next to other tools, on the same photos.
 
 Usage:
-  scripts/bench-thumbnails.py BENCHDIR [--binary .build/release/picker-tui]
+  scripts/bench-thumbnails.py BENCHDIR [--binary .build/release/picker-bench]
         [--runs 5] [--json] [--only-tools] [--tools vipsthumbnail,timg,chafa]
         [--sets exif,plain] [--jobs N]
 
@@ -12,8 +12,8 @@ pictures without one.
 
 What runs, for each of the two folders:
 
-  picker-tui   `BINARY bench thumbnails DIR --json --cold` (empty thumbnail
-               cache) and `BINARY bench thumbnails DIR --json` (the command
+  picker-tui   `BINARY thumbnails DIR --json --cold` (empty thumbnail
+               cache) and `BINARY thumbnails DIR --json` (the command
                fills a private cache, then measures reading it). Each prints
                one JSON object: files, per_second, p50_ms, p95_ms,
                first40_ms, peak_rss_mb; those numbers are reported as given.
@@ -78,7 +78,7 @@ def say(*parts):
 # --------------------------------------------------------------------------
 
 def picker_command(binary, folder, cold):
-    command = [binary, "bench", "thumbnails", folder, "--json"]
+    command = [binary, "thumbnails", folder, "--json"]
     if cold:
         command.append("--cold")
     return command
@@ -101,7 +101,7 @@ def run_picker(binary, folder, cold, timeout):
     if done.returncode != 0:
         raise BenchError(
             "picker-tui: `%s` failed (exit status %d)%s\n"
-            "  (does this build have the `bench thumbnails` subcommand? "
+            "  (does this build have picker-bench's `thumbnails` subcommand? "
             "--only-tools skips picker-tui)"
             % (shown, done.returncode, ":\n  " + tail(stderr) if stderr else ""))
     text = done.stdout.decode("utf-8", "replace").strip()
@@ -296,8 +296,8 @@ def main(argv):
     parser = argparse.ArgumentParser(
         description="Thumbnail speed of picker-tui next to vipsthumbnail, timg and chafa.")
     parser.add_argument("benchdir", help="folder made by scripts/make-bench-photos.py")
-    parser.add_argument("--binary", default=".build/release/picker-tui",
-                        help="picker-tui to measure (default .build/release/picker-tui, "
+    parser.add_argument("--binary", default=".build/release/picker-bench",
+                        help="picker-bench to measure with (default .build/release/picker-bench, "
                              "from here or the repository root)")
     parser.add_argument("--runs", type=int, default=5, help="runs per measurement (5)")
     parser.add_argument("--json", action="store_true",

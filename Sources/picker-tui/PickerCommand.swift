@@ -1,7 +1,7 @@
 import ArgumentParser
 import PickerTUI
 
-/// `picker-tui [PATH ...]`: the picker itself, and `picker-tui bench ...`.
+/// `picker-tui [PATH ...]`: the picker itself, and its subcommands.
 struct PickerCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "picker-tui",
@@ -12,7 +12,7 @@ struct PickerCommand: ParsableCommand {
       130 cancelled.
       """,
     version: pickerVersion,
-    subcommands: [Pick.self, PreviewCommand.self, ThumbnailCommand.self, IndexCommand.self, Doctor.self, Bench.self],
+    subcommands: [Pick.self, PreviewCommand.self, ThumbnailCommand.self, IndexCommand.self, Doctor.self],
     defaultSubcommand: Pick.self)
 }
 

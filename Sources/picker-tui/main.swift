@@ -11,12 +11,12 @@ signal(SIGPIPE, SIG_IGN)
 
 // Exit codes follow fzf: 0 picked, 1 nothing to pick from, 2 error, 130
 // cancelled. ArgumentParser's own code for bad usage (64) becomes 2.
-/// `picker-tui bench` in a folder that has a sub-folder named bench means that
+/// `picker-tui index` in a folder that has a sub-folder named index means that
 /// folder: a path that exists wins over a subcommand of the same name, so a
 /// pipe never receives help text instead of paths.
 func argumentsPreferringPaths() -> [String] {
   var arguments = Array(CommandLine.arguments.dropFirst())
-  let subcommands = ["pick", "preview", "thumbnail", "index", "doctor", "bench", "help"]
+  let subcommands = ["pick", "preview", "thumbnail", "index", "doctor", "help"]
   if let first = arguments.first, subcommands.contains(first), FileManager.default.fileExists(atPath: first) {
     arguments.insert("pick", at: 0)
   }

@@ -22,13 +22,13 @@ public final class ImagePipeline: Sendable {
     /// `$XDG_CACHE_HOME/picker-tui/`; nil turns it off.
     public var remoteCache: FreedesktopThumbnailCache? = nil
     /// Told about every job that finishes (benchmarks time them).
-    public var observer: (@Sendable (JobReport) -> Void)? = nil
+    package var observer: (@Sendable (JobReport) -> Void)? = nil
 
     public init() {}
   }
 
   /// How one job went, for benchmarks and tests.
-  public struct JobReport: Sendable {
+  package struct JobReport: Sendable {
     public enum Path: Sendable, Equatable {
       case memoryCache, diskCache, decoded(embeddedThumbnail: Bool), failed
     }
@@ -66,7 +66,7 @@ public final class ImagePipeline: Sendable {
   public func shutdown(timeout: Double = 0.5) { core.shutdown(timeout: timeout) }
 
   /// Waits until nothing is queued or running.
-  public func waitUntilIdle() { core.waitUntilIdle() }
+  package func waitUntilIdle() { core.waitUntilIdle() }
 
   /// The thumbnail when it is already in memory; never waits.
   public func cachedImage(for key: ImageRequest.Key) -> Thumbnail? { memoryCache.value(for: key) }

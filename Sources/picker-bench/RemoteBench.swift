@@ -60,7 +60,7 @@ struct RemoteBench: ParsableCommand {
     let listingStart = DispatchTime.now().uptimeNanoseconds
     let items = try listPhotos(source)
     let listingMs = Double(DispatchTime.now().uptimeNanoseconds - listingStart) / 1e6
-    guard !items.isEmpty else { throw PickerExit(code: 2, message: "no photos at \(url)") }
+    guard !items.isEmpty else { throw BenchExit(code: 2, message: "no photos at \(url)") }
     var configuration = ImagePipeline.Configuration()
     configuration.loaders = [RemoteImageLoader(sources: [source])]
     let pipeline = ImagePipeline(configuration: configuration)
@@ -118,7 +118,7 @@ struct RemoteBench: ParsableCommand {
         }
         result.set(.success(Array(found.prefix(target))))
       } catch {
-        result.set(.failure(PickerExit(code: 2, message: String(describing: error))))
+        result.set(.failure(BenchExit(code: 2, message: String(describing: error))))
       }
     }
     return try result.wait()
@@ -144,9 +144,9 @@ private final class Arrivals: @unchecked Sendable {
 /// Hands a result from a task to the waiting main thread.
 private final class ResultBox: @unchecked Sendable {
   private let done = DispatchSemaphore(value: 0)
-  private var result: Result<[PhotoItem], PickerExit>?
+  private var result: Result<[PhotoItem], BenchExit>?
 
-  func set(_ value: Result<[PhotoItem], PickerExit>) {
+  func set(_ value: Result<[PhotoItem], BenchExit>) {
     result = value
     done.signal()
   }

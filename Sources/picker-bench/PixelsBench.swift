@@ -42,7 +42,7 @@ struct PixelsBench: ParsableCommand {
         let image = try ImageDecoder().decode(file: path, covering: box).image
         decoded.append(image.fitted(maxWidth: box.width, maxHeight: box.height))
       } catch {
-        throw PickerExit(code: 2, message: "\(path): \(error.message)")
+        throw BenchExit(code: 2, message: "\(path): \(error.message)")
       }
     }
     var encodeTimes: [Double] = []
@@ -94,7 +94,7 @@ struct PixelsBench: ParsableCommand {
       let side = max(box.width, box.height)
       let image = try ImageDecoder().decode(file: path, covering: PixelSize(width: side, height: side)).image
       guard PixelRenderer.render(image, maxColumns: area.width, maxRows: area.height, format: format) != nil else {
-        throw PickerExit(code: 2, message: "cannot encode \(path)")
+        throw BenchExit(code: 2, message: "cannot encode \(path)")
       }
       times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
     }

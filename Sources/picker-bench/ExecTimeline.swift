@@ -35,10 +35,10 @@ struct ExecTimeline {
       // The breadcrumb says "N of TOTAL" once the first page is in.
       let counted = OutputSearch(Array(" of \(photos)".utf8))
       let timings = try terminal.run(
-        ["/proc/self/exe", "--thumbnails", "off", "--timeline", library], environment: environment, settle: 0.5,
+        [PickerBinary.path, "--thumbnails", "off", "--timeline", library], environment: environment, settle: 0.5,
         quit: "q", firstFrame: { counted.found(in: $0) }, thumbnails: { _ in false },
         done: { $0.firstFrame != nil || $0.exit != nil })
-      guard let frame = timings.firstFrame else { throw PickerExit(code: 2, message: "the timeline never showed") }
+      guard let frame = timings.firstFrame else { throw BenchExit(code: 2, message: "the timeline never showed") }
       frames.append(frame)
     }
     var usage = rusage()

@@ -37,7 +37,7 @@ struct InteractiveBench: ParsableCommand {
 
   func run() throws {
     let cells = try PixelsBench.size(size, "--size")
-    let root = PathArguments.rawPositionals(matching: [folder])[0]
+    let root = PathBytes(folder)
     let sources: [any PhotoSource] = [
       FolderSource(root: root, title: "A"), FolderSource(root: root, title: "B", id: "bench-second"),
     ]

@@ -39,7 +39,7 @@ struct ThumbnailsBench: ParsableCommand {
       throw ValidationError("--cells must look like 16x8")
     }
     let paths = try photoPaths()
-    guard !paths.isEmpty else { throw PickerExit(code: 2, message: "no photos in \(folder)") }
+    guard !paths.isEmpty else { throw BenchExit(code: 2, message: "no photos in \(folder)") }
     let cacheRoot = BenchCache.makeRoot()
     defer { BenchCache.remove(cacheRoot) }
     let cache = noDiskCache ? nil : FreedesktopThumbnailCache(root: cacheRoot)
@@ -185,7 +185,7 @@ struct ThumbnailsBench: ParsableCommand {
   }
 
   private func photoPaths() throws -> [PathBytes] {
-    let root = PathArguments.rawPositionals(matching: [folder])[0]
+    let root = PathBytes(folder)
     let source = FolderSource(root: root)
     let box = Box<[PathBytes]>([])
     let semaphore = DispatchSemaphore(value: 0)

@@ -24,7 +24,7 @@ struct ScrollBench: ParsableCommand {
   func run() throws {
     let cells = try PixelsBench.size(size, "--size")
     let cell = try PixelsBench.size(cellSize, "--cell-size")
-    let source = FolderSource(root: PathArguments.rawPositionals(matching: [folder])[0])
+    let source = FolderSource(root: PathBytes(folder))
     var support = GraphicsSupport()
     support.graphics = graphics
     let terminal = ScriptedTerminal(size: cells, writer: makeGraphicsWriter(for: support))

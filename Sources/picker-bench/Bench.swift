@@ -2,10 +2,11 @@ import ArgumentParser
 import Foundation
 import PickerTUI
 
-/// `picker-tui bench ...`: measurements of the real code paths, headless.
+/// `picker-bench ...`: measurements of the real code paths, headless.
 struct Bench: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Benchmarks (figures come from here, not from timed tests).",
+    commandName: "picker-bench",
+    abstract: "picker-tui's benchmarks (figures come from here, not from timed tests).",
     subcommands: [
       FirstPaintBench.self, ThumbnailsBench.self, PixelsBench.self, ScrollBench.self, InteractiveBench.self,
       RemoteBench.self, IndexBench.self,
@@ -104,7 +105,7 @@ struct FirstPaintBench: ParsableCommand {
       let source: any PhotoSource =
         timeline
         ? TimelineSource(index: LibraryIndex(path: indexPath), roots: [PathBytes(folder)])
-        : FolderSource(root: PathArguments.rawPositionals(matching: [folder])[0])
+        : FolderSource(root: PathBytes(folder))
       var support = GraphicsSupport()
       support.graphics = graphics
       let terminal = ScriptedTerminal(
@@ -157,9 +158,9 @@ struct FirstPaintBench: ParsableCommand {
         return true
       }
       _ = loop.run()
-      guard painted else { throw PickerExit(code: 2, message: "the folder showed nothing") }
+      guard painted else { throw BenchExit(code: 2, message: "the folder showed nothing") }
       if end || goTo != nil {
-        guard let endReached else { throw PickerExit(code: 2, message: "End never reached the last photo") }
+        guard let endReached else { throw BenchExit(code: 2, message: "End never reached the last photo") }
         endTimes.append(Double(endReached) / 1_000_000)
         times.append(Double(endPressed! - started) / 1_000_000)
       } else {

@@ -24,7 +24,7 @@ final class PseudoTerminalRun {
     var unlock: Int32 = 0
     var number: UInt32 = 0
     guard master >= 0, ioctl(master, Self.setLock, &unlock) == 0, ioctl(master, Self.getNumber, &number) == 0 else {
-      throw PickerExit(code: 2, message: "cannot open a pseudo-terminal")
+      throw BenchExit(code: 2, message: "cannot open a pseudo-terminal")
     }
     slavePath = "/dev/pts/\(number)"
     var size = winsize(
@@ -121,7 +121,7 @@ final class PseudoTerminalRun {
     var pid: pid_t = 0
     let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
     guard result == 0 else {
-      throw PickerExit(code: 2, message: "cannot start \(arguments[0]): \(String(cString: strerror(result)))")
+      throw BenchExit(code: 2, message: "cannot start \(arguments[0]): \(String(cString: strerror(result)))")
     }
     return pid
   }

@@ -48,7 +48,7 @@ struct ExecFirstPaint {
     let hints = OutputSearch(Array("? help".utf8))
     let placements = PlacementCounter()
     return try terminal.run(
-      ["/proc/self/exe", "--thumbnails", "kitty", folder], environment: environment, settle: 2, quit: "q",
+      [PickerBinary.path, "--thumbnails", "kitty", folder], environment: environment, settle: 2, quit: "q",
       firstFrame: { hints.found(in: $0) }, thumbnails: { placements.count(in: $0) >= wanted },
       done: { $0.thumbnails != nil || $0.exit != nil })
   }
@@ -71,7 +71,7 @@ struct ExecFirstPaint {
       .filter { PhotoFileTypes.isPhoto(name: Array($0.utf8)) && !PhotoFileTypes.isHidden(name: Array($0.utf8)) }
       .sorted { NaturalOrder.precedes(Array($0.utf8), Array($1.utf8)) }
     guard names.count >= thumbnails else {
-      throw PickerExit(code: 2, message: "\(folder) has \(names.count) photos, fewer than \(thumbnails)")
+      throw BenchExit(code: 2, message: "\(folder) has \(names.count) photos, fewer than \(thumbnails)")
     }
     return names.prefix(thumbnails).map { folder + "/" + $0 }
   }
@@ -81,7 +81,7 @@ struct ExecFirstPaint {
       let path = "\(folder)/\(name)"
       if FileManager.default.isExecutableFile(atPath: path) { return path }
     }
-    throw PickerExit(code: 2, message: "\(name) is not on PATH")
+    throw BenchExit(code: 2, message: "\(name) is not on PATH")
   }
 
   private func report(_ rows: [(String, [PseudoTerminalRun.Timings])]) {
