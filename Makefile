@@ -4,7 +4,7 @@ SWIFT ?= swift
 BIN := .build/release/picker-tui
 BENCH := .build/release/picker-bench
 
-.PHONY: all build deps test-deps bench-deps embedded-example run test unit-test e2e-test bench fuzz fuzz-smoke format lint clean generated install uninstall
+.PHONY: all build deps test-deps bench-deps embedded-example run test unit-test e2e-test bench fuzz fuzz-smoke format lint clean generated install uninstall deb
 
 all: build
 
@@ -17,8 +17,13 @@ test-deps:
 bench-deps:
 	@scripts/install-deps.sh bench
 
+# The Swift runtime and Foundation are linked in (--static-swift-stdlib): the
+# binary needs only Debian's libraries, not the toolchain's folder. SwiftPM
+# still writes that folder into its RUNPATH: the installed copy loses it.
+RELEASE_FLAGS := -c release --static-swift-stdlib
+
 build: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS)
 
 run: build
 	$(BIN) demo/album
@@ -84,11 +89,13 @@ FISHDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 GENERATED := .build/generated
 MAN_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null || date -u +%F)
 
+# ArgumentParser's generate-manual tool is run on the built binary itself:
+# its plugin would rebuild the binary without the static Swift runtime.
 generated: build
 	rm -rf $(GENERATED) && mkdir -p $(GENERATED)
-	$(SWIFT) package --allow-writing-to-package-directory generate-manual --date $(MAN_DATE) \
-		--authors "picker-tui developers" >/dev/null
-	cp .build/plugins/GenerateManual/outputs/picker-tui/picker-tui.1 $(GENERATED)/picker-tui.1
+	$(SWIFT) build $(RELEASE_FLAGS) --product generate-manual
+	.build/release/generate-manual $(BIN) --date $(MAN_DATE) --authors "picker-tui developers" \
+		--output-directory $(GENERATED)
 	$(BIN) --generate-completion-script bash > $(GENERATED)/picker-tui.bash
 	$(BIN) --generate-completion-script zsh > $(GENERATED)/_picker-tui
 	$(BIN) --generate-completion-script fish > $(GENERATED)/picker-tui.fish
@@ -96,11 +103,17 @@ generated: build
 install: build generated
 	install -d "$(BINDIR)" "$(THUMBNAILERDIR)" "$(MANDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
 	install -m 0755 $(BIN) "$(BINDIR)/picker-tui"
+	patchelf --remove-rpath "$(BINDIR)/picker-tui"
 	install -m 0644 packaging/picker-tui.thumbnailer "$(THUMBNAILERDIR)/picker-tui.thumbnailer"
 	install -m 0644 $(GENERATED)/picker-tui.1 "$(MANDIR)/picker-tui.1"
 	install -m 0644 $(GENERATED)/picker-tui.bash "$(BASHDIR)/picker-tui"
 	install -m 0644 $(GENERATED)/_picker-tui "$(ZSHDIR)/_picker-tui"
 	install -m 0644 $(GENERATED)/picker-tui.fish "$(FISHDIR)/picker-tui.fish"
+
+# `make deb`: picker-tui_VERSION_ARCH.deb in this folder (Depends from
+# dpkg-shlibdeps; lintian must find no error).
+deb: build test-deps
+	packaging/make-deb.sh .
 
 uninstall:
 	rm -f "$(BINDIR)/picker-tui" "$(THUMBNAILERDIR)/picker-tui.thumbnailer" "$(MANDIR)/picker-tui.1" \

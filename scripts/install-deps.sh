@@ -23,7 +23,10 @@ packages=(libncurses-dev ncurses-term pkg-config
   # Web sources: HTTP(S) through libcurl; WebDAV replies through libxml2.
   libcurl4-openssl-dev libxml2-dev
   # The library index (dates taken, cameras) is an SQLite database.
-  libsqlite3-dev)
+  libsqlite3-dev
+  # `make install` drops the toolchain folder SwiftPM writes into the
+  # binary's RUNPATH (the Swift runtime is linked in).
+  patchelf)
 if [ "$what" = test ] || [ "$what" = bench ]; then
   packages+=(tmux python3)
   # Pixel thumbnails are checked in real terminal emulators on a virtual X
@@ -51,6 +54,8 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
   # The installed man page and the bash, zsh and fish completions are
   # loaded by the real programs (man-db for `man -l`).
   packages+=(man-db zsh fish)
+  # `make deb`: dpkg-shlibdeps for the Depends, lintian to check the package.
+  packages+=(dpkg-dev lintian)
 fi
 if [ "$what" = bench ]; then
   # Pillow writes the camera-like photos; chafa, timg and vipsthumbnail are
