@@ -3,6 +3,10 @@ Enter, a typo in the path, folders piped in with the files, keys typed at a
 terminal too small to show the grid, a negative --max, and a terminal
 without an alternate screen."""
 
+import os
+import subprocess
+import time
+
 import pytest
 
 from conftest import TMUX_NOTICE, make_files
@@ -117,3 +121,36 @@ def test_without_an_alternate_screen_the_last_frame_is_cleared(picker, tmp_path,
     assert p.finish(130) == b""
     screen = p.screen()
     assert "apple.jpg" not in screen.text and "Picked" not in screen.text, f"the last frame is left behind{screen}"
+
+
+def test_a_fifo_put_in_place_of_a_picked_file_is_not_printed(picker, tmp_path):
+    root = make_files(tmp_path / "f", ["a.jpg", "b.jpg"])
+    p = picker.start([str(root)])
+    p.toggle("a.jpg")
+    p.press("l", "b.jpg")
+    p.toggle("b.jpg")
+    (root / "b.jpg").unlink()
+    os.mkfifo(root / "b.jpg")
+    p.send("Enter")
+    screen = p.wait_running(
+        lambda s: "b.jpg no longer exists" in s.status, "'b.jpg no longer exists' on the bottom line"
+    )
+    assert screen.tray_names() == ["a.jpg", "✗ b.jpg"], screen
+    p.send("Enter")
+    assert p.finish(0) == f"{root}/a.jpg\n".encode()
+
+
+def test_a_tmux_that_hangs_does_not_hang_the_start(picker, tmp_path):
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    # A duration no other test uses, to find it afterwards.
+    (fake / "tmux").write_text("#!/bin/sh\nexec sleep 61\n")
+    (fake / "tmux").chmod(0o755)
+    root = make_files(tmp_path / "t", ["a.jpg"])
+    started = time.monotonic()
+    p = picker.start([str(root)], env={"PATH": f"{fake}:/usr/bin:/bin", "TMUX": "/tmp/fake-tmux,1,0"})
+    assert time.monotonic() - started < 8, "the start waited for the hung tmux"
+    p.send("Enter")
+    assert p.finish(0) == f"{root}/a.jpg\n".encode()
+    # The hung child was ended, not left behind.
+    assert subprocess.run(["pgrep", "-x", "-f", "sleep 61"], capture_output=True).returncode == 1

@@ -76,6 +76,13 @@ public enum DirectoryReader {
 
   public enum FileKind { case folder, file }
 
+  /// Whether `path` is, after following links, a regular file: a FIFO or a
+  /// device put in a photo's place is no photo to print.
+  public static func isRegularFile(_ path: PathBytes) -> Bool {
+    guard let info = status(path) else { return false }
+    return (info.st_mode & S_IFMT) == S_IFREG
+  }
+
   /// What `path` is after following links; nil when it does not exist.
   public static func fileKind(_ path: PathBytes) -> FileKind? {
     guard let info = status(path) else { return nil }

@@ -139,7 +139,9 @@ final class EffectRunner {
   private func checkPicked(_ check: PickCheck) {
     let inbox = inbox
     DispatchQueue.global(qos: .userInitiated).async {
-      let missing = check.localPaths.filter { DirectoryReader.fileKind($0) == nil }
+      // Gone, or no longer a regular file (a FIFO in its place would hang
+      // the command reading the printed path).
+      let missing = check.localPaths.filter { !DirectoryReader.isRegularFile($0) }
       inbox.post(.pickedChecked(check, missing: Set(missing)))
     }
   }

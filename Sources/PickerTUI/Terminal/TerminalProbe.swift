@@ -90,19 +90,10 @@ package struct TerminalProbe {
   /// `allow-passthrough` of our pane: on, off, or nil when tmux could not
   /// be asked.
   private static func tmuxAllowsPassthrough(environment: [String: String]) -> Bool? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     var arguments = ["tmux", "show-options", "-Apv"]
     if let pane = environment["TMUX_PANE"], !pane.isEmpty { arguments += ["-t", pane] }
-    process.arguments = arguments + ["allow-passthrough"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    do { try process.run() } catch { return nil }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return nil }
+    // A tmux that does not answer in a second is taken as one that said no.
+    guard let data = BoundedChild.output(of: arguments + ["allow-passthrough"], seconds: 1) else { return nil }
     let value = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     return value == "on" || value == "all"
   }
