@@ -154,3 +154,13 @@ def test_a_tmux_that_hangs_does_not_hang_the_start(picker, tmp_path):
     assert p.finish(0) == f"{root}/a.jpg\n".encode()
     # The hung child was ended, not left behind.
     assert subprocess.run(["pgrep", "-x", "-f", "sleep 61"], capture_output=True).returncode == 1
+
+
+def test_no_query_leaks_into_the_pane_title_without_tmux_in_the_environment(picker, tmp_path):
+    # What ssh from a tmux pane gives: TERM says tmux, $TMUX is not passed.
+    root = make_files(tmp_path / "s", ["a.jpg"])
+    p = picker.start([str(root)], env={"TMUX": "", "TERM": "tmux-256color"})
+    p.send("Enter")
+    assert p.finish(0) == f"{root}/a.jpg\n".encode()
+    title = p.display("#{pane_title}")
+    assert "Gi=" not in title and "AAAA" not in title, title

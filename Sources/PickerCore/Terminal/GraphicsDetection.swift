@@ -90,19 +90,30 @@ public enum GraphicsDetection {
   /// One batch, DA1 last as the sentinel: kitty graphics query, XTVERSION,
   /// XTSMGRAPHICS (colour registers, sixel geometry), cell size, text area
   /// in pixels and cells, DA1.
-  public static func queries() -> [UInt8] {
+  /// `kitty` false leaves the kitty query out (see `mayAskKitty`).
+  public static func queries(kitty: Bool = true) -> [UInt8] {
     let esc = "\u{1B}"
-    let parts = [
-      "\(esc)_Gi=\(queryImageID),s=1,v=1,a=q,t=d,f=24;AAAA\(esc)\\",
-      "\(esc)[>0q",
-      "\(esc)[?1;1;0S",
-      "\(esc)[?2;1;0S",
-      "\(esc)[16t",
-      "\(esc)[14t",
-      "\(esc)[18t",
-      "\(esc)[c",
-    ]
+    let parts =
+      (kitty ? ["\(esc)_Gi=\(queryImageID),s=1,v=1,a=q,t=d,f=24;AAAA\(esc)\\"] : []) + [
+        "\(esc)[>0q",
+        "\(esc)[?1;1;0S",
+        "\(esc)[?2;1;0S",
+        "\(esc)[16t",
+        "\(esc)[14t",
+        "\(esc)[18t",
+        "\(esc)[c",
+      ]
     return Array(parts.joined().utf8)
+  }
+
+  /// Whether the kitty query (an APC string) may be sent. Under tmux or
+  /// screen that the picker cannot address (TERM says so, but $TMUX is not
+  /// there, as over ssh from a tmux pane), it cannot be wrapped for
+  /// passthrough, and tmux 3.3 would take it as the pane's title.
+  public static func mayAskKitty(environment: [String: String]) -> Bool {
+    let term = environment["TERM"] ?? ""
+    let multiplexed = term.hasPrefix("tmux") || term.hasPrefix("screen")
+    return !multiplexed || !(environment["TMUX"] ?? "").isEmpty
   }
 
   /// Wraps bytes in tmux's passthrough (`ESC Ptmux; … ESC \`, every inner

@@ -45,7 +45,7 @@ package struct TerminalProbe {
     var typed: [TerminalInputEvent] = []
     var decoder = InputDecoder()
     if passthrough != false {
-      var queries = GraphicsDetection.queries()
+      var queries = GraphicsDetection.queries(kitty: GraphicsDetection.mayAskKitty(environment: environment))
       if inTmux { queries = GraphicsDetection.tmuxPassthrough(queries) }
       (facts, typed) = exchange(queries, deadline: deadline(environment: environment), decoder: &decoder)
     }

@@ -114,4 +114,15 @@ private func decide(
     let wrapped = String(decoding: GraphicsDetection.tmuxPassthrough(Array("\u{1B}[c".utf8)), as: UTF8.self)
     #expect(wrapped == "\u{1B}Ptmux;\u{1B}\u{1B}[c\u{1B}\\")
   }
+
+  @Test func theKittyQueryIsLeftOutUnderAMultiplexerThePickerCannotAddress() {
+    // Over ssh from a tmux pane: TERM says tmux, $TMUX is not passed.
+    #expect(!GraphicsDetection.mayAskKitty(environment: ["TERM": "tmux-256color"]))
+    #expect(!GraphicsDetection.mayAskKitty(environment: ["TERM": "screen.xterm-256color", "TMUX": ""]))
+    #expect(GraphicsDetection.mayAskKitty(environment: ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"]))
+    #expect(GraphicsDetection.mayAskKitty(environment: ["TERM": "xterm-kitty"]))
+    let without = String(decoding: GraphicsDetection.queries(kitty: false), as: UTF8.self)
+    #expect(!without.contains("\u{1B}_G"))
+    #expect(without.hasSuffix("\u{1B}[c"))
+  }
 }
