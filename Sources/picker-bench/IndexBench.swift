@@ -84,13 +84,15 @@ struct IndexBench: ParsableCommand {
     var last: [Double] = []
     for _ in 0..<max(1, runs) {
       firstPage.append(
-        try seconds { _ = try sync { try await source.items(in: nil, page: PageRequest(offset: 0, limit: 96)) } })
+        try seconds { _ = try waitFor { try await source.items(in: nil, page: PageRequest(offset: 0, limit: 96)) } })
       jump.append(
-        try seconds { _ = try sync { try await source.items(in: nil, page: PageRequest(offset: rows / 2, limit: 96)) } }
+        try seconds {
+          _ = try waitFor { try await source.items(in: nil, page: PageRequest(offset: rows / 2, limit: 96)) }
+        }
       )
       last.append(
         try seconds {
-          _ = try sync { try await source.items(in: nil, page: PageRequest(offset: rows - 96, limit: 96)) }
+          _ = try waitFor { try await source.items(in: nil, page: PageRequest(offset: rows - 96, limit: 96)) }
         })
     }
     print("synthetic rows:      \(rows) (built in \(format(built * 1000)) ms)")
@@ -127,20 +129,4 @@ struct IndexBench: ParsableCommand {
 
   private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
   private func format(_ value: Double) -> String { String(format: "%.1f", value) }
-}
-
-/// Runs an async call to its end from synchronous code (a benchmark).
-private func sync<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-  let box = ResultBox<T>()
-  let done = DispatchSemaphore(value: 0)
-  Task {
-    do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
-    done.signal()
-  }
-  done.wait()
-  return try box.result!.get()
-}
-
-private final class ResultBox<T>: @unchecked Sendable {
-  var result: Result<T, Error>?
 }

@@ -104,24 +104,22 @@ struct RemoteBench: ParsableCommand {
 
   /// Root photos, page by page, until enough.
   private func listPhotos(_ source: any PhotoSource) throws -> [PhotoItem] {
-    let result = ResultBox()
     let target = photos
-    Task.detached {
-      var found: [PhotoItem] = []
-      var offset = 0
-      do {
+    do {
+      return try waitFor {
+        var found: [PhotoItem] = []
+        var offset = 0
         while found.count < target {
           let page = try await source.items(in: nil, page: PageRequest(offset: offset, limit: 100))
           found += page.items.filter { !$0.isFolder && $0.thumbnail != nil }
           offset += page.items.count
           if !page.hasMore || page.items.isEmpty { break }
         }
-        result.set(.success(Array(found.prefix(target))))
-      } catch {
-        result.set(.failure(BenchExit(code: 2, message: String(describing: error))))
+        return Array(found.prefix(target))
       }
+    } catch {
+      throw BenchExit(code: 2, message: String(describing: error))
     }
-    return try result.wait()
   }
 }
 
@@ -139,20 +137,4 @@ private final class Arrivals: @unchecked Sendable {
   }
 
   func snapshot() -> ([Double], Int) { lock.withLock { (seconds, failures) } }
-}
-
-/// Hands a result from a task to the waiting main thread.
-private final class ResultBox: @unchecked Sendable {
-  private let done = DispatchSemaphore(value: 0)
-  private var result: Result<[PhotoItem], BenchExit>?
-
-  func set(_ value: Result<[PhotoItem], BenchExit>) {
-    result = value
-    done.signal()
-  }
-
-  func wait() throws -> [PhotoItem] {
-    done.wait()
-    return try result!.get()
-  }
 }

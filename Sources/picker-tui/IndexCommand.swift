@@ -66,14 +66,7 @@ struct IndexCommand: ParsableCommand {
       }
       return folders.map { PathBytes($0) }
     }
-    let home = environment["HOME"] ?? NSHomeDirectory()
-    let file: ConfigFile?
-    do {
-      file = try ConfigFile.load(
-        path: config ?? ConfigFile.defaultPath(environment: environment), required: config != nil, home: home)
-    } catch {
-      throw PickerExit(code: 2, message: error.description)
-    }
+    let file = try Pick.loadConfig(config, environment: environment)
     return file?.libraryRoots?.map { PathBytes($0) } ?? [Pick.defaultFolder(environment: environment)]
   }
 }

@@ -201,12 +201,17 @@ struct Pick: ParsableCommand {
     return icons
   }
 
-  /// The config file, nil when there is none; an error in it ends the run.
   private func loadConfig(environment: [String: String]) throws -> ConfigFile? {
+    try Self.loadConfig(config, environment: environment)
+  }
+
+  /// The config file (`--config`, else the default place), nil when there
+  /// is none; an error in it ends the run.
+  static func loadConfig(_ path: String?, environment: [String: String]) throws -> ConfigFile? {
     let home = environment["HOME"] ?? NSHomeDirectory()
     do {
       return try ConfigFile.load(
-        path: config ?? ConfigFile.defaultPath(environment: environment), required: config != nil, home: home)
+        path: path ?? ConfigFile.defaultPath(environment: environment), required: path != nil, home: home)
     } catch {
       throw PickerExit(code: 2, message: error.description)
     }

@@ -111,8 +111,7 @@ extension AppState {
       scope.focus = index + (scope.isRoot ? 0 : 1)
       let grid = GridRows(scope: scope, columns: layout.columns)
       let row = grid.row(ofCell: scope.focus)
-      scope.scrollRow =
-        row > 0 && grid.row(row - 1).map { if case .header = $0 { true } else { false } } == true ? row - 1 : row
+      scope.scrollRow = grid.topRow(showingHeaderOf: row)
       self.scope = scope
       return []
     }

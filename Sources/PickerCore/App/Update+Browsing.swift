@@ -34,10 +34,7 @@ extension AppState {
     guard let scope else { return 1 }
     let grid = gridRows
     let shown = grid.visibleRowCount(from: scope.scrollRow, layout: layout)
-    let headers = (scope.scrollRow..<(scope.scrollRow + shown)).filter {
-      if case .header? = grid.row($0) { return true }
-      return false
-    }.count
+    let headers = (scope.scrollRow..<(scope.scrollRow + shown)).filter(grid.isHeader).count
     return max(1, shown - headers)
   }
 
@@ -292,8 +289,7 @@ extension AppState {
     let grid = GridRows(scope: scope, columns: layout.columns)
     let focusRow = grid.row(ofCell: scope.focus)
     // The day's header stays in view above its first row.
-    var topWanted = focusRow
-    if focusRow > 0, case .header? = grid.row(focusRow - 1) { topWanted = focusRow - 1 }
+    let topWanted = grid.topRow(showingHeaderOf: focusRow)
     if topWanted < scope.scrollRow { scope.scrollRow = topWanted }
     if focusRow >= scope.scrollRow + grid.visibleRowCount(from: scope.scrollRow, layout: layout) {
       scope.scrollRow = grid.firstRow(showingLast: focusRow, layout: layout)

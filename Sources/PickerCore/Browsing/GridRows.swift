@@ -13,18 +13,9 @@ public struct GridRows: Hashable, Sendable {
 
   /// A run of cells under one header (or none), starting at grid row `firstRow`.
   struct Segment: Hashable, Sendable {
-    var header: (day: Int, count: Int)?
+    var header: DayCount?
     var cells: Range<Int>
     var firstRow: Int
-
-    static func == (a: Segment, b: Segment) -> Bool {
-      a.cells == b.cells && a.firstRow == b.firstRow && a.header?.day == b.header?.day
-        && a.header?.count == b.header?.count
-    }
-    func hash(into hasher: inout Hasher) {
-      hasher.combine(cells)
-      hasher.combine(firstRow)
-    }
   }
 
   public let columns: Int
@@ -47,7 +38,7 @@ public struct GridRows: Hashable, Sendable {
     let offset = scope.isRoot ? 0 : 1
     var segments: [Segment] = []
     var row = 0
-    func add(_ header: (day: Int, count: Int)?, _ cells: Range<Int>) {
+    func add(_ header: DayCount?, _ cells: Range<Int>) {
       guard !cells.isEmpty else { return }
       segments.append(Segment(header: header, cells: cells, firstRow: row))
       row += (header == nil ? 0 : 1) + (cells.count + columns - 1) / columns
@@ -59,7 +50,7 @@ public struct GridRows: Hashable, Sendable {
       if index == scope.sections.count - 1 { end = cellCount }
       let cells = (offset + section.start)..<end
       if let day = section.day {
-        add((day, wholeDays?[day] ?? section.count), cells)
+        add(DayCount(day: day, count: wholeDays?[day] ?? section.count), cells)
       } else {
         add(nil, cells)
       }
@@ -127,10 +118,21 @@ public struct GridRows: Hashable, Sendable {
     return nil
   }
 
+  /// Whether grid row `index` is a day's header.
+  public func isHeader(_ index: Int) -> Bool {
+    if case .header? = row(index) { return true }
+    return false
+  }
+
+  /// The row to put at the top so that `row` shows with its day's header
+  /// when it is the day's first row.
+  public func topRow(showingHeaderOf row: Int) -> Int {
+    row > 0 && isHeader(row - 1) ? row - 1 : row
+  }
+
   /// Lines a row takes on screen.
   public func height(ofRow index: Int, layout: GridLayout) -> Int {
-    if case .header? = row(index) { return 1 }
-    return layout.tileHeight
+    isHeader(index) ? 1 : layout.tileHeight
   }
 
   /// How many rows from `first` fit in the grid's height (at least one).

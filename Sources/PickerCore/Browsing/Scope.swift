@@ -173,12 +173,17 @@ public struct Scope: Hashable, Sendable {
   private mutating func show(_ page: Page) {
     for item in page.items where loadedIDs.insert(item.id).inserted {
       items.append(item)
-      let day = item.taken?.day
-      if let last = sections.last, last.day == day {
-        sections[sections.count - 1].count += 1
-      } else {
-        sections.append(ItemSection(day: day, start: items.count - 1, count: 1))
-      }
+      extendSections(with: item)
+    }
+  }
+
+  /// Counts the item just appended into the last section, or starts one.
+  private mutating func extendSections(with item: PhotoItem) {
+    let day = item.taken?.day
+    if let last = sections.last, last.day == day {
+      sections[sections.count - 1].count += 1
+    } else {
+      sections.append(ItemSection(day: day, start: items.count - 1, count: 1))
     }
   }
 
@@ -234,18 +239,15 @@ extension Scope {
     loadingNewerOffset = nil
     let fresh = page.items.filter { !loadedIDs.contains($0.id) }
     for item in fresh { loadedIDs.insert(item.id) }
-    items = fresh + items
+    let old = items
     baseOffset = offset
     focus += fresh.count
     // Sections are rebuilt: the new items may join the first day.
+    items = []
     sections = []
-    for (index, item) in items.enumerated() {
-      let day = item.taken?.day
-      if let last = sections.last, last.day == day {
-        sections[sections.count - 1].count += 1
-      } else {
-        sections.append(ItemSection(day: day, start: index, count: 1))
-      }
+    for item in fresh + old {
+      items.append(item)
+      extendSections(with: item)
     }
     return fresh.count
   }

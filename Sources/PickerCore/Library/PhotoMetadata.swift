@@ -66,7 +66,7 @@ public enum PhotoMetadataReader {
     var seconds = modified.tv_sec
     var local = tm()
     localtime_r(&seconds, &local)
-    let date = CivilDate(year: Int(local.tm_year) + 1900, month: Int(local.tm_mon) + 1, day: Int(local.tm_mday))
+    let date = CivilDate(local)
     let wallClock = TakenDate.wallClock(
       date, hour: Int(local.tm_hour), minute: Int(local.tm_min), second: Int(local.tm_sec),
       millisecond: Int(modified.tv_nsec / 1_000_000))
@@ -79,8 +79,7 @@ public enum PhotoMetadataReader {
     var now = time(nil)
     var local = tm()
     localtime_r(&now, &local)
-    return CivilDate(year: Int(local.tm_year) + 1900, month: Int(local.tm_mon) + 1, day: Int(local.tm_mday))
-      .dayNumber + 1
+    return CivilDate(local).dayNumber + 1
   }
 
   /// A fixed-size C string field as Swift text.
@@ -89,5 +88,12 @@ public enum PhotoMetadataReader {
       let bytes = raw.prefix { $0 != 0 }
       return String(decoding: bytes, as: UTF8.self)
     }
+  }
+}
+
+extension CivilDate {
+  /// The date of a broken-down local time (`localtime_r`'s).
+  init(_ local: tm) {
+    self.init(year: Int(local.tm_year) + 1900, month: Int(local.tm_mon) + 1, day: Int(local.tm_mday))
   }
 }
