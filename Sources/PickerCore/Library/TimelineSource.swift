@@ -25,7 +25,8 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   private var scanning = false
   private var stopped = false
   /// Each listing's day counts, from its first page: later pages say its
-  /// size too, and start at their day instead of counting rows.
+  /// size too, and start at their day instead of counting rows. Emptied at
+  /// each change, so the page asked next counts afresh and carries them.
   private var dayCache: [LibraryFilter: [DayCount]] = [:]
 
   /// `firstDay`/`lastDay` restrict the timeline (`--since`, `--until`).
@@ -74,23 +75,29 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
     let thread = Thread { [self] in
       let summary = runScan()
       finishFirstBatch()
-      _ = summary
       lock.withLock { scanning = false }
+      // A rescan that found nothing new, moved or gone leaves what is on
+      // screen alone (listing a far window again would only cost).
+      if summary.map({ $0.read + $0.removed + $0.moved > 0 }) ?? true { announceChange() }
       continuation?.yield(.status(nil))
-      continuation?.yield(.contentChanged)
     }
     thread.name = "library scan"
     thread.start()
   }
 
   private func runScan() -> ScanSummary? {
+    var announcedRead = 0
     let report: (ScanProgress) -> Void = { [self] progress in
       finishFirstBatch()
       let now = Date()
       guard now.timeIntervalSince(lastNews) > 0.4 else { return }
       lastNews = now
       continuation?.yield(.status(progress.label))
-      continuation?.yield(.contentChanged)
+      // Listings change only where headers were read and written.
+      if progress.read > announcedRead {
+        announcedRead = progress.read
+        announceChange()
+      }
     }
     // A file index scans on a connection of its own, so listings go on
     // meanwhile; one in memory has only the one connection.
@@ -103,6 +110,12 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
       return try? scanner(connection).scan(progress: report)
     }
     return try? index.withDatabase { database throws(SQLiteError) in try scanner(database).scan(progress: report) }
+  }
+
+  /// The index changed: counts kept from before are stale.
+  private func announceChange() {
+    lock.withLock { dayCache = [:] }
+    continuation?.yield(.contentChanged)
   }
 
   private func finishFirstBatch() {
@@ -148,7 +161,10 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   private func list(_ filter: LibraryFilter, page: PageRequest) async throws -> Page {
     do {
       var days: [DayCount]?
-      if page.offset == 0 {
+      // A listing's first page counts its days; so does any page of one
+      // not counted since the last change (a window listed again after
+      // the index changed, far from the top).
+      if page.offset == 0 || lock.withLock({ dayCache[filter] == nil }) {
         days = try index.dayCounts(filter)
         if days!.isEmpty {
           await waitForFirstBatch()

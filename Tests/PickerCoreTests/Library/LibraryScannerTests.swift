@@ -184,6 +184,24 @@ import Testing
     #expect(page.items.map { $0.taken?.origin } == [.fileName, .fileTime, .fileTime])
   }
 
+  @Test func aPageListedAfterAChangeCarriesFreshDayCounts() async throws {
+    let index = index()
+    _ = try scan(index)
+    let source = TimelineSource(index: index, roots: [PathBytes(root)])
+    let news = try #require(source.changes())
+    _ = try await source.items(in: nil, page: PageRequest(offset: 0, limit: 2))
+    // A later page of a listing already counted does not count again.
+    #expect(try await source.items(in: nil, page: PageRequest(offset: 2, limit: 2)).days == nil)
+    write("Phone/IMG_20240101_120000.jpg", ExifJPEG.bytes())
+    source.startScanning()
+    for await change in news where change == .status(nil) { break }
+    // The index changed: a window far from the top, listed again, gets
+    // the new counts (the timeline's scale and date jumps stand on them).
+    let window = try await source.items(in: nil, page: PageRequest(offset: 2, limit: 2))
+    #expect(window.total == 6 && window.days?.reduce(0) { $0 + $1.count } == 6)
+    source.stop()
+  }
+
   @Test func stoppingEndsTheScanAndItsNews() async throws {
     let source = TimelineSource(index: index(), roots: [PathBytes(root)])
     let news = try #require(source.changes())
