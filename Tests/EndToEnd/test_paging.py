@@ -116,3 +116,29 @@ def test_load_more_tile_while_stdin_is_still_coming(picker, tmp_path):
     p.wait_focus("P18.jpg")
     p.send("Enter")
     assert p.finish(0) == b"P18.jpg\n"
+
+
+@pytest.fixture(scope="module")
+def folder_of_20000(tmp_path_factory):
+    return hard_linked_photos(tmp_path_factory.mktemp("burst") / "many", 20_000)
+
+
+def burst(p, *keys: str) -> None:
+    """One send-keys for all: the keys reach the picker faster than pages list."""
+    p.tmux("send-keys", "-t", p.target, *keys)
+
+
+@pytest.mark.parametrize("count", [50, 200, 500])
+def test_a_burst_of_moves_past_the_loaded_pages_is_never_dropped(picker, folder_of_20000, count):
+    p = picker.start([str(folder_of_20000)])
+    p.wait(lambda s: s.counts == (48, 20000), "the first page of 20000")
+    burst(p, *(["Right"] * count), "Space", "Enter")
+    assert p.finish(0) == f"{folder_of_20000}/IMG_{count + 1:05d}.jpg\n".encode()
+
+
+def test_sixty_page_downs_in_one_burst_land_sixty_screens_down(picker, folder_of_20000):
+    p = picker.start([str(folder_of_20000)])
+    screen = p.wait(lambda s: s.counts == (48, 20000), "the first page of 20000")
+    per_screen = screen.columns() * 3
+    burst(p, *(["NPage"] * 60), "Space", "Enter")
+    assert p.finish(0) == f"{folder_of_20000}/IMG_{1 + 60 * per_screen:05d}.jpg\n".encode()

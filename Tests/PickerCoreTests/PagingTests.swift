@@ -90,6 +90,43 @@ import Testing
     #expect(after.loads.isEmpty && state.scope!.items.count == 48 && state.focusedTitle == "IMG_1.jpg")
   }
 
+  /// Sends `keys` at once, as a burst outrunning the listing; the pages
+  /// asked for meanwhile are answered only after the last key, in order,
+  /// each as it is asked for (from a listing of 20,000).
+  private func burst(_ state: inout AppState, _ keys: [Key]) {
+    var pending: [PageLoad] = []
+    for key in keys { pending += state.update(.key(key)).loads }
+    while !pending.isEmpty {
+      let load = pending.removeFirst()
+      let first = load.request.offset + 1
+      let items = Fixture.photos(first...(first + load.request.limit - 1))
+      pending += state.update(.pageLoaded(load, Page(items: items, hasMore: true))).loads
+    }
+  }
+
+  @Test(arguments: [50, 200, 500]) func aBurstOfMovesPastThePagesStillLoadingIsNeverDropped(_ count: Int) {
+    var state = firstPage()
+    burst(&state, Array(repeating: .right, count: count) + [.char(" ")])
+    #expect(state.focusedTitle == "IMG_\(count + 1).jpg")
+    #expect(state.selection.photos.map { String(decoding: $0.title, as: UTF8.self) } == ["IMG_\(count + 1).jpg"])
+  }
+
+  @Test func pageDownsPastThePagesStillLoadingLandWhereThatManyScreensAre() {
+    var state = firstPage()
+    burst(&state, Array(repeating: .pageDown, count: 60))
+    // 18 photos a screen (6 columns, 3 rows), from the first.
+    #expect(state.focusedTitle == "IMG_\(1 + 60 * 18).jpg")
+  }
+
+  @Test func cancelActsAtOnceWhileKeysWaitForAPage() {
+    var state = firstPage()
+    var pending: [PageLoad] = []
+    for key in Array(repeating: Key.right, count: 60) { pending += state.update(.key(key)).loads }
+    #expect(state.scope!.revealOnArrival)
+    // Escape still acts at once: the picker does not wait for the page.
+    #expect(state.update(.key(.escape)).outcome == .cancelled)
+  }
+
   @Test func theHintLineSaysWhatEnterDoesOnTheFocusedCell() {
     var (state, effects) = Fixture.started()
     _ = state.answerLoad(from: effects, with: [Fixture.folder("Album")] + Fixture.photos(1...3), hasMore: true)

@@ -207,9 +207,12 @@ public struct AppState: Hashable, Sendable {
   /// Sources that wait for the user to sign in, with their forms; the bar
   /// marks them with *.
   public var signInNeeded: [Int: AuthPrompt] = [:]
-  /// Keys typed before the first page arrived, applied in order once it
-  /// does (as fzf keeps a query typed while it starts).
+  /// Keys typed before the first page arrived, or past the last loaded
+  /// photo before the next, applied in order once it does (as fzf keeps a
+  /// query typed while it starts).
   var typedAhead: [Key] = []
+  /// The rest of a move that ran past the loaded photos.
+  var carriedMove: CarriedMove?
   /// Picks of an unfinished run that R (or --resume) restores.
   public var resumeOffer: ResumeOffer?
   /// Picked files found gone at a confirm: the tray marks them.

@@ -26,7 +26,16 @@ extension AppState {
     }
     self.scope = scope
     // On the last row, down reaches for the next page as in a plain grid.
-    if step > 0 { pullNextPage(reaching: moved == 0 ? scope.cellCount : scope.focus) }
+    guard step > 0 else { return }
+    let before = scope.cellCount
+    pullNextPage(reaching: moved == 0 ? scope.cellCount : scope.focus)
+    let left = abs(rows) - moved
+    guard left > 0 else { return }
+    if (self.scope?.cellCount ?? 0) > before {
+      moveRows(left, clampToEnds: clampToEnds)  // the page fetched ahead was shown
+    } else {
+      carry(left, rows: true)
+    }
   }
 
   /// Rows of tiles a page key moves.
@@ -48,6 +57,7 @@ extension AppState {
       scope.focus = target < 0 ? 0 : scope.cellCount - 1
     }
     self.scope = scope
+    if target >= scope.cellCount { carry(target - scope.focus, rows: false) }
   }
 
   /// Down one row; from the row above a shorter last row, to the last cell.
@@ -62,6 +72,7 @@ extension AppState {
       scope.focus = scope.cellCount - 1
     }
     self.scope = scope
+    if target >= scope.cellCount { carry(target - scope.focus, rows: false) }
   }
 
   /// Moving onto or past Load-more (keys, wheel) loads the next page by

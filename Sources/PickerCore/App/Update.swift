@@ -11,7 +11,7 @@ extension AppState {
       hasInteracted = true
       if isTooSmall && !actsWhileTooSmall(key) {
         effects = []
-      } else if waitsForFirstPage(before: key) {
+      } else if waitsForPage(before: key) {
         if typedAhead.isEmpty { typedAheadScope = scope?.generation }
         typedAhead.append(key)
         effects = []
@@ -62,6 +62,7 @@ extension AppState {
       effects = []
     }
     showNote()
+    applyCarriedMove()
     effects += replayTypedAhead()
     effects += keepFocusVisibleAndPrefetch()
     effects += refreshThumbnails()
@@ -78,28 +79,6 @@ extension AppState {
   /// photos the user cannot see: only cancel, quit and help act.
   private func actsWhileTooSmall(_ key: Key) -> Bool {
     options.keys.tooSmall.action(for: key) != nil
-  }
-
-  /// Keys that act on the photos wait while none are there yet (and keys
-  /// after them, to keep the order); the rest (help, search, sources,
-  /// cancel) act at once.
-  private func waitsForFirstPage(before key: Key) -> Bool {
-    guard mode == .grid, let scope, !scope.hasLoadedOnce else { return false }
-    guard let action = options.keys.grid.action(for: key), action != .cancel else { return false }
-    return !typedAhead.isEmpty || action.actsOnPhotos
-  }
-
-  /// Applies the keys typed ahead once the first page is there.
-  private mutating func replayTypedAhead() -> [Effect] {
-    guard !typedAhead.isEmpty, mode == .grid, scope?.hasLoadedOnce == true else { return [] }
-    let keys = typedAhead
-    typedAhead = []
-    // Typed for a scope the user has left (another source clicked, a folder
-    // opened): they would act on photos never seen.
-    guard scope?.generation == typedAheadScope else { return [] }
-    var effects: [Effect] = []
-    for key in keys { effects += update(.key(key)) }
-    return effects
   }
 
   /// Opens the root of every source, so the bar can tell which are empty.
