@@ -70,6 +70,15 @@ int pk_open_tty(void) {
   return fd;
 }
 
+void pk_close_tty(void) {
+  if (tty_file == NULL) return;
+  if (saved_modes_valid) tcsetattr(fileno(tty_file), TCSADRAIN, &saved_modes);
+  saved_modes_valid = 0;
+  tty_fd = -1;
+  fclose(tty_file);
+  tty_file = NULL;
+}
+
 int pk_raw_mode(int on) {
   if (tty_file == NULL || !saved_modes_valid) return -1;
   struct termios modes = saved_modes;
@@ -92,8 +101,8 @@ SCREEN *pk_open_terminal(const char *termname, pk_open_status *status) {
   int fd = fileno(tty_file);
   SCREEN *screen = newterm(termname, tty_file, tty_file);
   if (screen == NULL) {
-    fclose(tty_file);
-    tty_file = NULL;
+    // The tty stays open: the caller may try another name (a *-direct
+    // entry first), and closes it with pk_close_tty when it gives up.
     *status = PK_OPEN_UNKNOWN_TERM;
     return NULL;
   }
@@ -197,6 +206,13 @@ void pk_restore_signal_handlers(void) {
     host_stack_saved = 0;
   }
   __atomic_store_n(&pending_signal, 0, __ATOMIC_SEQ_CST);
+  // No handler of ours is left to write to the wake-up pipe: it goes, so a
+  // host that carries on keeps no descriptor of the picker's (the next run
+  // makes a new one).
+  int writer = __atomic_exchange_n(&wakeup_pipe[1], -1, __ATOMIC_SEQ_CST);
+  if (writer >= 0) close(writer);
+  if (wakeup_pipe[0] >= 0) close(wakeup_pipe[0]);
+  wakeup_pipe[0] = -1;
 }
 
 void pk_install_signal_handlers(void) {

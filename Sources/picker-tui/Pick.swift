@@ -119,10 +119,21 @@ struct Pick: ParsableCommand {
     case .cancelled:
       throw PickerExit(code: 130, message: nil)
     case .nothingToPick:
-      throw PickerExit(code: 1, message: "nothing to pick from")
+      throw PickerExit(code: 1, message: Self.nothingToPick(skippedFolders: sources))
     case .interrupted(let signal):
       throw PickerExit(code: 128 + signal, message: nil)
     }
+  }
+
+  /// "nothing to pick from", and why when the list on stdin named only
+  /// folders: they were skipped, and a folder is browsed as an argument.
+  static func nothingToPick(skippedFolders sources: [any PhotoSource]) -> String {
+    let skipped = sources.compactMap { ($0 as? PreselectedSource)?.skippedFolders }.reduce(0, +)
+    guard skipped > 0 else { return "nothing to pick from" }
+    let folders = skipped == 1 ? "the folder" : "the \(skipped) folders"
+    return
+      "nothing to pick from: \(folders) in the list on stdin skipped (a list names photo files; "
+      + "to browse a folder, give it as an argument: picker-tui DIR)"
   }
 
   /// Folder sources in argument order, then the Picked source when there are

@@ -72,3 +72,12 @@ def test_a_signal_ends_the_picker_and_the_host_carries_on(embedded):
     os.kill(picker.pid(), 15)
     out = picker.finish(0).decode()
     assert out.splitlines() == ["SIGUSR1 handler: the program's own", "interrupted by signal 15"], out
+
+
+@pytest.mark.parametrize("term", ["no-such-terminal", "dumb"])
+def test_a_terminal_that_cannot_start_leaves_the_host_no_descriptor(embedded, term):
+    # The tty was opened before the terminal was found wanting: it is
+    # closed again, and the wake-up pipe with it.
+    picker = embedded.start(["3"], env={"TERM": term}, wait_ui=False)
+    assert picker.finish(2).decode().splitlines() == ["descriptors: as before"]
+    assert term.encode() in picker.stderr()

@@ -21,6 +21,17 @@ def test_empty_stdin_without_arguments_exits_1(picker, tmp_path):
     assert p.stderr() == b"picker-tui: nothing to pick from\n"
 
 
+def test_folders_alone_on_stdin_exit_1_saying_they_were_skipped(picker, tmp_path):
+    root = make_files(tmp_path / "Pictures", ["Trip/a.jpg", "Home/b.jpg"])
+    listing = "".join(f"{folder}\n" for folder in (root / "Trip", root / "Home"))
+    p = picker.start([], stdin=listing.encode(), wait_ui=False)
+    assert p.finish(1) == b""
+    assert p.stderr() == (
+        b"picker-tui: nothing to pick from: the 2 folders in the list on stdin skipped (a list names photo files; "
+        b"to browse a folder, give it as an argument: picker-tui DIR)\n"
+    )
+
+
 @pytest.mark.parametrize(
     ("args", "mention"),
     [(["--max", "0"], "--max"), (["--min", "3", "--max", "2"], "--min"), (["--bogus"], "--bogus")],

@@ -37,6 +37,9 @@ typedef enum {
 /// the descriptor, or -1. Queries can be exchanged on it before ncurses
 /// starts (`pk_raw_mode`, `pk_read_input`, `pk_write_tty`).
 int pk_open_tty(void);
+/// Closes the tty `pk_open_tty` opened, its modes as they were, when the
+/// screen could not be started (no-op when it is not open).
+void pk_close_tty(void);
 
 /// Puts the tty in raw mode (no echo, no line buffering, no signals from
 /// keys) without discarding pending input, or back to the saved modes.

@@ -14,6 +14,9 @@ public final class PreselectedSource: PhotoSource {
     self.title = title
   }
 
+  /// Folders left out of a list read from stdin (they are not photos).
+  public var skippedFolders: Int { stream.skippedFolders }
+
   public convenience init(paths: [PathBytes], title: String = "Picked") {
     self.init(stream: PathStream(paths: paths, finished: true), title: title)
   }

@@ -73,6 +73,10 @@ package final class NcursesTerminal: TerminalBackend {
     pk_install_signal_handlers()
     guard let term = environment["TERM"], !term.isEmpty else { throw TerminalError.termNotSet }
     guard pk_open_tty() >= 0 else { throw TerminalError.noTerminal }
+    // Any failure from here on leaves the tty as it found it, closed: a
+    // host that carries on (or asks again) keeps no descriptor of ours.
+    var started = false
+    defer { if !started { pk_close_tty() } }
     // An unknown terminal is refused before any query is written to it,
     // where it would show as garbage.
     let termColors = pk_terminfo_colors(term)
@@ -127,6 +131,7 @@ package final class NcursesTerminal: TerminalBackend {
     pk_install_resize_wakeup()
     pk_install_crash_handler()
     size = TerminalSize(width: Int(getmaxx(pk_stdscr())), height: Int(getmaxy(pk_stdscr())))
+    started = true
   }
 
   package var pollDescriptors: [Int32] { [pk_tty_fd(), pk_signal_fd()].filter { $0 >= 0 } }

@@ -21,12 +21,23 @@ options.maximum = 5
 options.pageSize = arguments.dropFirst().first
 options.cameraRAW = .helper(executable: "/proc/self/exe")
 
+/// The program's open descriptors. A picker that cannot start (no
+/// terminal, an unknown one) leaves none of its own behind, so a host can
+/// carry on or ask again. (One that ran leaves the Swift runtime's own
+/// event descriptors, made once per process.)
+func openDescriptors() -> Set<String> {
+  Set((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [])
+}
+
 let picker = Picker(sources: [try GeneratedPhotos(folder: folder, count: count)], options: options)
+let descriptorsBefore = openDescriptors()
 let result: PickResult
 do {
   result = try picker.run()
 } catch {
   FileHandle.standardError.write(Data("embedded-picker: \(error)\n".utf8))
+  let left = openDescriptors().subtracting(descriptorsBefore).count
+  print(left == 0 ? "descriptors: as before" : "descriptors: \(left) left open")
   exit(2)
 }
 
