@@ -47,6 +47,15 @@ import Testing
     #expect(state.focusedTitle == "IMG_55.jpg", "three screens of 18 down from the first")
   }
 
+  @Test func aPageThatSaysWhereTheNextStartsIsFollowed() {
+    var (state, effects) = Fixture.started()
+    var page = Page(items: Fixture.photos(1...48), hasMore: true)
+    page.nextOffset = 60  // the source filtered out 12 on its side
+    _ = state.update(.pageLoaded(effects.loads[0], page))
+    let loads = (1...6).flatMap { _ in state.update(.key(.down)).loads }
+    #expect(loads.first?.request == PageRequest(offset: 60, limit: 48))
+  }
+
   @Test func aClickOnLoadMoreOnlyFocusesIt() {
     var state = firstPage()
     let ahead = state.press(.char("G"))

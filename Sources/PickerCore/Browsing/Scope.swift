@@ -132,7 +132,7 @@ public struct Scope: Hashable, Sendable {
       nextOffset = baseOffset
       days = nil
     }
-    nextOffset += page.items.count
+    nextOffset = page.nextOffset ?? nextOffset + page.items.count
     if let newNote = page.note, newNote != note {
       note = newNote
       noteShown = false

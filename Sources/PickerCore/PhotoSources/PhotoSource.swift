@@ -89,6 +89,9 @@ public struct Page: Hashable, Sendable {
   /// (given with the first page): the scale and the date jumps know the
   /// whole length before its rows are read.
   public var days: [DayCount]?
+  /// Where the next page starts when it is not right after this page's
+  /// items: a source that filters on its side skipped what it left out.
+  public var nextOffset: Int?
 
   public init(items: [PhotoItem], hasMore: Bool, total: Int? = nil, note: String? = nil) {
     self.items = items

@@ -79,12 +79,21 @@ import Testing
         if mode == "garbage":
             print("hello, this is not JSON", flush=True)
             continue
+        if mode == "unreadable-once" and request["method"] == "list" and not os.path.exists(file):
+            open(file, "w").close()
+            sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": None,
+                                         "error": {"code": -32700, "message": "Parse error"}}) + "\\n")
+            sys.stdout.flush()
+            continue
         if request["method"] == "initialize":
             answer(request, {"search": False, "auth": False})
         elif request["method"] == "list":
             if mode == "crash-once" and not os.path.exists(file):
                 open(file, "w").close()
                 os._exit(1)
+            if mode == "filtered" and request["params"]["offset"] < 20:
+                answer(request, {"items": [], "has_more": True})  # a stretch filtered out
+                continue
             answer(request, {"items": [{"id": "one", "url": "tiny://one"}], "has_more": False})
     if mode == "stubborn":
         time.sleep(60)
@@ -239,6 +248,25 @@ import Testing
     let error = try #require(await sourceError { _ = try await source.items(in: nil, page: Self.first) })
     #expect(error.message.contains("not JSON"))
     #expect(setup.logText.contains("not JSON"))
+  }
+
+  @Test func anAnswerWithANullIDFailsTheCallAndKeepsTheProgram() async throws {
+    let setup = Setup()
+    let marker = setup.root.appendingPathComponent("unreadable-once").path
+    let source = setup.tinySource("unreadable-once", file: marker)
+    defer { source.stop() }
+    let error = try #require(await sourceError { _ = try await source.items(in: nil, page: Self.first) })
+    #expect(error.message.contains("could not read a request: Parse error"))
+    #expect(try await ids(source.items(in: nil, page: Self.first)) == ["one"])
+    #expect(!setup.logText.contains("exited"), "the program was not ended and started again")
+  }
+
+  @Test func emptyPagesSayingMoreFollowAreAskedPast() async throws {
+    let setup = Setup()
+    let source = setup.tinySource("filtered")
+    defer { source.stop() }
+    let page = try await source.items(in: nil, page: Self.first)
+    #expect(ids(page) == ["one"] && !page.hasMore)
   }
 
   @Test func aCrashedProgramIsStartedAgain() async throws {

@@ -52,6 +52,17 @@ import Testing
     #expect(!error.message.isEmpty)
   }
 
+  @Test func anErrorWithANullIDIsTheSourceNotReadingARequest() {
+    #expect(
+      parse(#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#)
+        == .success(.unattributedError(JSONRPC.RemoteError(code: -32700, message: "Parse error"))))
+    // A result with a null id answers nothing: still refused.
+    guard case .failure = parse(#"{"jsonrpc":"2.0","id":null,"result":1}"#) else {
+      Issue.record("a result without an id must be refused")
+      return
+    }
+  }
+
   @Test func notificationsFromTheSource() {
     #expect(parse(#"{"jsonrpc":"2.0","method":"progress","params":{}}"#) == .success(.notification(method: "progress")))
   }

@@ -75,6 +75,49 @@ import Testing
     #expect(throws: SourceError.self) { try page(json) }
   }
 
+  /// A listing filtered on the service's side: underlying items 0..<100,
+  /// only those in `kept` are answered, in windows of `limit`.
+  func filtered(_ kept: Set<Int>, saysNextOffset: Bool = false) -> (Int, Int) throws -> Page {
+    { offset, limit in
+      let window = offset..<min(100, offset + limit)
+      let items = window.filter(kept.contains).map { PhotoItem(id: "\($0)", kind: .photo, title: []) }
+      var page = Page(items: items, hasMore: window.upperBound < 100)
+      if saysNextOffset { page.nextOffset = window.upperBound }
+      return page
+    }
+  }
+
+  @Test(arguments: [false, true]) func emptyPagesThatSayMoreFollowAreAskedPast(_ saysNextOffset: Bool) async throws {
+    let source = filtered([35, 36, 90], saysNextOffset: saysNextOffset)
+    var asked: [Int] = []
+    let request = PageRequest(offset: 0, limit: 10)
+    let page = try await RemoteListing.skippingEmptyPages(request, title: "S") { offset in
+      asked.append(offset)
+      return try source(offset, 10)
+    }
+    #expect(asked == [0, 10, 20, 30])
+    #expect(page.items.map(\.id) == ["35", "36"] && page.hasMore)
+    // The next page starts after the window the items came from.
+    #expect(page.nextOffset == (saysNextOffset ? 40 : 32))
+  }
+
+  @Test func aSourceAnsweringOnlyEmptyPagesIsNotAskedForever() async throws {
+    var asked = 0
+    let page = try await RemoteListing.skippingEmptyPages(PageRequest(offset: 0, limit: 10), title: "S") { _ in
+      asked += 1
+      return Page(items: [], hasMore: true)
+    }
+    #expect(asked == RemoteListing.emptyPageLimit)
+    #expect(page.items.isEmpty && !page.hasMore && page.note?.contains("empty pages") == true)
+  }
+
+  @Test func aPageRightAfterTheLastSaysNoNextOffset() async throws {
+    let page = try await RemoteListing.skippingEmptyPages(PageRequest(offset: 5, limit: 10), title: "S") { offset in
+      Page(items: [PhotoItem(id: "a", kind: .photo, title: [])], hasMore: true)
+    }
+    #expect(page.nextOffset == nil)
+  }
+
   @Test func resolving() {
     #expect(URLResolver.resolve("thumbs/1.png", against: "http://h:1/api") == "http://h:1/api/thumbs/1.png")
     #expect(URLResolver.resolve("thumbs/1.png", against: "http://h:1/api/") == "http://h:1/api/thumbs/1.png")

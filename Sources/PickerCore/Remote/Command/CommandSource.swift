@@ -136,19 +136,23 @@ public final class CommandSource: PhotoSource, RemoteImageSource, @unchecked Sen
   }
 
   public func items(in folder: FolderID?, page: PageRequest) async throws -> Page {
-    try await self.page(
-      "list",
-      [
-        "folder": folder.map(JSONValue.string) ?? .null, "offset": .number(Double(page.offset)),
-        "limit": .number(Double(page.limit)),
-      ])
+    try await RemoteListing.skippingEmptyPages(page, title: title) { offset in
+      try await self.page(
+        "list",
+        [
+          "folder": folder.map(JSONValue.string) ?? .null, "offset": .number(Double(offset)),
+          "limit": .number(Double(page.limit)),
+        ])
+    }
   }
 
   public func search(_ query: String, in folder: FolderID?, page: PageRequest) async throws -> Page {
     guard capabilities.contains(.search) else { throw SourceError.searchUnsupported }
-    return try await self.page(
-      "search",
-      ["query": .string(query), "offset": .number(Double(page.offset)), "limit": .number(Double(page.limit))])
+    return try await RemoteListing.skippingEmptyPages(page, title: title) { offset in
+      try await self.page(
+        "search",
+        ["query": .string(query), "offset": .number(Double(offset)), "limit": .number(Double(page.limit))])
+    }
   }
 
   public func authStatus() async -> AuthStatus {

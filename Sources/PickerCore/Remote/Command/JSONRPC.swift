@@ -14,6 +14,10 @@ public enum JSONRPC {
     /// A request or notification from the source; the picker has none to
     /// answer, and ignores them.
     case notification(method: String)
+    /// An error answered with `"id": null`: the source could not read a
+    /// request of ours (JSON-RPC 2.0 says so for a parse error), so which
+    /// one failed is not known.
+    case unattributedError(RemoteError)
   }
 
   /// A request as one line, newline included.
@@ -33,6 +37,10 @@ public enum JSONRPC {
       return .failure(RemoteError(code: -32700, message: "wrote a line that is not JSON: " + preview(line)))
     }
     if let method = fields["method"]?.string { return .success(.notification(method: method)) }
+    if fields["jsonrpc"]?.string == "2.0", fields["id"] == .null, let error = fields["error"], case .object = error {
+      let message = error["message"]?.string ?? "error without a message"
+      return .success(.unattributedError(RemoteError(code: error["code"]?.int ?? 0, message: message)))
+    }
     guard fields["jsonrpc"]?.string == "2.0", let id = fields["id"]?.int else {
       return .failure(
         RemoteError(code: -32600, message: "wrote JSON that is not a JSON-RPC 2.0 response: " + preview(line)))

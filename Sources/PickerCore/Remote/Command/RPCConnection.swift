@@ -116,6 +116,10 @@ final class RPCConnection: @unchecked Sendable {
           fail(generation: generation, reason: error.message)
           return
         case .success(.notification): continue
+        case .success(.unattributedError(let error)):
+          // The program is fine, it could not read one request: the calls
+          // waiting fail with its words, and it keeps running.
+          failWaiting(generation: generation, reason: "could not read a request: \(error.message)")
         case .success(.response(let id, let result)):
           let waiter = lock.withLock { waiting.removeValue(forKey: id) }
           guard let waiter else { continue }  // answered after its timeout
@@ -131,24 +135,41 @@ final class RPCConnection: @unchecked Sendable {
     fail(generation: generation, reason: ChildProcess.describe(status))
   }
 
+  /// Fails the calls waiting on the process of `generation`, leaving it
+  /// running.
+  private func failWaiting(generation: Int, reason: String) {
+    let waiters = lock.withLock { takeWaiters(of: generation) }
+    log?.write("source \(name): \(reason)")
+    resolve(waiters, failingWith: reason)
+  }
+
   /// Ends the process of `generation` (if it still is the current one) and
   /// fails every call waiting on it with `reason`.
   private func fail(generation: Int, reason: String) {
     let (child, waiters, stopped): (ChildProcess?, [Waiter], Bool) = lock.withLock {
       let child = self.generation == generation ? process : nil
       if child != nil { process = nil }
-      let failed = waiting.filter { $0.value.generation == generation }
-      for id in failed.keys { waiting[id] = nil }
-      return (child, Array(failed.values), stoppedGeneration == generation)
+      return (child, takeWaiters(of: generation), stoppedGeneration == generation)
     }
     if !stopped || !waiters.isEmpty { log?.write("source \(name): \(reason)") }
-    for waiter in waiters {
-      waiter.result = .failure(SourceError("\(name) \(reason)"))
-      waiter.done.signal()
-    }
+    resolve(waiters, failingWith: reason)
     if let child {
       // Off this thread: ending it may wait for the process.
       Thread.detachNewThread { child.end(grace: 0) }
+    }
+  }
+
+  /// The calls waiting on `generation`, taken out of `waiting` (under the lock).
+  private func takeWaiters(of generation: Int) -> [Waiter] {
+    let failed = waiting.filter { $0.value.generation == generation }
+    for id in failed.keys { waiting[id] = nil }
+    return Array(failed.values)
+  }
+
+  private func resolve(_ waiters: [Waiter], failingWith reason: String) {
+    for waiter in waiters {
+      waiter.result = .failure(SourceError("\(name) \(reason)"))
+      waiter.done.signal()
     }
   }
 

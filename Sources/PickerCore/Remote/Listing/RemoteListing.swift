@@ -15,7 +15,41 @@ public enum RemoteListing {
     let parsed = items.compactMap { item(from: $0, sourceID: sourceID, base: base) }
     let hasMore = json["has_more"]?.bool ?? false
     let total = json["total"]?.int.flatMap { $0 >= 0 ? $0 : nil }
-    return Page(items: parsed, hasMore: hasMore, total: total)
+    var page = Page(items: parsed, hasMore: hasMore, total: total)
+    page.nextOffset = json["next_offset"]?.int
+    return page
+  }
+
+  /// Empty pages in a row asked past before the listing is taken as ended.
+  public static let emptyPageLimit = 20
+
+  /// Asks for `request`'s page with `fetch(offset)`, and on past empty
+  /// pages that say `has_more` (a service that filters on its side answers
+  /// them for stretches it left out): from `next_offset` when given, else
+  /// after the empty stretch, up to `emptyPageLimit` of them. The page
+  /// returned says where the one after it starts when that is not right
+  /// after its items.
+  public static func skippingEmptyPages(
+    _ request: PageRequest, title: String, fetch: (Int) async throws -> Page
+  ) async throws -> Page {
+    var offset = request.offset
+    for _ in 0..<emptyPageLimit {
+      var page = try await fetch(offset)
+      let next = page.nextOffset ?? offset + page.items.count
+      if !page.items.isEmpty || !page.hasMore {
+        page.nextOffset = next == request.offset + page.items.count ? nil : next
+        return page
+      }
+      // Where the source says, when that is ahead; never back or in place.
+      if let given = page.nextOffset, given > offset {
+        offset = given
+      } else {
+        offset += max(1, request.limit)
+      }
+    }
+    return Page(
+      items: [], hasMore: false,
+      note: "\(title) answered \(emptyPageLimit) empty pages in a row that said more follow: stopped asking")
   }
 
   static func item(from json: JSONValue, sourceID: String, base: String?) -> PhotoItem? {

@@ -57,11 +57,15 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
 
   public func items(in folder: FolderID?, page: PageRequest) async throws -> Page {
     let path = folder.map { "albums/\(Self.escape($0))/photos" } ?? "photos"
-    return try await list(path + "?offset=\(page.offset)&limit=\(page.limit)")
+    return try await RemoteListing.skippingEmptyPages(page, title: title) { offset in
+      try await list(path + "?offset=\(offset)&limit=\(page.limit)")
+    }
   }
 
   public func search(_ query: String, in folder: FolderID?, page: PageRequest) async throws -> Page {
-    try await list("search?q=\(Self.escape(query))&offset=\(page.offset)&limit=\(page.limit)")
+    try await RemoteListing.skippingEmptyPages(page, title: title) { offset in
+      try await list("search?q=\(Self.escape(query))&offset=\(offset)&limit=\(page.limit)")
+    }
   }
 
   private func list(_ pathAndQuery: String) async throws(SourceError) -> Page {
