@@ -22,4 +22,44 @@ import Testing
     #expect(TermColor.palette(3).reduced(to: ColorDepth.none) == nil)
     #expect(TermColor.default.reduced(to: .eight) == .default)
   }
+
+  /// terminfo as Debian's ncurses-term has it.
+  static func terminfo(_ name: String) -> Int? {
+    [
+      "xterm": 8, "xterm-256color": 256, "xterm-direct": 0x100_0000, "tmux-256color": 256, "tmux-direct": 0x100_0000,
+      "screen-256color": 256, "vt100": 0,
+    ][name]
+  }
+
+  func plan(
+    _ term: String, _ environment: [String: String] = [:], requested: ColorDepth? = nil, placeholders: Bool = false
+  )
+    -> ColorPlan
+  {
+    ColorPlan.decide(
+      requested: requested, environment: environment, term: term, usesPlaceholders: placeholders,
+      colors: Self.terminfo)
+  }
+
+  @Test func colorsAreLoweredOnlyWithAReason() {
+    let truecolor = plan("tmux-256color", ["COLORTERM": "truecolor"])
+    #expect(truecolor.depth == .truecolor && truecolor.terminfoName == "tmux-direct" && truecolor.reasons.isEmpty)
+    let noColorterm = plan("xterm-256color")
+    #expect(
+      noColorterm.depth == .palette256
+        && noColorterm.reasons == [
+          "no 24-bit colours: COLORTERM=(unset) does not say truecolor or 24bit"
+        ])
+    let noDirect = plan("screen-256color", ["COLORTERM": "24bit"])
+    #expect(noDirect.depth == .palette256 && noDirect.reasons.first?.contains("no *-direct terminfo entry") == true)
+    let kitty = plan("tmux-256color", ["COLORTERM": "truecolor"], placeholders: true)
+    #expect(kitty.depth == .palette256 && kitty.terminfoName == "tmux-256color")
+    #expect(kitty.reasons.first?.contains("256-colour index") == true)
+    let noColor = plan("xterm-256color", ["NO_COLOR": "1", "COLORTERM": "truecolor"])
+    #expect(noColor.depth == ColorDepth.none && noColor.reasons.last == "no colours: NO_COLOR is set")
+    let asked = plan("vt100", requested: .sixteen)
+    #expect(asked.depth == ColorDepth.none && asked.reasons == ["--colors 16 lowered to none: vt100 has 0"])
+    // Fewer asked for than there are: as asked, nothing to explain.
+    #expect(plan("xterm-256color", requested: .eight) == ColorPlan(depth: .eight, terminfoName: "xterm-256color"))
+  }
 }

@@ -90,20 +90,13 @@ package final class NcursesTerminal: TerminalBackend {
     escapeDelay = environment["SSH_CONNECTION"] != nil || environment["SSH_TTY"] != nil ? 0.1 : 0.04
     facts = probe.facts
     var support = probe.support
-    // Placeholder ids travel as palette colours, never as 24-bit ones.
-    // COLORTERM never gives colours to a terminal that has none (xterm-mono).
-    let wantsTruecolor =
-      !support.usesPlaceholders && termColors >= 8
-      && (requested == .truecolor
-        || (requested == nil && ["truecolor", "24bit"].contains(environment["COLORTERM"] ?? "")))
+    let plan = Self.colorPlan(
+      requested: requested, environment: environment, usesPlaceholders: support.usesPlaceholders)
     var status = PK_OPEN_OK
-    var handle: OpaquePointer?
-    // A *-direct terminfo entry is what lets ncurses send 24-bit colours.
-    if wantsTruecolor, let direct = Self.directVariant(of: term) {
-      handle = pk_open_terminal(direct, &status)
-      if status == PK_OPEN_NO_TTY { throw TerminalError.noTerminal }
-    }
-    if handle == nil { handle = pk_open_terminal(term, &status) }
+    var handle = pk_open_terminal(plan.terminfoName, &status)
+    if status == PK_OPEN_NO_TTY { throw TerminalError.noTerminal }
+    // A *-direct entry that will not start: the plain one, fewer colours.
+    if handle == nil && plan.terminfoName != term { handle = pk_open_terminal(term, &status) }
     guard let handle else {
       throw status == PK_OPEN_NO_TTY ? TerminalError.noTerminal : TerminalError.unknownTerminal(term)
     }
@@ -113,9 +106,8 @@ package final class NcursesTerminal: TerminalBackend {
       throw TerminalError.cannotAddressCursor(term)
     }
     let available = ColorDepth.forTerminal(colors: Int(pk_terminal_colors()))
-    var chosen = requested ?? (environment["NO_COLOR"].map { $0.isEmpty } == false ? .none : available)
-    if chosen != .none && available == .none { chosen = .none }
-    if Self.rank(chosen) > Self.rank(available) { chosen = available }
+    var chosen = plan.depth
+    if ColorPlan.rank(chosen) > ColorPlan.rank(available) { chosen = available }
     depth = chosen
     // Placeholder cells name their image by a 256-colour foreground: with
     // fewer colours, ids would collide and tiles would show other photos.
@@ -321,15 +313,17 @@ package final class NcursesTerminal: TerminalBackend {
     screenHandle = nil
   }
 
-  private static func directVariant(of term: String) -> String? {
-    if term.hasSuffix("-direct") { return term }
-    if term.hasPrefix("tmux") { return "tmux-direct" }
-    if term.hasPrefix("xterm") { return "xterm-direct" }
-    return nil
-  }
-
-  private static func rank(_ depth: ColorDepth) -> Int {
-    ColorDepth.allCases.firstIndex(of: depth)!
+  /// The colours the picker would draw with here, and why fewer (doctor).
+  package static func colorPlan(requested: ColorDepth?, environment: [String: String], usesPlaceholders: Bool)
+    -> ColorPlan
+  {
+    ColorPlan.decide(
+      requested: requested, environment: environment, term: environment["TERM"] ?? "",
+      usesPlaceholders: usesPlaceholders
+    ) { name in
+      let count = pk_terminfo_colors(name)
+      return count >= 0 ? Int(count) : nil
+    }
   }
 
   /// ncurses draws nothing but ASCII unless the locale is UTF-8. Returns
