@@ -366,6 +366,18 @@ def stale_greyscale(w: Workshop, path: Path) -> None:
         raise CorpusError(f"{path}'s EXIF thumbnail is not the colour one")
 
 
+def stale_turned(w: Workshop, path: Path) -> None:
+    # An editor turned the picture upright and left the old thumbnail: the
+    # photo is the upright marker, its 160x120 EXIF thumbnail upside down
+    # (same size and colours: only the pictures themselves tell).
+    shutil.copy(w.camera_jpeg(), path)
+    thumb = w.file("turned-thumb.jpg")
+    marker(160, 120).rotate(180).save(thumb, "JPEG", quality=85)
+    run("exiftool", "-q", "-overwrite_original", f"-ThumbnailImage<={thumb}", path)
+    if exif_thumbnail(path) != thumb.read_bytes():
+        raise CorpusError(f"exiftool did not embed {thumb} in {path}")
+
+
 def corrupt_thumbnail(patch: Callable[[int], bytes], complaint: str) -> Callable[[Workshop, Path], None]:
     """Overwrites the middle quarter of the EXIF thumbnail's scan in place;
     libjpeg (djpeg) must say `complaint` about the thumbnail afterwards."""
@@ -748,6 +760,8 @@ def all_cases() -> list[Case]:
         Case("stale-thumbnail-greyscale.jpg", "made greyscale by jpegtran: the colour EXIF thumbnail is stale",
              "upright-grey", stale_greyscale, needs=("exiftool", "jpegtran"),
              colours=tuple(grey(level) for level in MARKER_LUMA)),
+        Case("stale-thumbnail-turned.jpg", "an EXIF thumbnail upside down against its photo (turned, not updated)",
+             "upright", stale_turned, needs=("exiftool",)),
         Case("corrupt-thumbnail-warning.jpg",
              "EXIF thumbnail with 0xA5 bytes over its middle (libjpeg: 'premature end of data segment')",
              "upright", corrupt_thumbnail(a5_fill, "premature end of data segment"), needs=("exiftool",)),

@@ -1,6 +1,7 @@
 // JPEG through libjpeg-turbo. libjpeg reports fatal errors by calling
 // error_exit, which must not return: ours longjmps back into the function
 // that called setjmp, here in C, and that function returns an error string.
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <jpeglib.h>
@@ -197,6 +198,126 @@ static int thumbnail_agrees(const pk_jpeg_header *header, const pk_jpeg_header *
   return (header->components == 1) == (thumb_header->components == 1);
 }
 
+// The picture's top quarter as a grid of mean grey levels, each grid
+// less its own mean (an edit of exposure alone does not make a thumbnail
+// stale).
+enum { strip_columns = 8, strip_rows = 2 };
+typedef struct {
+  double cells[strip_rows][strip_columns];
+} grey_strip;
+
+static void strip_center(grey_strip *strip, const double sums[strip_rows][strip_columns],
+  const int counts[strip_rows][strip_columns]) {
+  double mean = 0;
+  for (int r = 0; r < strip_rows; r++)
+    for (int c = 0; c < strip_columns; c++) {
+      strip->cells[r][c] = counts[r][c] ? sums[r][c] / counts[r][c] : 0;
+      mean += strip->cells[r][c];
+    }
+  mean /= strip_rows * strip_columns;
+  for (int r = 0; r < strip_rows; r++)
+    for (int c = 0; c < strip_columns; c++) strip->cells[r][c] -= mean;
+}
+
+// The top quarter of an RGBA image, or its bottom quarter turned by 180
+// degrees (`turned`).
+static void rgba_strip(const pk_image *image, int turned, grey_strip *strip) {
+  double sums[strip_rows][strip_columns] = {{0}};
+  int counts[strip_rows][strip_columns] = {{0}};
+  const int32_t rows = image->height / 4 > 0 ? image->height / 4 : 1;
+  for (int32_t y = 0; y < rows; y++) {
+    const int32_t source_y = turned ? image->height - 1 - y : y;
+    const uint8_t *row = image->pixels + (size_t)source_y * image->width * 4;
+    const int r = (int)((int64_t)y * strip_rows / rows);
+    for (int32_t x = 0; x < image->width; x++) {
+      const uint8_t *p = row + (size_t)(turned ? image->width - 1 - x : x) * 4;
+      const int c = (int)((int64_t)x * strip_columns / image->width);
+      sums[r][c] += 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2];
+      counts[r][c]++;
+    }
+  }
+  strip_center(strip, sums, counts);
+}
+
+// The photo's own top quarter, decoded grey at 1/8 scale (libjpeg skips
+// the colour planes' inverse DCT for grey output) and only as far as that
+// quarter: a few milliseconds for a 24 MP photo. Returns 0, or -1 when it
+// cannot be read (CMYK, corrupt): the thumbnail is then not second-guessed.
+static int photo_strip(const uint8_t *data, size_t size, grey_strip *strip) {
+  struct jpeg_decompress_struct info;
+  jpeg_errors errors;
+  uint8_t *volatile row = NULL;
+  info.err = jpeg_std_error(&errors.manager);
+  errors.manager.error_exit = on_error_exit;
+  errors.manager.output_message = on_output_message;
+  errors.manager.emit_message = on_emit_message;
+  errors.reached_end_early = 0;
+  if (setjmp(errors.jump)) {
+    jpeg_destroy_decompress(&info);
+    free(row);
+    return -1;
+  }
+  jpeg_create_decompress(&info);
+  jpeg_mem_src(&info, (unsigned char *)data, (unsigned long)size);
+  jpeg_read_header(&info, TRUE);
+  if (info.jpeg_color_space != JCS_YCbCr && info.jpeg_color_space != JCS_GRAYSCALE) {
+    jpeg_destroy_decompress(&info);
+    return -1;
+  }
+  info.scale_num = 1;
+  info.scale_denom = 8;
+  info.dct_method = JDCT_IFAST;
+  info.out_color_space = JCS_GRAYSCALE;
+  jpeg_start_decompress(&info);
+  const JDIMENSION width = info.output_width;
+  const JDIMENSION rows = info.output_height / 4 > 0 ? info.output_height / 4 : 1;
+  row = malloc(width);
+  if (row == NULL) {
+    jpeg_destroy_decompress(&info);
+    return -1;
+  }
+  double sums[strip_rows][strip_columns] = {{0}};
+  int counts[strip_rows][strip_columns] = {{0}};
+  while (info.output_scanline < rows) {
+    const JDIMENSION y = info.output_scanline;
+    JSAMPROW rows_out[1] = {row};
+    if (jpeg_read_scanlines(&info, rows_out, 1) != 1) break;
+    const int r = (int)((int64_t)y * strip_rows / rows);
+    for (JDIMENSION x = 0; x < width; x++) {
+      const int c = (int)((int64_t)x * strip_columns / width);
+      sums[r][c] += row[x];
+      counts[r][c]++;
+    }
+  }
+  jpeg_abort_decompress(&info);
+  jpeg_destroy_decompress(&info);
+  free(row);
+  strip_center(strip, sums, counts);
+  return 0;
+}
+
+static double strip_distance(const grey_strip *a, const grey_strip *b) {
+  double total = 0;
+  for (int r = 0; r < strip_rows; r++)
+    for (int c = 0; c < strip_columns; c++) total += fabs(a->cells[r][c] - b->cells[r][c]);
+  return total / (strip_rows * strip_columns);
+}
+
+// Whether a decoded thumbnail (as stored, not yet turned) shows its photo
+// the same way up. One turned by 180 degrees against it (an editor turned
+// the photo and left the old thumbnail) has the same size and colours:
+// only the pictures tell, so the photo's top quarter is compared with the
+// thumbnail's top and with its bottom turned; clearly closer turned means
+// stale.
+static int thumbnail_same_way_up(const uint8_t *data, size_t size, const pk_image *thumbnail) {
+  grey_strip photo, top, turned;
+  if (photo_strip(data, size, &photo) != 0) return 1;
+  rgba_strip(thumbnail, 0, &top);
+  rgba_strip(thumbnail, 1, &turned);
+  const double same = strip_distance(&photo, &top), flipped = strip_distance(&photo, &turned);
+  return !(same > 8 && flipped < same / 2);
+}
+
 int pk_jpeg_head_has_usable_thumbnail(const uint8_t *data, size_t size) {
   pk_jpeg_header header;
   pk_jpeg_scan_header(data, size, &header);
@@ -235,6 +356,11 @@ int pk_decode_jpeg_thumbnail(const uint8_t *data, size_t size, pk_decode_options
   if (decode_pixels(thumb, header.thumbnail_length, &stored, out, 1) != 0) {
     pk_image_free(out);
     options->error[0] = 0;
+    return 1;
+  }
+  // Only the whole file can be compared (a head alone has no picture).
+  if (!options->embedded_only && !thumbnail_same_way_up(data, size, out)) {
+    pk_image_free(out);
     return 1;
   }
   options->used_embedded_thumbnail = 1;
