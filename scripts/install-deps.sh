@@ -36,6 +36,9 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
   # xdotool, pixels analysed with Pillow; chafa draws the reference pictures
   # that prove the harness itself.
   packages+=(xvfb xterm kitty mlterm fonts-dejavu-core imagemagick xdotool python3-pil chafa)
+  # Konsole (kitty graphics), and foot (sixel), a Wayland terminal run inside
+  # weston's x11 backend on the same virtual display.
+  packages+=(konsole foot weston)
   # exiftool writes the EXIF facts the preview tests read back; Adobe RGB and
   # ProPhoto profiles (libgs-common) make the colour-profile test photos.
   packages+=(libimage-exiftool-perl libgs-common)

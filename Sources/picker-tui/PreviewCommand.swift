@@ -9,10 +9,12 @@ struct PreviewCommand: ParsableCommand {
     commandName: "preview",
     abstract: "Print one photo for the terminal (for fzf --preview, lf's previewer).",
     discussion: """
-      The size comes from --size, else FZF_PREVIEW_COLUMNS and FZF_PREVIEW_LINES, else the
-      terminal. auto draws kitty images in kitty, iTerm2 images in iTerm2 and WezTerm, and
-      block symbols elsewhere; the terminal is not queried (the program showing the
-      preview owns it).
+      The size comes from --size, else FZF_PREVIEW_COLUMNS and FZF_PREVIEW_LINES, else the \
+      terminal. auto draws what the picker would in the same terminal. Run straight from a \
+      shell, it asks the terminal, as the picker does. Run by another program (fzf, lf: its \
+      output is not the terminal), it asks nothing (that program owns the terminal) and the \
+      terminal's variables tell: kitty images in kitty and Konsole, sixel in foot and mlterm, \
+      iTerm2 images in iTerm2 and WezTerm, block symbols elsewhere and inside tmux.
       """)
 
   @Argument(help: "The photo file.")
@@ -21,8 +23,10 @@ struct PreviewCommand: ParsableCommand {
   @Option(help: "The area in cells, as COLUMNSxROWS.")
   var size: String?
 
-  @Option(help: "How to draw: auto, kitty, sixel, iterm2 or symbols.")
-  var format: ThumbnailMode = .auto
+  @Option(
+    name: [.customLong("thumbnails"), .customLong("format")],
+    help: "How to draw: auto, kitty, sixel, iterm2 or symbols (--format is the former name).")
+  var thumbnails: ThumbnailMode = .auto
 
   @Flag(help: "Print the photo's facts (size, camera, exposure, place) below it.")
   var facts = false
@@ -34,8 +38,7 @@ struct PreviewCommand: ParsableCommand {
     }
     let factRows = facts ? FactsReader.read(PathBytes(file), name: (file as NSString).lastPathComponent).rows : []
     if facts { area.height = max(1, area.height - factRows.count - 1) }
-    let graphics = Self.graphics(for: format, environment: environment)
-    let cell = Self.cellSize()
+    let (graphics, cell) = Self.graphics(for: thumbnails, environment: environment)
     let box =
       graphics == nil
       ? CellRenderer.pixelBox(columns: area.width, rows: area.height)
@@ -87,19 +90,31 @@ struct PreviewCommand: ParsableCommand {
     return TerminalProbe.currentWindow().cells
   }
 
-  /// Without a query: what the environment says the terminal is.
-  static func graphics(for mode: ThumbnailMode, environment: [String: String]) -> GraphicsProtocol? {
+  /// How to draw, and the cell size in pixels. Forced by --thumbnails; on
+  /// auto, asked of the terminal when this process has it to itself (its
+  /// output is the terminal, in the foreground), else read from the
+  /// environment.
+  static func graphics(for mode: ThumbnailMode, environment: [String: String]) -> (GraphicsProtocol?, PixelSize) {
     switch mode {
-    case .kitty: return .kitty
-    case .sixel: return .sixel
-    case .iterm2: return .iterm2
-    case .symbols, .off: return nil
+    case .kitty: return (.kitty, cellSize())
+    case .sixel: return (.sixel, cellSize())
+    case .iterm2: return (.iterm2, cellSize())
+    case .symbols, .off: return (nil, cellSize())
     case .auto:
-      if environment["KITTY_WINDOW_ID"] != nil || environment["TERM"] == "xterm-kitty" { return .kitty }
-      let program = (environment["TERM_PROGRAM"] ?? "").lowercased()
-      if program.contains("iterm") || program.contains("wezterm") { return .iterm2 }
-      return nil
+      guard ownsTerminal() else { return (GraphicsDetection.fromEnvironment(environment).graphics, cellSize()) }
+      let support = TerminalProbe.run(mode: .auto, environment: environment).support
+      // Kitty images in tmux are the picker's placeholder cells, kept up
+      // by its screen: a one-off print cannot.
+      return (support.usesPlaceholders ? nil : support.graphics, support.cellSize)
     }
+  }
+
+  /// Whether the terminal is this process's to ask: its output goes
+  /// there and it is in the foreground (not a previewer's child whose
+  /// output another program reads).
+  static func ownsTerminal() -> Bool {
+    guard isatty(1) != 0, TerminalProbe.openTerminal() else { return false }
+    return tcgetpgrp(1) == getpgrp()
   }
 
   /// The terminal's cell in pixels, when the tty says; else 8x16.

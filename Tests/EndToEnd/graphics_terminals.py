@@ -2,7 +2,7 @@
 
 tmux (conftest.py) shows what a program wrote as text; it cannot show whether
 a sixel, kitty or iTerm2 image really became pixels. This module runs
-programs inside real terminals (xterm as a VT340, kitty, mlterm) on a private
+programs inside real terminals (xterm as a VT340, kitty, mlterm, Konsole, and foot inside weston) on a private
 Xvfb display, screenshots their windows, and measures the pictures:
 
     with XDisplay() as display:
@@ -24,7 +24,7 @@ repository, "Terminal graphics"):
 * nothing waits a fixed time for something to happen: windows, pictures and
   replies are polled for, with a deadline.
 
-Debian packages: xvfb, xterm, kitty, mlterm, imagemagick (import), xdotool,
+Debian packages: xvfb, xterm, kitty, mlterm, konsole, foot, weston, imagemagick (import), xdotool,
 python3-pil / Pillow, fonts-dejavu-core; tmux for TmuxOuterStream.
 """
 
@@ -61,7 +61,7 @@ TIMEOUT = 10.0  # seconds to wait for a window, a picture or a reply
 POLL = 0.05
 TERMINAL_LIFETIME = 300  # seconds before `timeout` kills a terminal that was never stopped
 DISPLAY_LIFETIME = 3600  # the same for Xvfb, which may serve a whole pytest session
-KINDS = ("xterm-sixel", "kitty", "mlterm")
+KINDS = ("xterm-sixel", "kitty", "mlterm", "konsole", "foot")
 
 # One font for every terminal, so cell sizes are comparable and known. DejaVu
 # Sans Mono is in fonts-dejavu-core (fontconfig's own default font set).
@@ -71,13 +71,19 @@ MLTERM_FONT_PIXELS = 14  # mlterm takes pixels
 
 # Executables each part needs.
 XTOOLS = ("Xvfb", "xdotool", "import", "timeout")
-TERMINAL_PROGRAMS = {"xterm-sixel": "xterm", "kitty": "kitty", "mlterm": "mlterm"}
+TERMINAL_PROGRAMS = {"xterm-sixel": "xterm", "kitty": "kitty", "mlterm": "mlterm", "konsole": "konsole", "foot": "foot"}
+# foot is a Wayland terminal: it runs inside weston, whose x11 backend is an
+# X window on the virtual display (weston's headless backend has no seat,
+# and foot will not start without one).
+WESTON_TITLE = "Weston Compositor - screen0"
 
 
 def missing_tools(kinds: Sequence[str] = ()) -> list[str]:
     """What is missing to run the given terminal kinds (empty: all there)."""
     missing = [tool for tool in XTOOLS if shutil.which(tool) is None]
     missing += [TERMINAL_PROGRAMS[kind] for kind in kinds if shutil.which(TERMINAL_PROGRAMS[kind]) is None]
+    if "foot" in kinds and shutil.which("weston") is None:
+        missing.append("weston")
     if Image is None:
         missing.append("Pillow (python3-pil)")
     return missing
@@ -302,9 +308,10 @@ class XDisplay:
     ) -> "Terminal":
         """Runs `command` under plain ``sh -c`` in a new terminal window.
 
-        kind: "xterm-sixel" (xterm -ti vt340, 256 colour registers), "kitty"
-        or "mlterm". TERM is what the terminal sets (xterm, xterm-kitty,
-        mlterm) unless env names it; env is added to a clean environment
+        kind: "xterm-sixel" (xterm -ti vt340, 256 colour registers), "kitty",
+        "mlterm", "konsole" or "foot" (inside its own weston, x11 backend).
+        TERM is what the terminal sets (xterm, xterm-kitty, mlterm, foot)
+        unless env names it; env is added to a clean environment
         (LANG=C.UTF-8, a private HOME). The command's exit status goes to
         the file `terminal.rc_path`; with hold the window then stays open
         (a held shell sleeping) so the last screen can be photographed.
@@ -439,6 +446,38 @@ class Terminal:
                 "--bg", "black", "--fg", "white",
                 "-e", "/bin/sh", str(script),
             ]
+        if self.kind == "konsole":
+            # Konsole keeps a tool bar and a minimum width: the size is a
+            # request (the calibration finds where the cells are).
+            profile = {
+                "TerminalColumns": str(self.columns), "TerminalRows": str(self.rows),
+                "Font": f"{FONT},{FONT_POINTS}", "ColorScheme": "WhiteOnBlack",
+                "LocalTabTitleFormat": self.title, "RemoteTabTitleFormat": self.title,
+                "TerminalMargin": "0", "ScrollBarPosition": "2", "BlinkingCursorEnabled": "false",
+            }
+            argv = ["konsole", "--separate", "--hide-menubar", "--hide-tabbar", "--notransparency"]
+            for key, value in profile.items():
+                argv += ["-p", f"{key}={value}"]
+            return argv + ["-e", "/bin/sh", str(script)]
+        if self.kind == "foot":
+            # One weston per window, kiosk shell: foot fills its output, sized
+            # for the cells asked (8x17 px cells: the font at size 10 on the
+            # display's 100 dpi, as foot logs it).
+            socket = f"wl-{self.title}"
+            foot = " ".join(shlex.quote(part) for part in [
+                "foot", "--font", f"{FONT}:size={FONT_POINTS}", "--override", "pad=0x0",
+                "--override", "colors.background=000000", "--override", "colors.foreground=ffffff",
+                "--title", self.title, "/bin/sh", str(script),
+            ])
+            wrapper = "\n".join([
+                'export XDG_RUNTIME_DIR="$(mktemp -d)"',
+                f"weston --backend=x11-backend.so --shell=kiosk-shell.so --socket={socket} "
+                f"--width={self.columns * 8} --height={self.rows * 17} --idle-time=0 &",
+                f'while [ ! -S "$XDG_RUNTIME_DIR/{socket}" ]; do sleep 0.05; done',
+                f"WAYLAND_DISPLAY={socket} {foot}",
+                "kill %1",
+            ])
+            return ["sh", "-c", wrapper]
         raise ValueError(kind)
 
     def launch(self, command: str, env: Mapping[str, str], cwd: Path | None, hold: bool) -> None:
@@ -471,8 +510,16 @@ class Terminal:
         log.close()
         try:
             self.window = self._find_window()
-            if self.kind == "kitty":
+            if self.kind in ("kitty", "foot"):
                 self._move_to_slot()
+            if self.kind == "foot":
+                # weston draws the pointer in its output, where it last was:
+                # into the bottom-right corner, off the cells tests look at.
+                env = self.display.environment()
+                geometry = _run(["xdotool", "getwindowgeometry", "--shell", self.window], env)
+                size = dict(line.split("=", 1) for line in geometry.split() if "=" in line)
+                _run(["xdotool", "mousemove", "--window", self.window, str(int(size["WIDTH"]) - 2),
+                      str(int(size["HEIGHT"]) - 2)], env)
         except BaseException:
             self.stop()
             raise
@@ -493,7 +540,23 @@ class Terminal:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"{self.kind} exited {self.process.returncode} before showing a window{self.log_tail()}")
-            found = _run(["xdotool", "search", "--onlyvisible", "--name", f"^{self.title}$"], env, check=False).split()
+            if self.kind == "foot":
+                # weston's window has a fixed name: the one not taken yet
+                # becomes ours (windows are started one at a time).
+                # (xdotool finds weston's window by its class, not its name;
+                # the newest unclaimed one of the size asked for is ours.)
+                windows = _run(["xdotool", "search", "--class", "weston"], env, check=False).split()
+                for window in sorted(windows, key=int, reverse=True):
+                    if _run(["xdotool", "getwindowname", window], env, check=False).strip() != WESTON_TITLE:
+                        continue
+                    geometry = _run(["xdotool", "getwindowgeometry", "--shell", window], env, check=False)
+                    size = dict(line.split("=", 1) for line in geometry.split() if "=" in line)
+                    if (size.get("WIDTH"), size.get("HEIGHT")) == (str(self.columns * 8), str(self.rows * 17)):
+                        _run(["xdotool", "set_window", "--name", self.title, window], env)
+                        return window
+            # Konsole adds " — Konsole" (xdotool's pattern does not take the dash).
+            pattern = f"^{self.title}" if self.kind == "konsole" else f"^{self.title}$"
+            found = _run(["xdotool", "search", "--onlyvisible", "--name", pattern], env, check=False).split()
             if found:
                 return found[0]
             time.sleep(POLL)

@@ -99,7 +99,9 @@ def test_pixels_and_symbols_are_told_apart(xdisplay, stripes, kind, way):
         term.stop()
 
 
-@pytest.mark.parametrize("kind", KINDS)
+# Konsole keeps a tool bar and a minimum width: its window is not the grid
+# asked for (the calibration still finds its cells).
+@pytest.mark.parametrize("kind", [kind for kind in KINDS if kind != "konsole"])
 def test_cell_geometry_and_resize(xdisplay, kind):
     need(kind)
     # The command reports the tty size once it differs from 80x24.
@@ -159,6 +161,10 @@ def test_terminal_replies(xdisplay):
         assert b"\x1b_Gi=31;OK\x1b\\" in seen["kitty"], seen
     if "mlterm" in seen:
         assert b";4;" in seen["mlterm"].split(b"\x1b[?")[-1], seen
+    if "foot" in seen:
+        assert b";4;" in seen["foot"].split(b"\x1b[?")[-1], seen
+    if "konsole" in seen:
+        assert b"\x1b_Gi=31;OK\x1b\\" in seen["konsole"], seen
 
 
 # --------------------------------------------------------------------------

@@ -27,7 +27,7 @@ import Testing
   static func terminfo(_ name: String) -> Int? {
     [
       "xterm": 8, "xterm-256color": 256, "xterm-direct": 0x100_0000, "tmux-256color": 256, "tmux-direct": 0x100_0000,
-      "screen-256color": 256, "vt100": 0,
+      "screen-256color": 256, "vt100": 0, "foot": 256, "foot-direct": 0x100_0000,
     ][name]
   }
 
@@ -50,6 +50,8 @@ import Testing
         && noColorterm.reasons == [
           "no 24-bit colours: COLORTERM=(unset) does not say truecolor or 24bit"
         ])
+    let foot = plan("foot", ["COLORTERM": "truecolor"])
+    #expect(foot.depth == .truecolor && foot.terminfoName == "foot-direct")
     let noDirect = plan("screen-256color", ["COLORTERM": "24bit"])
     #expect(noDirect.depth == .palette256 && noDirect.reasons.first?.contains("no *-direct terminfo entry") == true)
     let kitty = plan("tmux-256color", ["COLORTERM": "truecolor"], placeholders: true)

@@ -25,7 +25,9 @@ public struct ColorPlan: Hashable, Sendable {
     if wantsTruecolor && termColors >= 8 {
       if usesPlaceholders {
         plan.reasons.append("no 24-bit colours: kitty images in tmux name their image by a 256-colour index")
-      } else if let direct = directVariant(of: term), let count = colors(direct), count > 0 {
+      } else if let direct = directVariants(of: term).first(where: { (colors($0) ?? 0) > 0 }),
+        let count = colors(direct)
+      {
         plan.terminfoName = direct
         availableCount = count
         available = ColorDepth.forTerminal(colors: count)
@@ -52,12 +54,16 @@ public struct ColorPlan: Hashable, Sendable {
     return plan
   }
 
-  /// The `*-direct` entry of a terminal family, where ncurses has one.
-  static func directVariant(of term: String) -> String? {
-    if term.hasSuffix("-direct") { return term }
-    if term.hasPrefix("tmux") { return "tmux-direct" }
-    if term.hasPrefix("xterm") { return "xterm-direct" }
-    return nil
+  /// The `*-direct` entries that may stand for a terminal, best first:
+  /// itself, its family's (tmux, xterm), or its first name's (foot-extra:
+  /// foot-direct).
+  static func directVariants(of term: String) -> [String] {
+    if term.hasSuffix("-direct") { return [term] }
+    var names: [String] = []
+    if term.hasPrefix("tmux") { names.append("tmux-direct") }
+    if term.hasPrefix("xterm") { names.append("xterm-direct") }
+    if let family = term.split(separator: "-").first, !family.isEmpty { names.append("\(family)-direct") }
+    return names
   }
 
   package static func rank(_ depth: ColorDepth) -> Int { ColorDepth.allCases.firstIndex(of: depth)! }

@@ -173,6 +173,29 @@ public enum GraphicsDetection {
     return support
   }
 
+  /// What the environment alone says the terminal draws, as the picker's
+  /// queries would find it there: for `preview`, run where another program
+  /// (fzf, lf) owns the terminal and no query can be made. nil: symbols.
+  public static func fromEnvironment(_ environment: [String: String]) -> (graphics: GraphicsProtocol?, reason: String) {
+    let term = environment["TERM"] ?? ""
+    func has(_ name: String) -> Bool { !(environment[name] ?? "").isEmpty }
+    if has("TMUX") || term.hasPrefix("tmux") || term.hasPrefix("screen") {
+      return (nil, "inside tmux or screen: symbols (images there need the picker's own placement)")
+    }
+    if has("KITTY_WINDOW_ID") || term == "xterm-kitty" { return (.kitty, "kitty (KITTY_WINDOW_ID or TERM)") }
+    if has("KONSOLE_VERSION") { return (.kitty, "Konsole (KONSOLE_VERSION): it answers the kitty query") }
+    if term.hasPrefix("foot") { return (.sixel, "foot (TERM=\(term))") }
+    if has("MLTERM") || term == "mlterm" { return (.sixel, "mlterm (MLTERM or TERM)") }
+    let program = (environment["TERM_PROGRAM"] ?? "").lowercased()
+    if program.contains("iterm") || program.contains("wezterm") {
+      return (.iterm2, "TERM_PROGRAM=\(environment["TERM_PROGRAM"] ?? "")")
+    }
+    if has("XTERM_VERSION") {
+      return (nil, "xterm: sixel only in VT340 mode, which only a query tells (use --thumbnails sixel)")
+    }
+    return (nil, "no terminal known from TERM, TERM_PROGRAM and the terminals' own variables: symbols")
+  }
+
   private static func automatic(facts: TerminalFacts, name: String?, inTmux: Bool) -> GraphicsProtocol? {
     if facts.kittyGraphics { return .kitty }
     // Sixel and iTerm2 images are cells' worth of pixels that tmux does not

@@ -76,6 +76,24 @@ private func decide(
     #expect(decide(["\u{1B}P>|WezTerm 20240203\u{1B}\\\u{1B}[?65;4c"]).graphics == .sixel, "sixel first")
   }
 
+  @Test func withoutAQueryTheEnvironmentTellsWhatThePickerWouldChoose() {
+    func chosen(_ environment: [String: String]) -> GraphicsProtocol? {
+      GraphicsDetection.fromEnvironment(environment).graphics
+    }
+    #expect(chosen(["TERM": "xterm-kitty"]) == .kitty)
+    #expect(chosen(["TERM": "xterm-256color", "KITTY_WINDOW_ID": "1"]) == .kitty)
+    #expect(chosen(["TERM": "xterm-256color", "KONSOLE_VERSION": "221203"]) == .kitty)
+    #expect(chosen(["TERM": "foot"]) == .sixel && chosen(["TERM": "foot-extra"]) == .sixel)
+    #expect(chosen(["TERM": "xterm", "MLTERM": "3.9.3"]) == .sixel)
+    #expect(chosen(["TERM": "xterm-256color", "TERM_PROGRAM": "WezTerm"]) == .iterm2)
+    // xterm draws sixel only as a VT340, which only a query tells.
+    #expect(chosen(["TERM": "xterm", "XTERM_VERSION": "XTerm(379)"]) == nil)
+    // In tmux (or a pane of it over ssh), never raw images.
+    #expect(chosen(["TERM": "tmux-256color", "KITTY_WINDOW_ID": "1"]) == nil)
+    #expect(chosen(["TERM": "xterm-kitty", "TMUX": "/tmp/tmux-0/default,1,0"]) == nil)
+    #expect(chosen(["TERM": "xterm-256color"]) == nil)
+  }
+
   @Test func forcedModesWinAndOffAsksNothingOfTheTerminal() {
     #expect(decide(["\u{1B}[?1;2c"], mode: .sixel).graphics == .sixel)
     #expect(decide(Self.kitty, mode: .symbols).graphics == nil)
