@@ -28,7 +28,8 @@ packages=(libncurses-dev ncurses-term pkg-config
   # binary's RUNPATH (the Swift runtime is linked in).
   patchelf)
 if [ "$what" = test ] || [ "$what" = bench ]; then
-  packages+=(tmux python3)
+  # GNU screen: the start's queries must not leak into its status line.
+  packages+=(tmux python3 screen)
   # Pixel thumbnails are checked in real terminal emulators on a virtual X
   # display: xterm (sixel as a VT340), kitty (kitty graphics), mlterm (sixel
   # and iTerm2 inline images); one font (DejaVu Sans Mono) so cell sizes are

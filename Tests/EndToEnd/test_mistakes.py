@@ -4,12 +4,15 @@ terminal too small to show the grid, a negative --max, and a terminal
 without an alternate screen."""
 
 import os
+import shlex
+import shutil
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
-from conftest import TMUX_NOTICE, make_files
+from conftest import TMUX_NOTICE, PickerRunner, make_files
 
 
 def test_a_file_deleted_before_enter_is_not_printed_after_a_success(picker, tmp_path):
@@ -164,3 +167,29 @@ def test_no_query_leaks_into_the_pane_title_without_tmux_in_the_environment(pick
     assert p.finish(0) == f"{root}/a.jpg\n".encode()
     title = p.display("#{pane_title}")
     assert "Gi=" not in title and "AAAA" not in title, title
+
+
+def test_no_query_leaks_into_gnu_screens_status_line(tmux_server, picker_bin, tmp_path):
+    """Inside GNU screen, an APC string sets screen's hardstatus: the kitty
+    query must not be sent there. The picker runs with `env -i` (as over
+    ssh from a screen window: TERM says screen, nothing else is passed)."""
+    if shutil.which("screen") is None:
+        pytest.fail("GNU screen is missing: scripts/install-deps.sh test installs it")
+    root = make_files(tmp_path / "s", ["a.jpg", "b.jpg"])
+    config = tmp_path / "screenrc"
+    config.write_text('hardstatus alwayslastline "[%h]"\nstartup_message off\n')
+    out = tmp_path / "out"
+    inner = (f"env -i TERM=screen LANG=C.UTF-8 PATH=/usr/bin:/bin HOME={tmp_path} "
+             f"{shlex.quote(str(picker_bin))} {shlex.quote(str(root))} > {shlex.quote(str(out))}")
+    runner = PickerRunner(tmux_server, Path(shutil.which("screen")), tmp_path / "runs", "screen-status")
+    try:
+        p = runner.start(["-c", str(config), "sh", "-c", inner], wait_ui=False)
+        screen = p.wait_text("b.jpg")
+        status = screen.lines[-1]
+        assert status.startswith("[") and "Gi=" not in status and "AAAA" not in status, screen
+        p.send("Right")
+        p.send("Enter")
+        p.finish(0)
+        assert out.read_bytes() == f"{root}/b.jpg\n".encode()
+    finally:
+        runner.close()
