@@ -36,7 +36,7 @@ import Testing
   @Test func modeHintsComeFromTheMaps() {
     let keys = KeyMaps.standard
     #expect(keys.tray.hintLine == "← → move · Space/x remove · Enter pick · Esc back to the grid")
-    #expect(keys.preview.hintLine == "←→ photo · Space select · Enter pick · i facts · Esc back")
+    #expect(keys.preview.hintLine == "←→ photo · +- zoom · Space select · Enter pick · i facts · Esc back")
     #expect(keys.signIn.hintLine == "Enter sign in · Tab next field · Esc back")
   }
 

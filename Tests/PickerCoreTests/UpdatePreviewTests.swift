@@ -56,12 +56,13 @@ import Testing
     #expect(state.press(.enter) == [.finish(.picked([PathBytes("/p/IMG_2.jpg")]))])
   }
 
-  @Test func factsAreAskedForOnceWhenThePanelOpens() {
+  @Test func factsAreAskedForOnceAsThePreviewOpens() {
     var state = loaded(Fixture.photos(1...3))
-    _ = state.press(.char("v"))
-    let effects = state.press(.char("i"))
+    // Read at once (the loupe needs the size), shown when the panel opens.
+    let effects = state.press(.char("v"))
     let reference = ImageReference.file(PathBytes("/p/IMG_1.jpg"))
     #expect(effects.contains(.readFacts(reference)))
+    _ = state.press(.char("i"))
     #expect(state.previewArea.width == 120 - AppState.factsPanelWidth)
     var read = PhotoFacts(name: "")
     read.pixelSize = PixelSize(width: 4000, height: 3000)

@@ -28,6 +28,14 @@ extension AppState {
     guard options.showsThumbnails, !item.isFolder, !item.isMissing,
       let reference = previewReference(for: item)
     else { return nil }
+    let area = previewPictureArea
+    return ImageRequest.Key(
+      reference: reference, columns: area.width, rows: area.height, style: thumbnailStyle, loupe: loupe)
+  }
+
+  /// The photo at fit, shown while a zoomed view of it is being made.
+  func fitPreviewKey(for item: PhotoItem) -> ImageRequest.Key? {
+    guard let reference = previewReference(for: item), options.showsThumbnails, !item.isMissing else { return nil }
     let area = previewArea
     return ImageRequest.Key(reference: reference, columns: area.width, rows: area.height, style: thumbnailStyle)
   }
@@ -48,14 +56,26 @@ extension AppState {
       return []
     }
     mode = .preview(showsFacts: false)
+    loupe = nil
     return []
   }
 
   mutating func handlePreview(_ key: Key, showsFacts: Bool) -> [Effect] {
     guard let action = options.keys.preview.action(for: key) else { return [] }
     switch action {
-    case .previous: return step(by: -1)
-    case .next: return step(by: 1)
+    case .previous:
+      if loupe != nil { pan(dx: -1.0 / 3, dy: 0) } else { return step(by: -1) }
+    case .next:
+      if loupe != nil { pan(dx: 1.0 / 3, dy: 0) } else { return step(by: 1) }
+    case .previousPhoto: return step(by: -1)
+    case .nextPhoto: return step(by: 1)
+    case .zoomIn, .zoomOut, .actualSize, .fit: zoom(action)
+    case .panUp: pan(dx: 0, dy: -1.0 / 3)
+    case .panDown: pan(dx: 0, dy: 1.0 / 3)
+    case .pageLeft: pan(dx: -1, dy: 0)
+    case .pageRight: pan(dx: 1, dy: 0)
+    case .pageUp: pan(dx: 0, dy: -1)
+    case .pageDown: pan(dx: 0, dy: 1)
     case .toggle:
       toggleFocused()
       return []
@@ -65,9 +85,11 @@ extension AppState {
       return []
     case .back:
       mode = .grid
+      loupe = nil
       return []
     case .cancel: return [.finish(.cancelled)]
     }
+    return []
   }
 
   /// The next or previous photo; folders are passed over, and past the
@@ -98,6 +120,12 @@ extension AppState {
   func wantedPreviewImages() -> [ImageRequest] {
     guard let scope, let item = previewedItem, let key = previewKey(for: item) else { return [] }
     var requests = [ImageRequest(key: key, priority: Self.visiblePriority)]
+    if loupe != nil {
+      // Zoomed: the photo at fit stays on screen until the view is made;
+      // neighbours are not decoded whole ahead.
+      if let fit = fitPreviewKey(for: item) { requests.append(ImageRequest(key: fit, priority: Self.visiblePriority)) }
+      return requests
+    }
     for (offset, priority) in [(1, Self.prefetchPriority), (-1, Self.prefetchPriority - 1)] {
       var index = scope.focus + offset
       while case .item(let itemIndex)? = scope.cell(at: index) {
@@ -115,7 +143,8 @@ extension AppState {
   /// Facts are read once per photo shown with its panel open; a remote
   /// photo's come from what its source listed.
   mutating func askForFacts() -> [Effect] {
-    guard case .preview(true) = mode, let item = previewedItem, let reference = previewReference(for: item),
+    // Read as the preview opens, panel or not: the loupe needs the size.
+    guard isPreviewing, let item = previewedItem, let reference = previewReference(for: item),
       facts[reference] == nil
     else { return [] }
     let name = Sanitizer.sanitize(item.title)

@@ -59,6 +59,7 @@ extension AppState {
       // The name was set when asked for, from the listing.
       read.name = facts[reference]?.name ?? read.name
       facts[reference] = read
+      applyPendingZoom()
       effects = []
     }
     showNote()
@@ -166,6 +167,7 @@ extension AppState {
   }
 
   private mutating func handle(_ mouse: MouseEvent) -> [Effect] {
+    if isPreviewing { return handlePreviewMouse(mouse) }
     guard mode == .grid, let scope else { return [] }
     switch mouse.kind {
     case .wheelUp:

@@ -52,6 +52,39 @@ public final class PixelImage: @unchecked Sendable {
     _ = pk_image_fit(&raw, Int32(maxWidth), Int32(maxHeight))
   }
 
+  /// The part `rect` drawn at `size`: shrunk by averaging when smaller,
+  /// and when larger each photo pixel a block of screen pixels (a loupe
+  /// shows pixels as they are, not smoothed).
+  public func region(_ rect: PixelRect, drawnAt size: PixelSize) -> PixelImage {
+    let x = max(0, min(rect.x, width - 1)), y = max(0, min(rect.y, height - 1))
+    let w = max(1, min(rect.width, width - x)), h = max(1, min(rect.height, height - y))
+    if size.width <= w && size.height <= h {
+      let pixels = malloc(w * h * 4)!.assumingMemoryBound(to: UInt8.self)
+      let rowBytes = w * 4
+      for row in 0..<h {
+        let from: Int = ((y + row) * width + x) * 4
+        let target: UnsafeMutablePointer<UInt8> = pixels + row * rowBytes
+        target.update(from: raw.pixels + from, count: rowBytes)
+      }
+      let cropped = PixelImage(taking: pk_image(width: Int32(w), height: Int32(h), pixels: pixels))
+      cropped.shrink(maxWidth: size.width, maxHeight: size.height)
+      return cropped
+    }
+    let out = max(1, size.width), rows = max(1, size.height)
+    let pixels = malloc(out * rows * 4)!.assumingMemoryBound(to: UInt8.self)
+    let sourceColumns: [Int] = (0..<out).map { x + min(w - 1, $0 * w / out) }
+    for row in 0..<rows {
+      let sourceRow: Int = y + min(h - 1, row * h / rows)
+      let source: UnsafeMutablePointer<UInt8> = raw.pixels + sourceRow * width * 4
+      let target: UnsafeMutablePointer<UInt8> = pixels + row * out * 4
+      for column in 0..<out {
+        let from: Int = sourceColumns[column] * 4
+        (target + column * 4).update(from: source + from, count: 4)
+      }
+    }
+    return PixelImage(taking: pk_image(width: Int32(out), height: Int32(rows), pixels: pixels))
+  }
+
   /// All pixels, row by row.
   public func rgbaBytes() -> [UInt8] {
     Array(UnsafeBufferPointer(start: raw.pixels, count: byteCount))

@@ -7,17 +7,31 @@ public struct ImageRequest: Hashable, Sendable {
     public var columns: Int
     public var rows: Int
     public var style: ThumbnailStyle
+    /// The preview zoomed in: the part of the photo to show, at what
+    /// scale. nil: the whole photo fitted.
+    public var loupe: Loupe?
 
-    public init(reference: ImageReference, columns: Int, rows: Int, style: ThumbnailStyle) {
+    public init(reference: ImageReference, columns: Int, rows: Int, style: ThumbnailStyle, loupe: Loupe? = nil) {
       self.reference = reference
       self.columns = columns
       self.rows = rows
       self.style = style
+      self.loupe = loupe
     }
 
     /// Symbols in these colours.
     public init(reference: ImageReference, columns: Int, rows: Int, depth: ColorDepth) {
       self.init(reference: reference, columns: columns, rows: rows, style: .symbols(depth))
+    }
+
+    /// The area in screen pixels, as the loupe's 100% counts them: the
+    /// terminal's cells, or 8x16 a cell for block symbols (which are drawn
+    /// from fewer pixels, `pixelBox`).
+    public var screenPixelBox: PixelSize {
+      switch style {
+      case .symbols: return PixelSize(width: columns * 8, height: rows * 16)
+      case .pixels: return pixelBox
+      }
     }
 
     /// The pixels worth decoding for it.

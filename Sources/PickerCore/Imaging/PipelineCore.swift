@@ -47,6 +47,12 @@ final class PipelineCore: @unchecked Sendable {
   private var writes: [() -> Void] = []
   /// About 64 KB of pixels each: a bound of a few MB.
   static let maxDeferredWrites = 64
+  /// Photos decoded whole for the loupe: each view (a zoom, a pan) is cut
+  /// from one of these instead of decoding again. Bounded in bytes (two
+  /// 48 MP photos); decodes of them take turns, so a second view waits
+  /// for the first decode instead of repeating it.
+  private let wholeImages = MemoryCache<ImageReference, PixelImage>(byteLimit: 400 << 20)
+  private let wholeImageDecode = NSLock()
 
   init(configuration: ImagePipeline.Configuration, memoryCache: MemoryCache<ImageRequest.Key, Thumbnail>) {
     self.configuration = configuration
@@ -240,6 +246,7 @@ final class PipelineCore: @unchecked Sendable {
   /// returned (keeping it in the store) runs after delivery.
   private func make(_ key: ImageRequest.Key) -> (ThumbnailResult?, ImagePipeline.JobReport.Path?, (() -> Void)?) {
     if let image = memoryCache.value(for: key) { return (.success(image), .memoryCache, nil) }
+    if let loupe = key.loupe { return makeLoupeView(key, loupe) }
     let box = key.pixelBox
     let flavor: FreedesktopThumbnailCache.Flavor = max(box.width, box.height) <= 128 ? .normal : .large
     // Tiles larger than the cache's largest thumbnails (the preview) are
@@ -275,10 +282,46 @@ final class PipelineCore: @unchecked Sendable {
     }
   }
 
+  /// The loupe's view: the part of the whole photo on screen, at its
+  /// scale. The photo is decoded whole once (at its full size, upright)
+  /// and kept; panning and zooming then only cut and scale.
+  private func makeLoupeView(_ key: ImageRequest.Key, _ loupe: Loupe) -> (
+    ThumbnailResult?, ImagePipeline.JobReport.Path?, (() -> Void)?
+  ) {
+    guard isWanted(key) else { return (nil, nil, nil) }
+    do {
+      let whole: PixelImage
+      var path = ImagePipeline.JobReport.Path.memoryCache
+      wholeImageDecode.lock()
+      if let kept = wholeImages.value(for: key.reference) {
+        wholeImageDecode.unlock()
+        whole = kept
+      } else {
+        defer { wholeImageDecode.unlock() }
+        // A box no photo exceeds: the decoder's own size, no thumbnail.
+        let everything = PixelSize(width: 1 << 16, height: 1 << 16)
+        whole = try fetchAndDecode(key, need: everything, enough: everything).image
+        wholeImages.insert(whole, for: key.reference, cost: whole.byteCount)
+        path = .decoded(embeddedThumbnail: false)
+      }
+      let screen = key.screenPixelBox, box = key.pixelBox
+      let (region, drawn) = loupe.visibleRegion(image: PixelSize(width: whole.width, height: whole.height), box: screen)
+      // Symbols are drawn from fewer pixels than the screen has.
+      let pixels = PixelSize(
+        width: max(1, drawn.width * box.width / max(1, screen.width)),
+        height: max(1, drawn.height * box.height / max(1, screen.height)))
+      return (render(whole.region(region, drawnAt: pixels), key), path, nil)
+    } catch {
+      return (.failure(error), .failed, nil)
+    }
+  }
+
   /// The second step: the loader chain fetches the bytes (or names the
   /// file), the decoder decodes them to cover `need`, though a camera's
-  /// EXIF thumbnail serves whenever it covers the tile itself.
-  private func fetchAndDecode(_ key: ImageRequest.Key, need: PixelSize) throws(ImageDecodingError) -> DecodedImage {
+  /// EXIF thumbnail serves whenever it covers `enough` (the tile itself).
+  private func fetchAndDecode(_ key: ImageRequest.Key, need: PixelSize, enough: PixelSize? = nil)
+    throws(ImageDecodingError) -> DecodedImage
+  {
     guard let loader = configuration.loaders.first(where: { $0.canHandle(key.reference) }) else {
       throw ImageDecodingError("no loader for this image")
     }
@@ -286,8 +329,10 @@ final class PipelineCore: @unchecked Sendable {
       key.reference, isCancelled: { [weak self] in !(self?.isWanted(key) ?? false) },
       progress: { [weak self] received, expected in self?.tellProgress(key, received, expected) })
     switch data {
-    case .file(let path): return try configuration.decoder.decode(file: path, covering: need, enough: key.pixelBox)
-    case .bytes(let bytes): return try configuration.decoder.decode(bytes: bytes, covering: need, enough: key.pixelBox)
+    case .file(let path):
+      return try configuration.decoder.decode(file: path, covering: need, enough: enough ?? key.pixelBox)
+    case .bytes(let bytes):
+      return try configuration.decoder.decode(bytes: bytes, covering: need, enough: enough ?? key.pixelBox)
     case .head(let bytes): return try configuration.decoder.decode(head: bytes, covering: need)
     }
   }

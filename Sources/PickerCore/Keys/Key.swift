@@ -6,6 +6,8 @@ public enum Key: Hashable, Sendable {
   /// Alt (Meta) plus a character, sent as ESC and the character.
   case alt(Character)
   case up, down, left, right
+  /// Arrows with Shift (`CSI 1 ; 2 A`): the preview's loupe pans a whole view.
+  case shiftUp, shiftDown, shiftLeft, shiftRight
   case pageUp, pageDown, home, end
   case enter, backspace, delete, tab, backTab, escape
   case function(Int)
@@ -21,6 +23,10 @@ public enum Key: Hashable, Sendable {
     case .down: return "↓"
     case .left: return "←"
     case .right: return "→"
+    case .shiftUp: return "Shift-↑"
+    case .shiftDown: return "Shift-↓"
+    case .shiftLeft: return "Shift-←"
+    case .shiftRight: return "Shift-→"
     case .pageUp: return "PgUp"
     case .pageDown: return "PgDn"
     case .home: return "Home"

@@ -119,7 +119,7 @@ public struct KeyMap<Command: KeyCommand>: Hashable, Sendable {
 
   /// One line for the help screen: every binding, keys then what they do.
   public var helpLine: String {
-    let rows = bindings.filter { !$0.keys.isEmpty }.map { "\($0.keyLabels) \($0.help)" }
+    let rows = helpRows().map { "\($0.keys) \($0.help)" }
     return (rows + (otherKeys.map { [$0] } ?? [])).joined(separator: " · ")
   }
 }

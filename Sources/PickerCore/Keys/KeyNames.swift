@@ -4,6 +4,7 @@
 public enum KeyNames {
   static let named: [String: Key] = [
     "up": .up, "down": .down, "left": .left, "right": .right,
+    "shift-up": .shiftUp, "shift-down": .shiftDown, "shift-left": .shiftLeft, "shift-right": .shiftRight,
     "pgup": .pageUp, "page-up": .pageUp, "pageup": .pageUp,
     "pgdn": .pageDown, "page-down": .pageDown, "pagedown": .pageDown,
     "home": .home, "end": .end, "enter": .enter, "return": .enter,
@@ -26,6 +27,7 @@ public enum KeyNames {
   /// Said when a name is not a key.
   public static let explanation =
     "a key is one character, or enter, esc, space, tab, shift-tab, backspace, del, up, down, left, right, "
+    + "shift-up, shift-down, shift-left, shift-right, "
     + "home, end, pgup, pgdn, f1-f12, ctrl-a…ctrl-z, alt-<character>"
 }
 

@@ -16,6 +16,12 @@ public enum PromptAction: String, CaseIterable, KeyCommand {
 /// What a key does in the full-screen preview.
 public enum PreviewAction: String, CaseIterable, KeyCommand {
   case previous, next, toggle, activate, facts, back, cancel
+  /// The loupe: zoom, and pan a third of the view or (`page-*`) a whole one.
+  case zoomIn = "zoom-in", zoomOut = "zoom-out", actualSize = "actual-size", fit
+  case panUp = "pan-up", panDown = "pan-down", pageLeft = "page-left", pageRight = "page-right"
+  case pageUp = "page-up", pageDown = "page-down"
+  /// The next or previous photo whether zoomed or not (at fit, ← → too).
+  case nextPhoto = "next-photo", previousPhoto = "previous-photo"
   public var name: String { rawValue }
   public static var bindable: [Self] { allCases }
 }

@@ -281,11 +281,13 @@ public struct InputDecoder: Sendable {
 
   /// Keys of `CSI … final` with no private marker.
   static func cursorKey(final: UInt8, numbers: [Int?]) -> Key? {
+    // xterm's modifier parameter: 2 is Shift (`CSI 1 ; 2 C`).
+    let shifted = numbers.count >= 2 && numbers[1] == 2
     switch final {
-    case UInt8(ascii: "A"): return .up
-    case UInt8(ascii: "B"): return .down
-    case UInt8(ascii: "C"): return .right
-    case UInt8(ascii: "D"): return .left
+    case UInt8(ascii: "A"): return shifted ? .shiftUp : .up
+    case UInt8(ascii: "B"): return shifted ? .shiftDown : .down
+    case UInt8(ascii: "C"): return shifted ? .shiftRight : .right
+    case UInt8(ascii: "D"): return shifted ? .shiftLeft : .left
     case UInt8(ascii: "H"): return .home
     case UInt8(ascii: "F"): return .end
     case UInt8(ascii: "Z"): return .backTab

@@ -2,10 +2,20 @@
 /// line, and on `i` a panel of the photo's facts on the right.
 enum PreviewView {
   static func draw(_ state: AppState, theme: Theme, into screen: inout Screen) {
-    let area = state.previewArea
+    let area = state.previewPictureArea
     if let item = state.previewedItem {
       if let key = state.previewKey(for: item) {
-        drawPicture(state.thumbnails[key] ?? .loading, in: area, theme: theme, into: &screen)
+        var picture = state.thumbnails[key] ?? .loading
+        // Zooming: the photo at fit stays until the view is made.
+        if picture == .loading, key.loupe != nil, let fit = state.fitPreviewKey(for: item),
+          case .ready? = state.thumbnails[fit]
+        {
+          picture = state.thumbnails[fit]!
+        }
+        drawPicture(
+          picture, in: key.loupe != nil && picture != state.thumbnails[key] ? state.previewArea : area,
+          theme: theme, into: &screen)
+        if state.loupe != nil { MiniMapView.draw(state, theme: theme, into: &screen) }
         if state.thumbnails[key] == .loading, let progress = state.fetchProgress[key] {
           drawProgress(progress, in: area, theme: theme, into: &screen)
         }
@@ -16,7 +26,7 @@ enum PreviewView {
     } else {
       centered("Loading…", in: area, style: theme.muted, into: &screen)
     }
-    if case .preview(true) = state.mode { drawFacts(state, x: area.width, theme: theme, into: &screen) }
+    if case .preview(true) = state.mode { drawFacts(state, x: state.previewArea.width, theme: theme, into: &screen) }
     drawStatus(state, theme: theme, y: screen.height - 1, into: &screen)
   }
 
@@ -89,6 +99,7 @@ enum PreviewView {
     if let scope = state.scope, let item = state.previewedItem, case .item(let index)? = scope.cell(at: scope.focus) {
       let total = scope.total.map(String.init) ?? "\(scope.items.count)\(scope.hasMore ? "+" : "")"
       left = "\(index + 1)/\(total) · " + Sanitizer.sanitize(item.title)
+      if let loupe = state.loupe { left += " · " + loupe.percent }
       if state.selection.contains(state.selectionKey(for: item)) { left += " · ✓ picked" }
     }
     let hints = state.options.keys.preview.hintLine

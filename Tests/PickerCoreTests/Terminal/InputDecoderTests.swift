@@ -35,7 +35,9 @@ private func events(_ bytes: [UInt8]) -> [TerminalInputEvent] {
   @Test func arrowsInBothCursorModesAndWithModifiers() {
     #expect(keys("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D") == [.up, .down, .right, .left])
     #expect(keys("\u{1B}OA\u{1B}OB\u{1B}OC\u{1B}OD") == [.up, .down, .right, .left])
-    #expect(keys("\u{1B}[1;5C\u{1B}[1;2D") == [.right, .left])
+    // Ctrl (5) is the plain arrow; Shift (2) is its own key (the loupe's page pan).
+    #expect(keys("\u{1B}[1;5C\u{1B}[1;2D") == [.right, .shiftLeft])
+    #expect(keys("\u{1B}[1;2A\u{1B}[1;2B\u{1B}[1;2C") == [.shiftUp, .shiftDown, .shiftRight])
   }
 
   @Test func pagingInsertDeleteAndFunctionKeys() {

@@ -1,0 +1,98 @@
+/// The preview's loupe: `+`/`-` zoom in steps, `z` goes between fit and
+/// 100%, `0` back to fit; arrows and hjkl pan a third of the view, Shift
+/// and an arrow a whole view; the wheel zooms and a drag pans; `n`/`p`
+/// step to the next or previous photo keeping the zoom and the centre.
+extension AppState {
+  /// Columns the mini-map takes at the right of a zoomed preview (kept
+  /// off the picture: some terminals draw pictures above text).
+  static let miniMapWidth = 16
+
+  /// Where the picture is drawn: the preview's area, less the mini-map's
+  /// columns while zoomed (when there is room for both).
+  public var previewPictureArea: (x: Int, y: Int, width: Int, height: Int) {
+    var area = previewArea
+    if loupe != nil && area.width > 3 * (Self.miniMapWidth + 1) { area.width -= Self.miniMapWidth + 1 }
+    return area
+  }
+
+  /// The picture's box in screen pixels (a cell of symbols counts as 8x16).
+  func previewBox(zoomed: Bool) -> PixelSize {
+    var area = previewArea
+    if zoomed && area.width > 3 * (Self.miniMapWidth + 1) { area.width -= Self.miniMapWidth + 1 }
+    guard let reference = previewedItem.flatMap(previewReference(for:)) else { return PixelSize(width: 1, height: 1) }
+    return ImageRequest.Key(reference: reference, columns: area.width, rows: area.height, style: thumbnailStyle)
+      .screenPixelBox
+  }
+
+  /// The previewed photo's size upright, once known: from its facts (read
+  /// as the preview opens), else what its source listed.
+  public var previewedPhotoSize: PixelSize? {
+    guard let item = previewedItem else { return nil }
+    if let reference = previewReference(for: item), let read = facts[reference], let size = read.pixelSize {
+      return (read.orientation ?? 1) >= 5 ? PixelSize(width: size.height, height: size.width) : size
+    }
+    return item.listedSize
+  }
+
+  /// Zooms, or waits for the photo's size to do it (its facts are read).
+  mutating func zoom(_ action: PreviewAction) {
+    guard let size = previewedPhotoSize else {
+      pendingZoom = action
+      return
+    }
+    pendingZoom = nil
+    let box = previewBox(zoomed: true)
+    let fit = Loupe.fitScale(image: size, box: previewBox(zoomed: false))
+    switch action {
+    case .zoomIn:
+      loupe = Loupe.zoomedIn(from: loupe, fit: fit).clamped(image: size, box: box)
+    case .zoomOut:
+      loupe = Loupe.zoomedOut(from: loupe, fit: fit)?.clamped(image: size, box: box)
+    case .actualSize:
+      if loupe?.scale == 1 || fit >= 1 {
+        loupe = nil
+      } else {
+        loupe = Loupe(scale: 1, centerX: loupe?.centerX ?? 0.5, centerY: loupe?.centerY ?? 0.5)
+          .clamped(image: size, box: box)
+      }
+    case .fit:
+      loupe = nil
+    default:
+      break
+    }
+    if loupe == nil, action == .zoomIn || action == .actualSize, fit >= 1 {
+      notice = Notice("Shown at 100% already: the photo is smaller than the screen")
+    }
+  }
+
+  /// A zoom asked for before the photo's size was known, now that it is.
+  mutating func applyPendingZoom() {
+    guard let action = pendingZoom, isPreviewing, previewedPhotoSize != nil else { return }
+    zoom(action)
+  }
+
+  /// Moves the view by fractions of itself; nothing at fit.
+  mutating func pan(dx: Double, dy: Double) {
+    guard let current = loupe, let size = previewedPhotoSize else { return }
+    loupe = current.panned(dx: dx, dy: dy, image: size, box: previewBox(zoomed: true))
+  }
+
+  /// The wheel zooms; a drag pans, the photo following the pointer.
+  mutating func handlePreviewMouse(_ mouse: MouseEvent) -> [Effect] {
+    switch mouse.kind {
+    case .wheelUp: zoom(.zoomIn)
+    case .wheelDown: zoom(.zoomOut)
+    case .click, .doubleClick:
+      loupeDragFrom = LoupeDragPoint(x: mouse.x, y: mouse.y)
+    case .drag:
+      if let from = loupeDragFrom {
+        let area = previewPictureArea
+        pan(
+          dx: Double(from.x - mouse.x) / Double(max(1, area.width)),
+          dy: Double(from.y - mouse.y) / Double(max(1, area.height)))
+      }
+      loupeDragFrom = LoupeDragPoint(x: mouse.x, y: mouse.y)
+    }
+    return []
+  }
+}

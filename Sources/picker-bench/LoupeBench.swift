@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import PickerTUI
+
+/// The preview's loupe through the real pipeline: the first 100% view of a
+/// photo (its whole decode included), then pan steps of a third of the
+/// view (cut from the kept decode, scaled, encoded for the terminal).
+struct LoupeBench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "loupe",
+    abstract: "Time to the first 100% view of a photo, and per pan step, in the picker's pipeline.")
+
+  @Argument(help: "The photo (a 24 MP camera JPEG, say).")
+  var file: String
+
+  @Option(name: .customLong("protocol"), help: "kitty, sixel, iterm2, or symbols.")
+  var graphics = "kitty"
+
+  @Option(help: "One terminal cell in pixels, as WxH.")
+  var cellSize = "8x17"
+
+  @Option(help: "The picture's area in cells (a 120x40 terminal less the status line and the mini-map).")
+  var cells = "103x39"
+
+  @Option(help: "Timed first views (each in a new pipeline) and pan steps; medians are printed.")
+  var runs = 5
+
+  func run() throws {
+    let cell = try PixelsBench.size(cellSize, "--cell-size")
+    let area = try PixelsBench.size(cells, "--cells")
+    let style: ThumbnailStyle =
+      graphics == "symbols"
+      ? .symbols(.truecolor)
+      : .pixels(
+        PixelFormat(
+          graphics: GraphicsProtocol(rawValue: graphics) ?? .kitty,
+          cellSize: PixelSize(width: cell.width, height: cell.height)))
+    var firsts: [Double] = []
+    var pans: [Double] = []
+    for _ in 0..<max(1, runs) {
+      let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration())
+      var loupe = Loupe(scale: 1)
+      firsts.append(try Self.time(pipeline, key(loupe, area: area, style: style)))
+      for step in 1...6 {
+        loupe.centerX = 0.5 + Double(step % 3 - 1) * 0.08
+        loupe.centerY = 0.5 + Double(step % 2) * 0.05
+        pans.append(try Self.time(pipeline, key(loupe, area: area, style: style)))
+      }
+    }
+    print(
+      String(
+        format: "loupe %@ 100%%: first view median %.1f ms (whole decode included), pan step median %.1f ms",
+        graphics, median(firsts), median(pans)))
+  }
+
+  private func key(_ loupe: Loupe, area: TerminalSize, style: ThumbnailStyle) -> ImageRequest.Key {
+    ImageRequest.Key(
+      reference: .file(PathBytes(file)), columns: area.width, rows: area.height, style: style, loupe: loupe)
+  }
+
+  /// Milliseconds from asking to the result.
+  private static func time(_ pipeline: ImagePipeline, _ key: ImageRequest.Key) throws -> Double {
+    let done = DispatchSemaphore(value: 0)
+    let failure = LockedText()
+    let start = DispatchTime.now().uptimeNanoseconds
+    pipeline.load(ImageRequest(key: key, priority: 1)) { result in
+      if case .failure(let error) = result { failure.set(error.message) }
+      done.signal()
+    }
+    done.wait()
+    let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    if let message = failure.get() { throw BenchExit(code: 2, message: message) }
+    return milliseconds
+  }
+
+  private func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+  }
+}
+
+private final class LockedText: @unchecked Sendable {
+  private let lock = NSLock()
+  private var text: String?
+  func set(_ value: String) { lock.withLock { text = value } }
+  func get() -> String? { lock.withLock { text } }
+}
