@@ -42,7 +42,7 @@ import Testing
 
   @Test func helpHasALineForEveryMode() {
     let rows = KeyMaps.standard.modeHelpRows
-    #expect(rows.map(\.keys) == ["tray (t)", "prompts (/ :)", "preview (v)", "sign-in form"])
+    #expect(rows.map(\.keys) == ["tray (t)", "prompts (/ :)", "preview (v)", "compare (c)", "sign-in form"])
     #expect(rows[0].help.contains("Space x Del Backspace remove"))
     #expect(rows[1].help.hasSuffix("other keys type"))
   }

@@ -53,9 +53,15 @@ import Testing
   }
 
   @Test func helpOverlay() {
-    var (state, _) = Fixture.started(size: TerminalSize(width: 80, height: 36))
+    var (state, _) = Fixture.started(size: TerminalSize(width: 80, height: 44))
     state.press(.char("?"))
     expectGolden(render(state), named: "help")
+    // Shorter: what does not fit is said to be there.
+    var short = Fixture.started(size: TerminalSize(width: 80, height: 30)).0
+    short.press(.char("?"))
+    let text = render(short)
+    #expect(text.contains("a taller terminal shows every key"))
+    #expect(!text.contains("sign-in form"))
   }
 
   @Test func searchPromptAndTooSmall() {

@@ -41,12 +41,24 @@ extension AppState {
       return
     }
     pendingZoom = nil
-    let box = previewBox(zoomed: true)
-    let fit = Loupe.fitScale(image: size, box: previewBox(zoomed: false))
+    let step: ZoomStep
     switch action {
-    case .zoomIn:
+    case .zoomIn: step = .in
+    case .zoomOut: step = .out
+    case .actualSize: step = .actualSize
+    default: step = .fit
+    }
+    zoom(step, photo: size, fitBox: previewBox(zoomed: false), box: previewBox(zoomed: true))
+  }
+
+  /// One zoom step for a photo of `photo` pixels: fit is reckoned in
+  /// `fitBox`, the view kept on the photo in `box`.
+  mutating func zoom(_ step: ZoomStep, photo size: PixelSize, fitBox: PixelSize, box: PixelSize) {
+    let fit = Loupe.fitScale(image: size, box: fitBox)
+    switch step {
+    case .in:
       loupe = Loupe.zoomedIn(from: loupe, fit: fit).clamped(image: size, box: box)
-    case .zoomOut:
+    case .out:
       loupe = Loupe.zoomedOut(from: loupe, fit: fit)?.clamped(image: size, box: box)
     case .actualSize:
       if loupe?.scale == 1 || fit >= 1 {
@@ -57,10 +69,8 @@ extension AppState {
       }
     case .fit:
       loupe = nil
-    default:
-      break
     }
-    if loupe == nil, action == .zoomIn || action == .actualSize, fit >= 1 {
+    if loupe == nil, step == .in || step == .actualSize, fit >= 1 {
       notice = Notice("Shown at 100% already: the photo is smaller than the screen")
     }
   }
@@ -95,4 +105,9 @@ extension AppState {
     }
     return []
   }
+}
+
+/// The loupe's zoom keys, wherever they are pressed.
+enum ZoomStep: Hashable, Sendable {
+  case `in`, out, actualSize, fit
 }

@@ -78,6 +78,8 @@ public enum Mode: Hashable, Sendable {
   case downloading(DownloadProgress)
   /// The focused photo full screen, with its facts panel or without.
   case preview(showsFacts: Bool)
+  /// Photos side by side.
+  case compare(CompareState)
 }
 
 /// A one-line message at the bottom; cleared by the next key.

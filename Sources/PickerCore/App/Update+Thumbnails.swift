@@ -23,6 +23,7 @@ extension AppState {
   /// row above (where the user goes next).
   func wantedThumbnails() -> [ImageRequest] {
     if isPreviewing { return wantedPreviewImages() }
+    if compareState != nil { return wantedCompareImages() }
     guard let scope, options.showsThumbnails else { return [] }
     let grid = gridRows
     let shown = grid.visibleRowCount(from: scope.scrollRow, layout: layout)

@@ -68,6 +68,7 @@ extension AppState {
     effects += keepFocusVisibleAndPrefetch()
     effects += refreshThumbnails()
     effects += askForFacts()
+    effects += askForCompareFacts()
     return effects
   }
 
@@ -111,6 +112,8 @@ extension AppState {
       return handleTray(key, focus: focus)
     case .preview(let showsFacts):
       return handlePreview(key, showsFacts: showsFacts)
+    case .compare(let state):
+      return handleCompare(key, state: state)
     case .grid:
       guard let action = options.keys.grid.action(for: key) else { return [] }
       return perform(action)
@@ -159,6 +162,7 @@ extension AppState {
     case .help: mode = .help
     case .cancel: return [.finish(.cancelled)]
     case .preview: return openPreview()
+    case .compare: openCompare()
     case .restorePicks: restorePicks()
     case .nextMonth, .previousMonth, .nextDay, .previousDay: return jump(action)
     case .goToDate: openGoToDate()
@@ -168,6 +172,7 @@ extension AppState {
 
   private mutating func handle(_ mouse: MouseEvent) -> [Effect] {
     if isPreviewing { return handlePreviewMouse(mouse) }
+    if let state = compareState { return handleCompareMouse(mouse, state: state) }
     guard mode == .grid, let scope else { return [] }
     switch mouse.kind {
     case .wheelUp:

@@ -7,6 +7,8 @@ public enum GridAction: Hashable, Sendable {
   case source(Int)
   case search, focusTray, bigger, smaller, cycleSort, signOut, help, cancel
   case preview
+  /// The picked photos side by side.
+  case compare
   case restorePicks
   /// The timeline's jumps (any listing in date order): by month, by day,
   /// and to a date typed in a prompt.
@@ -39,6 +41,7 @@ extension GridAction: KeyCommand {
     case .help: "help"
     case .cancel: "cancel"
     case .preview: "preview"
+    case .compare: "compare"
     case .restorePicks: "restore-picks"
     case .nextMonth: "next-month"
     case .previousMonth: "previous-month"
@@ -54,7 +57,8 @@ extension GridAction: KeyCommand {
       .nextSource, .previousSource,
     ] + (0..<9).map(GridAction.source)
       + [
-        .search, .focusTray, .bigger, .smaller, .cycleSort, .signOut, .help, .cancel, .preview, .restorePicks,
+        .search, .focusTray, .bigger, .smaller, .cycleSort, .signOut, .help, .cancel, .preview, .compare,
+        .restorePicks,
         .nextMonth, .previousMonth, .nextDay, .previousDay, .goToDate,
       ]
   }
@@ -101,8 +105,14 @@ extension KeyMap where Command == GridAction {
         Binding([.char("{")], .previousDay, help: "previous day (newer)", group: "month / day: older, newer"),
         Binding([.char(":")], .goToDate, help: "go to a date (2023, 2023-06, jun 2023, yesterday)"),
         Binding(
-          [.char("v")], .preview, help: "preview the photo full screen", group: "preview / picked tray (keys below)"),
-        Binding([.char("t")], .focusTray, help: "focus the picked tray", group: "preview / picked tray (keys below)"),
+          [.char("v")], .preview, help: "preview the photo full screen",
+          group: "preview / compare picks / picked tray (keys below)"),
+        Binding(
+          [.char("c")], .compare, help: "compare the picked photos side by side",
+          group: "preview / compare picks / picked tray (keys below)"),
+        Binding(
+          [.char("t")], .focusTray, help: "focus the picked tray",
+          group: "preview / compare picks / picked tray (keys below)"),
         Binding([.char("+"), .char("=")], .bigger, help: "bigger thumbnails", group: "bigger / smaller thumbnails"),
         Binding([.char("-")], .smaller, help: "smaller thumbnails", group: "bigger / smaller thumbnails"),
         Binding([.char("s")], .cycleSort, help: "sort by name / date taken"),

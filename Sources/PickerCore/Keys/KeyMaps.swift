@@ -9,6 +9,7 @@ public struct KeyMaps: Hashable, Sendable {
   public var search: KeyMap<PromptAction>
   public var goToDate: KeyMap<PromptAction>
   public var preview: KeyMap<PreviewAction>
+  public var compare: KeyMap<CompareAction>
   public var signIn: KeyMap<FormAction>
   public var help: KeyMap<HelpAction>
   public var downloading: KeyMap<DownloadAction>
@@ -23,7 +24,7 @@ public struct KeyMaps: Hashable, Sendable {
       ? [("prompts (/ :)", search.helpLine.replacingOccurrences(of: "Enter search", with: "Enter search or go"))]
       : [(search.title, search.helpLine), (goToDate.title, goToDate.helpLine)]
     return [(tray.title, tray.helpLine)] + prompts + [
-      (preview.title, preview.helpLine), (signIn.title, signIn.helpLine),
+      (preview.title, preview.helpLine), (compare.title, compare.helpLine), (signIn.title, signIn.helpLine),
     ]
   }
 
@@ -67,6 +68,27 @@ public struct KeyMaps: Hashable, Sendable {
         .init([.enter], .activate, help: "pick", hint: "pick"),
         .init([.char("i")], .facts, help: "facts", hint: "facts"),
         .init([.escape, .char("v"), .char("q")], .back, help: "back", hint: "back"),
+        .init([.ctrl("c")], .cancel, help: "cancel"),
+      ]),
+    compare: KeyMap(
+      title: "compare (c)",
+      bindings: [
+        .init([.tab], .nextPane, help: "next pane", hint: "pane", group: "pane"),
+        .init([.backTab], .previousPane, help: "previous pane", group: "pane"),
+        .init([.char(" ")], .toggle, help: "pick or unpick", hint: "pick"),
+        .init([.char("x")], .drop, help: "drop from the compare", hint: "drop"),
+        .init([.enter], .activate, help: "confirm", hint: "confirm"),
+        .init([.pageDown, .char("]")], .nextPage, help: "next four", group: "next / previous four"),
+        .init([.pageUp, .char("[")], .previousPage, help: "previous four", group: "next / previous four"),
+        .init([.char("+"), .char("=")], .zoomIn, help: "zoom in", hint: "zoom", hintKeys: "+-", group: "zoom"),
+        .init([.char("-")], .zoomOut, help: "zoom out", group: "zoom"),
+        .init([.char("z")], .actualSize, help: "fit / 100%"),
+        .init([.char("0")], .fit, help: "fit"),
+        .init([.left, .char("h")], .panLeft, help: "pan left", group: "pan, all panes"),
+        .init([.right, .char("l")], .panRight, help: "pan right", group: "pan, all panes"),
+        .init([.up, .char("k")], .panUp, help: "pan up", group: "pan, all panes"),
+        .init([.down, .char("j")], .panDown, help: "pan down", group: "pan, all panes"),
+        .init([.escape, .char("c"), .char("q")], .back, help: "back", hint: "back"),
         .init([.ctrl("c")], .cancel, help: "cancel"),
       ]),
     signIn: KeyMap(

@@ -34,7 +34,7 @@ public enum KeyNames {
 extension KeyMaps {
   /// The config's mode names: `[keys]` is the grid, `[keys.tray]` the tray.
   public static let modeNames = [
-    "grid", "tray", "search", "go-to-date", "preview", "sign-in", "help", "downloading", "too-small",
+    "grid", "tray", "search", "go-to-date", "preview", "compare", "sign-in", "help", "downloading", "too-small",
   ]
 
   /// Binds the action named `action` of mode `mode` to `keys`; the reason
@@ -46,6 +46,7 @@ extension KeyMaps {
     case "search": return Self.rebind(&search, action, keys)
     case "go-to-date": return Self.rebind(&goToDate, action, keys)
     case "preview": return Self.rebind(&preview, action, keys)
+    case "compare": return Self.rebind(&compare, action, keys)
     case "sign-in": return Self.rebind(&signIn, action, keys)
     case "help": return Self.rebind(&help, action, keys)
     case "downloading": return Self.rebind(&downloading, action, keys)

@@ -26,6 +26,18 @@ public enum PreviewAction: String, CaseIterable, KeyCommand {
   public static var bindable: [Self] { allCases }
 }
 
+/// What a key does in the compare: the active pane, picks, paging, and the
+/// loupe's zoom and pan, shared by every pane.
+public enum CompareAction: String, CaseIterable, KeyCommand {
+  case nextPane = "next-pane", previousPane = "previous-pane", toggle, drop, activate
+  case nextPage = "next-page", previousPage = "previous-page"
+  case zoomIn = "zoom-in", zoomOut = "zoom-out", actualSize = "actual-size", fit
+  case panLeft = "pan-left", panRight = "pan-right", panUp = "pan-up", panDown = "pan-down"
+  case back, cancel
+  public var name: String { rawValue }
+  public static var bindable: [Self] { allCases }
+}
+
 /// What a key does in a sign-in form; other characters are typed.
 public enum FormAction: String, CaseIterable, KeyCommand {
   case back, cancel, nextField = "next-field", previousField = "previous-field", deleteBackward = "delete-backward"

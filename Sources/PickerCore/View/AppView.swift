@@ -14,6 +14,10 @@ public enum AppView {
       PreviewView.draw(state, theme: theme, into: &screen)
       return screen
     }
+    if let compare = state.compareState {
+      CompareView.draw(compare, state: state, theme: theme, into: &screen)
+      return screen
+    }
     SourceBarView.draw(state, theme: theme, into: &screen)
     drawBreadcrumb(state, theme: theme, into: &screen)
     GridView.draw(state, theme: theme, into: &screen)

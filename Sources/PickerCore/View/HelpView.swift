@@ -5,10 +5,14 @@ enum HelpView {
     let given = state.options.keys.grid.gridHelpRows + [("", "")] + state.options.keys.modeHelpRows
     let keyWidth = given.map { DisplayWidth.of($0.keys) }.max() ?? 0
     let textWidth = max(10, screen.width - keyWidth - 8)
-    let rows = given.flatMap { row in
+    var rows = given.flatMap { row in
       wrap(row.help, width: textWidth).enumerated().map { (index, part) in
         (keys: index == 0 ? row.keys : "", help: part)
       }
+    }
+    // Too short a screen for every key: the last line says so.
+    if rows.count > screen.height - 4, screen.height > 5 {
+      rows = Array(rows.prefix(screen.height - 5)) + [(keys: "…", help: "a taller terminal shows every key")]
     }
     let lines = rows.map { row in
       row.keys + String(repeating: " ", count: keyWidth - DisplayWidth.of(row.keys)) + "  " + row.help

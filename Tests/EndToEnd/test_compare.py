@@ -1,0 +1,43 @@
+"""Compare (c) in tmux: the picked photos side by side with their names,
+Tab moves the active pane, x drops a photo (the next takes its place, the
+pick is kept), Space unpicks, Enter prints the picks."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from test_loupe import coloured_cells
+from test_thumbnails import TRUECOLOR
+
+
+def test_picked_photos_side_by_side(picker, tmp_path):
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for name, colour in (("a.png", (255, 0, 0)), ("b.png", (0, 200, 0)), ("c.png", (0, 0, 255))):
+        Image.new("RGB", (400, 300), colour).save(folder / name)
+    p = picker.start(["--thumbnails", "symbols", str(folder)], env=TRUECOLOR)
+    p.wait_text("c.png")
+    for key in ("Space", "Right", "Space", "Right", "Space"):
+        p.send(key)
+    p.wait_text("Picked 3")
+    p.send("c")
+    screen = p.wait_text("Compare 1–3 of 3")
+    assert "▶ 1/3 ✓ a.png" in screen.text and "2/3 ✓ b.png" in screen.text and "3/3 ✓ c.png" in screen.text, screen
+
+    def columns(test):
+        cells = coloured_cells(p.tmux("capture-pane", "-e", "-p", "-t", p.target), range(0, 19))
+        return [column for _, column, colour in cells if test(colour)]
+
+    red = p.wait(lambda s: columns(lambda c: c[0] > 200 and c[1] < 60 and c[2] < 60), "a's red in the first pane")
+    reds = columns(lambda c: c[0] > 200 and c[1] < 60 and c[2] < 60)
+    greens = columns(lambda c: c[1] > 150 and c[0] < 60 and c[2] < 60)
+    assert reds and greens and max(reds) < min(greens), "a left of b in the top row"
+    p.send("Tab")
+    p.wait_text("▶ 2/3 ✓ b.png")
+    p.send("x")
+    screen = p.wait_text("Compare 1–2 of 2")
+    assert "▶ 2/2 ✓ c.png" in screen.text, screen  # c took b's place, active
+    p.send("Space")
+    p.wait(lambda s: "▶ 2/2 c.png" in s.text, "c unpicked")
+    p.send("Enter")
+    assert p.finish(0) == f"{folder}/a.png\n{folder}/b.png\n".encode()
