@@ -41,3 +41,30 @@ def test_picked_photos_side_by_side(picker, tmp_path):
     p.wait(lambda s: "▶ 2/2 c.png" in s.text, "c unpicked")
     p.send("Enter")
     assert p.finish(0) == f"{folder}/a.png\n{folder}/b.png\n".encode()
+
+
+def test_the_sharpest_of_a_burst_is_marked(picker, tmp_path):
+    from PIL import ImageFilter
+
+    folder = tmp_path / "burst"
+    folder.mkdir()
+    texture = Image.effect_noise((800, 600), 60).convert("RGB")
+    texture.filter(ImageFilter.GaussianBlur(2.5)).save(folder / "1-soft.jpg", quality=92)
+    texture.save(folder / "2-sharp.jpg", quality=92)
+    p = picker.start(["--thumbnails", "symbols", str(folder)])
+    p.wait_text("2-sharp.jpg")
+    for key in ("Space", "Right", "Space"):
+        p.send(key)
+    p.wait_text("Picked 2")
+    p.send("c")
+    screen = p.wait_text("★ sharpest")
+    lines = screen.text.split("\n")
+    star = next(line for line in lines if "★ sharpest" in line)
+    other = next(line for line in lines if "sharpness " in line)
+    names = next(line for line in lines if "1/2" in line)
+    # Side by side: the star under the sharp photo (the right pane).
+    assert star.index("★") > names.index("2/2 ✓ 2-sharp.jpg") - 2, screen
+    assert other.index("sharpness") < names.index("2/2"), screen
+    p.send("Escape")
+    p.send("Escape")
+    p.finish(130)

@@ -145,14 +145,21 @@ extension AppState {
     selection.insert(PickedPhoto(key: photo.key, title: photo.title, output: photo.output))
   }
 
-  /// The facts of the compared photos on screen, each read once.
+  /// The facts and sharpness of the compared photos on screen, each read
+  /// once.
   mutating func askForCompareFacts() -> [Effect] {
     guard let state = compareState else { return [] }
     var effects: [Effect] = []
-    for photo in state.shown where facts[photo.reference] == nil {
+    for photo in state.shown {
       guard case .file = photo.reference else { continue }
-      facts[photo.reference] = PhotoFacts(name: Sanitizer.sanitize(photo.title), isLoading: true)
-      effects.append(.readFacts(photo.reference))
+      if facts[photo.reference] == nil {
+        facts[photo.reference] = PhotoFacts(name: Sanitizer.sanitize(photo.title), isLoading: true)
+        effects.append(.readFacts(photo.reference))
+      }
+      if sharpness[photo.reference] == nil {
+        sharpness[photo.reference] = .some(nil)
+        effects.append(.scoreSharpness(photo.reference))
+      }
     }
     return effects
   }
@@ -173,5 +180,16 @@ extension AppState {
     case .drag: break
     }
     return []
+  }
+}
+
+extension AppState {
+  /// Each shown photo's sharpness as 0-100 of the sharpest shown, once all
+  /// are scored; nil before, or for a photo that could not be.
+  public func compareScores(_ state: CompareState) -> [Int?] {
+    let raw = state.shown.map { photo -> Double? in sharpness[photo.reference] ?? nil }
+    let known = raw.compactMap { $0 }
+    guard let top = known.max(), top > 0, known.count == raw.count else { return raw.map { _ in nil } }
+    return raw.map { $0.map { Int(($0 / top * 100).rounded()) } }
   }
 }

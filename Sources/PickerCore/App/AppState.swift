@@ -127,6 +127,8 @@ public enum Effect: Hashable, Sendable {
   case thumbnails([ImageRequest])
   /// Read a photo's facts (size, format, EXIF) for the preview.
   case readFacts(ImageReference)
+  /// Score a photo's sharpness (compare shows it), from a small decode.
+  case scoreSharpness(ImageReference)
   /// Ask a source to look for changes by itself (Photos rescans its roots).
   case refresh(sourceIndex: Int)
   /// See which of the local files about to be printed still exist.
@@ -176,6 +178,8 @@ public enum AppEvent: Hashable, Sendable {
   case sourceChanged(sourceIndex: Int, SourceChange)
   /// What was read of a photo for the preview's facts panel.
   case factsLoaded(ImageReference, PhotoFacts)
+  /// A photo's sharpness (`PhotoSignature.sharpness`); nil when unreadable.
+  case sharpnessScored(ImageReference, Double?)
   /// Bytes of a remote picture received so far, and expected when known.
   case thumbnailProgress(ImageRequest.Key, received: Int64, expected: Int64?)
   /// The files of a confirm were checked; these no longer exist.
@@ -206,6 +210,8 @@ public struct AppState: Hashable, Sendable {
   public var fetchProgress: [ImageRequest.Key: FetchProgress] = [:]
   /// Facts of photos shown in the preview, as read (a few at a time).
   public var facts: [ImageReference: PhotoFacts] = [:]
+  /// Sharpness scores of compared photos (nil while scoring, or unreadable).
+  public var sharpness: [ImageReference: Double?] = [:]
   /// Sources that wait for the user to sign in, with their forms; the bar
   /// marks them with *.
   public var signInNeeded: [Int: AuthPrompt] = [:]

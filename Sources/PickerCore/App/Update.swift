@@ -61,6 +61,9 @@ extension AppState {
       facts[reference] = read
       applyPendingZoom()
       effects = []
+    case .sharpnessScored(let reference, let score):
+      sharpness[reference] = .some(score)
+      effects = []
     }
     showNote()
     applyCarriedMove()

@@ -4,6 +4,7 @@
 enum CompareView {
   static func draw(_ compare: CompareState, state: AppState, theme: Theme, into screen: inout Screen) {
     let panes = state.comparePanes(compare)
+    let scores = state.compareScores(compare)
     for (index, (photo, pane)) in zip(compare.shown, panes).enumerated() {
       let picture = (x: pane.x, y: pane.y, width: pane.width, height: pane.pictureHeight)
       if let key = state.compareKey(for: photo, in: pane) {
@@ -29,9 +30,14 @@ enum CompareView {
       screen.put(
         DisplayWidth.truncate(name, to: pane.width), x: pane.x, y: captionY,
         style: active ? theme.notice.bolded : theme.text)
+      var line = summary(state.facts[photo.reference])
+      if let score = scores[index] {
+        // 0-100 of the sharpest shown; ★ marks it.
+        line = (score == 100 ? "★ sharpest" : "sharpness \(score)") + (line.isEmpty ? "" : " · " + line)
+      }
       screen.put(
-        DisplayWidth.truncate("  " + summary(state.facts[photo.reference]), to: pane.width), x: pane.x,
-        y: captionY + 1, style: theme.muted)
+        DisplayWidth.truncate("  " + line, to: pane.width), x: pane.x, y: captionY + 1,
+        style: scores[index] == 100 ? theme.notice : theme.muted)
     }
     drawStatus(compare, state: state, theme: theme, y: screen.height - 1, into: &screen)
   }

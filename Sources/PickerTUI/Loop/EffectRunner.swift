@@ -49,6 +49,7 @@ final class EffectRunner {
     case .download(let plan): download(plan)
     case .cancelDownload: downloadCancel?.set()
     case .readFacts(let reference): readFacts(reference)
+    case .scoreSharpness(let reference): scoreSharpness(reference)
     case .checkPicked(let check): checkPicked(check)
     case .refresh(let index): sources[index].refresh()
     case .thumbnails(let requests): wishList = requests
@@ -131,6 +132,18 @@ final class EffectRunner {
     guard case .file(let path) = reference else { return }
     DispatchQueue.global(qos: .userInitiated).async {
       inbox.post(.factsLoaded(reference, FactsReader.read(path, name: "")))
+    }
+  }
+
+  /// A local photo's sharpness, from a decode of 256 pixels a side (the
+  /// stacks' score), off the main thread.
+  private func scoreSharpness(_ reference: ImageReference) {
+    let inbox = inbox
+    guard case .file(let path) = reference else { return }
+    DispatchQueue.global(qos: .userInitiated).async {
+      let image = try? ImageDecoder().decode(file: path, covering: PixelSize(width: 256, height: 256)).image
+      let score = image.map { PhotoSignature(of: $0.fitted(maxWidth: 256, maxHeight: 256)).sharpness }
+      inbox.post(.sharpnessScored(reference, score))
     }
   }
 

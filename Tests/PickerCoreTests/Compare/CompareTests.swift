@@ -79,4 +79,16 @@ import Testing
     #expect(keys.count == 2 && keys.allSatisfy { $0.loupe == state.loupe } && state.loupe!.centerX > 0.5)
     #expect(AppView.render(state, theme: .colored).line(39).contains("· 100%"))
   }
+
+  @Test func eachPaneSaysHowSharpItsPhotoIsAgainstTheSharpest() {
+    var state = picked(2)
+    let effects = state.press(.char("c"))
+    #expect(effects.contains(.scoreSharpness(.file(PathBytes("/p/IMG_1.jpg")))))
+    _ = state.update(.sharpnessScored(.file(PathBytes("/p/IMG_1.jpg")), 40))
+    #expect(!AppView.render(state, theme: .colored).plainText.contains("sharpest"), "not before all are scored")
+    _ = state.update(.sharpnessScored(.file(PathBytes("/p/IMG_2.jpg")), 80))
+    let screen = AppView.render(state, theme: .colored).plainText
+    #expect(screen.contains("sharpness 50") && screen.contains("★ sharpest"))
+    #expect(!state.press(.tab).contains(.scoreSharpness(.file(PathBytes("/p/IMG_1.jpg")))), "scored once")
+  }
 }
