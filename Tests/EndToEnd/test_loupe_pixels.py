@@ -13,6 +13,7 @@ from PIL import Image, ImageChops, ImageDraw
 from graphics_terminals import (
     PIXELS_AT_LEAST,
     SYMBOLS_AT_MOST,
+    count_colour,
     detail_score,
     need,
     xdisplay,  # noqa: F401 - the fixture
@@ -89,6 +90,40 @@ def test_the_loupe_shows_pixels_fit_cannot_and_pans(xdisplay, picker_bin, tmp_pa
             return None if abs((before - x) - third) < third / 4 else f"the mark moved {before - x:.0f} px, not {third:.0f}"
 
         term.wait_settled(panned, "the mark a third of the view to the left")
+        term.send_keys("Escape", "Escape")
+        assert term.wait_exit() == 130
+    finally:
+        term.stop()
+
+
+@pytest.mark.parametrize("kind", ["kitty", "xterm-sixel"])
+def test_compare_shows_the_picked_photos_side_by_side(xdisplay, picker_bin, tmp_path, kind):  # noqa: F811
+    need(kind)
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    Image.new("RGB", (400, 300), (230, 20, 20)).save(folder / "a.png")
+    Image.new("RGB", (400, 300), (20, 20, 230)).save(folder / "b.png")
+    command = " ".join(shlex.quote(str(part)) for part in [picker_bin, folder]) + " > out 2> err"
+    term = xdisplay.start_terminal(kind, command, 120, 40, env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    try:
+        def tiles(image):
+            return None if red_centre_x(image, term.cell_box(0, 2, 40, 10)) else "the tiles not drawn yet"
+
+        term.wait_settled(tiles, "the grid")
+        term.send_keys("space", "Right", "space", "c")
+        left, right = term.cell_box(0, 0, 59, 37), term.cell_box(61, 0, 59, 37)
+
+        def side_by_side(image):
+            reds = count_colour(image, left, (180, 0, 0), (255, 70, 70))
+            blues = count_colour(image, right, (0, 0, 180), (70, 70, 255))
+            stray = count_colour(image, left, (0, 0, 180), (70, 70, 255)) + count_colour(
+                image, right, (180, 0, 0), (255, 70, 70))
+            big = (left[2] - left[0]) * (left[3] - left[1]) // 4
+            if reds < big or blues < big or stray:
+                return f"red {reds} left, blue {blues} right, {stray} astray (want over {big}, none)"
+            return None
+
+        term.wait_settled(side_by_side, "a red left pane and a blue right one")
         term.send_keys("Escape", "Escape")
         assert term.wait_exit() == 130
     finally:
