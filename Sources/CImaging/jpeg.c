@@ -35,6 +35,16 @@ static void on_emit_message(j_common_ptr info, int level) {
   info->err->num_warnings++;
 }
 
+// Errors longjmp back to the caller's setjmp; warnings are counted, never
+// printed.
+static void use_errors(struct jpeg_decompress_struct *info, jpeg_errors *errors) {
+  info->err = jpeg_std_error(&errors->manager);
+  errors->manager.error_exit = on_error_exit;
+  errors->manager.output_message = on_output_message;
+  errors->manager.emit_message = on_emit_message;
+  errors->reached_end_early = 0;
+}
+
 // Turns a CMYK row into RGBA in place. Adobe writes CMYK inverted.
 static void cmyk_row_to_rgba(uint8_t *row, JDIMENSION width, int inverted) {
   for (JDIMENSION x = 0; x < width; x++) {
@@ -70,11 +80,7 @@ static int decode_pixels(const uint8_t *data, size_t size, pk_decode_options *op
   struct jpeg_progress_mgr progress = {.progress_monitor = on_progress};
   jpeg_errors errors;
   uint8_t *volatile pixels = NULL;
-  info.err = jpeg_std_error(&errors.manager);
-  errors.manager.error_exit = on_error_exit;
-  errors.manager.output_message = on_output_message;
-  errors.manager.emit_message = on_emit_message;
-  errors.reached_end_early = 0;
+  use_errors(&info, &errors);
   if (setjmp(errors.jump)) {
     jpeg_destroy_decompress(&info);
     free(pixels);
@@ -247,11 +253,7 @@ static int photo_strip(const uint8_t *data, size_t size, grey_strip *strip) {
   struct jpeg_decompress_struct info;
   jpeg_errors errors;
   uint8_t *volatile row = NULL;
-  info.err = jpeg_std_error(&errors.manager);
-  errors.manager.error_exit = on_error_exit;
-  errors.manager.output_message = on_output_message;
-  errors.manager.emit_message = on_emit_message;
-  errors.reached_end_early = 0;
+  use_errors(&info, &errors);
   if (setjmp(errors.jump)) {
     jpeg_destroy_decompress(&info);
     free(row);

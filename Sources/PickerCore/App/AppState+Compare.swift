@@ -15,7 +15,7 @@ extension AppState {
       return
     }
     loupe = nil
-    mode = .compare(CompareState(photos: selection.photos.map(ComparedPhoto.init)))
+    mode = .compare(CompareState(photos: selection.photos))
   }
 
   /// Where the shown photos' panes are: the screen less the status line.
@@ -75,7 +75,7 @@ extension AppState {
     case .activate:
       // Nothing picked (all unpicked here): the active photo is the pick.
       if selection.isEmpty, let photo = state.activePhoto {
-        selection.insert(PickedPhoto(key: photo.key, title: photo.title, output: photo.output))
+        selection.insert(photo)
       }
       return confirm(focused: nil)
     case .nextPage:
@@ -142,7 +142,7 @@ extension AppState {
       notice = Notice(refusal, isError: true)
       return
     }
-    selection.insert(PickedPhoto(key: photo.key, title: photo.title, output: photo.output))
+    selection.insert(photo)
   }
 
   /// The facts and sharpness of the compared photos on screen, each read

@@ -27,20 +27,10 @@ public struct CompareState: Hashable, Sendable {
   }
 }
 
-/// One photo in the compare: what picks it, and where its picture is.
-public struct ComparedPhoto: Hashable, Sendable {
-  public var key: SelectionKey
-  public var title: [UInt8]
-  public var output: PickedOutput
+/// A compared photo is a picked one; its picture is its original.
+public typealias ComparedPhoto = PickedPhoto
 
-  public init(key: SelectionKey, title: [UInt8], output: PickedOutput) {
-    self.key = key
-    self.title = title
-    self.output = output
-  }
-
-  public init(_ picked: PickedPhoto) { self.init(key: picked.key, title: picked.title, output: picked.output) }
-
+extension PickedPhoto {
   /// The original: a local file, or the URL its source fetches.
   public var reference: ImageReference {
     switch output {
