@@ -13,10 +13,14 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
   ],
   targets: [
+    // read, pread, write and poll, again when a signal interrupts them: the
+    // one retry loop the C targets share.
+    .target(name: "CSystemCalls"),
     // The ncursesw wide API plus shims for macros, globals, signals and
     // crash-restore. Only the terminal backend imports it.
     .target(
       name: "CNcurses",
+      dependencies: ["CSystemCalls"],
       linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("tinfo", .when(platforms: [.linux]))]
     ),
     // libchafa and glib, found with pkg-config; only CImaging's C uses them.
@@ -28,7 +32,7 @@ let package = Package(
     // exiting or longjmp-ing: decoders, the PNG thumbnail writer, libchafa.
     .target(
       name: "CImaging",
-      dependencies: ["CChafa"],
+      dependencies: ["CChafa", "CSystemCalls"],
       linkerSettings: [
         .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
         .linkedLibrary("gif"), .linkedLibrary("heif"), .linkedLibrary("exif"), .linkedLibrary("lcms2"),
@@ -41,7 +45,7 @@ let package = Package(
       name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
     // libcurl behind one blocking request that never follows redirects
     // itself, and the multistatus reader.
-    .target(name: "CNetworking", dependencies: ["CXML2"], linkerSettings: [.linkedLibrary("curl")]),
+    .target(name: "CNetworking", dependencies: ["CXML2", "CSystemCalls"], linkerSettings: [.linkedLibrary("curl")]),
     // Debian's SQLite, for the library index of dates taken.
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
     // Everything that can be tested without a terminal.

@@ -5,7 +5,7 @@
 //
 // The main package has no library product, so `.package(path: "..")` could
 // not import PickerCore without changing the main manifest. Instead
-// Sources/PickerCore, CImaging, CNetworking and CChafa here are symlinks to
+// Sources/PickerCore, CImaging, CNetworking, CSystemCalls and CChafa here are symlinks to
 // the real folders: the same sources, compiled a second time with coverage
 // instrumentation and AddressSanitizer. The C targets below repeat the main
 // manifest's; keep them in step with it.
@@ -32,9 +32,10 @@ let package = Package(
     // LLVMFuzzerRunDriver's declaration (a header only; -sanitize=fuzzer links it).
     .systemLibrary(name: "CLibFuzzer"),
     .systemLibrary(name: "CChafa", pkgConfig: "chafa"),
+    .target(name: "CSystemCalls", cSettings: [.unsafeFlags(["-fsanitize=fuzzer-no-link,address"])]),
     .target(
       name: "CImaging",
-      dependencies: ["CChafa"],
+      dependencies: ["CChafa", "CSystemCalls"],
       // Our C around the libraries (EXIF and TIFF header walks, chunk
       // searches, orientation, fitting) is instrumented too; the Debian
       // libraries themselves are not.
@@ -48,7 +49,7 @@ let package = Package(
     ),
     .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0"),
     .target(
-      name: "CNetworking", dependencies: ["CXML2"],
+      name: "CNetworking", dependencies: ["CXML2", "CSystemCalls"],
       cSettings: [.unsafeFlags(["-fsanitize=fuzzer-no-link,address"])], linkerSettings: [.linkedLibrary("curl")]),
     .systemLibrary(name: "CSQLite"),
     .target(name: "PickerCore", dependencies: ["CImaging", "CNetworking", "CSQLite"], swiftSettings: instrumented),

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "decode_internal.h"
+#include "system_calls.h"
 
 // Files larger than this are not images anyone wants to thumbnail; refusing
 // them bounds the memory one worker can take.
@@ -14,58 +15,6 @@ static const int64_t max_file_bytes = 512LL * 1024 * 1024;
 // Enough for the APP1 segment of a camera JPEG (at most 64 KiB) and the
 // frame header after it.
 static const size_t jpeg_head_bytes = 96 * 1024;
-
-int pk_fail(pk_decode_options *options, const char *format, ...) {
-  // Running out of memory says nothing about the file.
-  if (strcmp(format, "out of memory") == 0) options->content_error = 0;
-  va_list args;
-  va_start(args, format);
-  vsnprintf(options->error, sizeof options->error, format, args);
-  va_end(args);
-  // One clean line: library messages may end in a newline (libheif's do)
-  // or hold several lines.
-  char *text = options->error;
-  for (char *c = text; *c; c++)
-    if (*c == '\n' || *c == '\r' || *c == '\t') *c = ' ';
-  size_t length = strlen(text);
-  while (length > 0 && (text[length - 1] == ' ' || text[length - 1] == '.' || text[length - 1] == ':')) text[--length] = 0;
-  return -1;
-}
-
-int pk_check_size(pk_decode_options *options, int64_t width, int64_t height) {
-  if (width <= 0 || height <= 0) return pk_fail(options, "image has no pixels");
-  if (width > 65535 || height > 65535 || (options->max_pixels > 0 && width * height > options->max_pixels))
-    return pk_fail(options, "image too large (%lldx%lld pixels)", (long long)width, (long long)height);
-  return 0;
-}
-
-void pk_fitted_size(const pk_decode_options *options, int32_t width, int32_t height, int32_t *fw, int32_t *fh) {
-  int32_t bw = options->need_width > 0 ? options->need_width : width;
-  int32_t bh = options->need_height > 0 ? options->need_height : height;
-  if (width <= bw && height <= bh) {
-    *fw = width;
-    *fh = height;
-  } else if ((int64_t)width * bh >= (int64_t)height * bw) {
-    *fw = bw;
-    *fh = (int32_t)(((int64_t)height * bw + width - 1) / width);
-  } else {
-    *fh = bh;
-    *fw = (int32_t)(((int64_t)width * bh + height - 1) / height);
-  }
-}
-
-void pk_thumbnail_fitted_size(const pk_decode_options *options, int32_t width, int32_t height, int32_t *fw, int32_t *fh) {
-  pk_decode_options enough = *options;
-  if (options->enough_width > 0 && options->enough_height > 0) {
-    enough.need_width = options->enough_width;
-    enough.need_height = options->enough_height;
-  }
-  pk_fitted_size(&enough, width, height, fw, fh);
-}
-
-uint8_t *pk_alloc_pixels(int32_t width, int32_t height) {
-  return calloc((size_t)width * (size_t)height, 4);
-}
 
 pk_format pk_sniff_format(const uint8_t *d, size_t n) {
   if (n >= 3 && d[0] == 0xFF && d[1] == 0xD8 && d[2] == 0xFF) return PK_FORMAT_JPEG;
@@ -171,19 +120,6 @@ int pk_decode_memory(const uint8_t *data, size_t size, pk_decode_options *option
   return decode_content(data, size, options, out);
 }
 
-// Reads up to `want` bytes from the current position; returns how many.
-static ssize_t read_fully(int fd, uint8_t *buffer, size_t want) {
-  size_t got = 0;
-  while (got < want) {
-    ssize_t n = read(fd, buffer + got, want - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return -1;
-    if (n == 0) break;
-    got += (size_t)n;
-  }
-  return (ssize_t)got;
-}
-
 int pk_decode_file(const char *path, pk_decode_options *options, pk_image *out) {
   reset_outputs(options, out);
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
@@ -217,7 +153,7 @@ int pk_decode_file(const char *path, pk_decode_options *options, pk_image *out) 
   }
   int status = -1;
   size_t have = 0;
-  ssize_t n = read_fully(fd, data, size < jpeg_head_bytes ? size : jpeg_head_bytes);
+  ssize_t n = pk_io_read_full(fd, data, size < jpeg_head_bytes ? size : jpeg_head_bytes);
   if (n < 0) {
     status = pk_fail(options, "%s", strerror(errno));
     goto done;
@@ -248,7 +184,7 @@ int pk_decode_file(const char *path, pk_decode_options *options, pk_image *out) 
     status = pk_fail(options, "not an image this picker can read");
     goto done;
   }
-  n = read_fully(fd, data + have, size - have);
+  n = pk_io_read_full(fd, data + have, size - have);
   if (n < 0) {
     status = pk_fail(options, "%s", strerror(errno));
     goto done;

@@ -1,4 +1,5 @@
-// Helpers shared by the decoders; not part of the public header.
+// The formats' entry points, for decode.c to dispatch to, and what the
+// formats share beyond decode_support.h; not part of the public header.
 #ifndef CIMAGING_DECODE_INTERNAL_H
 #define CIMAGING_DECODE_INTERNAL_H
 
@@ -6,24 +7,7 @@
 #include <stdio.h>
 
 #include "CImaging.h"
-
-// Formats an error into options->error and returns -1, so decoders can
-// `return pk_fail(options, "...")`.
-int pk_fail(pk_decode_options *options, const char *format, ...) __attribute__((format(printf, 2, 3)));
-
-// Refuses sizes that are empty or claim more pixels than allowed.
-int pk_check_size(pk_decode_options *options, int64_t width, int64_t height);
-
-// The size a width x height image takes when fitted inside the needed box
-// (never larger than the image itself).
-void pk_fitted_size(const pk_decode_options *options, int32_t width, int32_t height, int32_t *fw, int32_t *fh);
-
-// The size an embedded thumbnail must reach: the image fitted into the
-// enough box when one is given, else into the need box.
-void pk_thumbnail_fitted_size(const pk_decode_options *options, int32_t width, int32_t height, int32_t *fw, int32_t *fh);
-
-// Allocates width x height RGBA pixels (zeroed), or NULL.
-uint8_t *pk_alloc_pixels(int32_t width, int32_t height);
+#include "decode_support.h"
 
 int pk_decode_jpeg(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
 int pk_decode_png(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
@@ -68,10 +52,6 @@ typedef struct {
 // a leading "Exif\0\0" is skipped); 1 when there is none.
 int pk_exif_orientation(const uint8_t *data, size_t size);
 
-// The box to decode into for an image stored turned by `orientation`:
-// 90-degree orientations swap the needed and enough boxes.
-pk_decode_options pk_stored_box(const pk_decode_options *options, int orientation);
-
 // Converts RGBA pixels from an embedded ICC profile to sRGB in place; no-op
 // for sRGB, non-RGB or unreadable profiles.
 void pk_apply_icc(pk_image *image, const uint8_t *icc, size_t size);
@@ -80,9 +60,6 @@ void pk_apply_icc(pk_image *image, const uint8_t *icc, size_t size);
 // malloc-ed into *out; 0 when there is none.
 int pk_jpeg_icc(const uint8_t *data, size_t size, uint8_t **out, size_t *out_size);
 int pk_png_icc(const uint8_t *data, size_t size, uint8_t **out, size_t *out_size);
-
-// Turns decoded pixels upright and records the orientation applied.
-int pk_finish_orientation(pk_decode_options *options, pk_image *out, int orientation);
 
 void pk_jpeg_scan_header(const uint8_t *data, size_t size, pk_jpeg_header *header);
 

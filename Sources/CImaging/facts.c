@@ -13,6 +13,7 @@
 #include <webp/decode.h>
 
 #include "decode_internal.h"
+#include "system_calls.h"
 
 // Enough for the EXIF block of any JPEG (at most 64 KiB) and the headers.
 static const size_t head_bytes = 256 * 1024;
@@ -201,13 +202,8 @@ int pk_read_facts(const char *path, pk_facts *facts) {
   facts->file_size = (int64_t)st.st_size;
   size_t want = (size_t)st.st_size < head_bytes ? (size_t)st.st_size : head_bytes;
   uint8_t *head = malloc(want > 0 ? want : 1);
-  size_t have = 0;
-  while (head != NULL && have < want) {
-    ssize_t got = read(fd, head + have, want - have);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    have += (size_t)got;
-  }
+  ssize_t read_bytes = head != NULL ? pk_io_read_full(fd, head, want) : 0;
+  size_t have = read_bytes > 0 ? (size_t)read_bytes : 0;
   close(fd);
   if (head == NULL) {
     snprintf(facts->error, sizeof facts->error, "out of memory");
@@ -258,13 +254,8 @@ int pk_read_facts(const char *path, pk_facts *facts) {
       // The same regular file as before, or nothing.
       if (again >= 0 && fstat(again, &now) == 0 && S_ISREG(now.st_mode) && now.st_ino == st.st_ino &&
           now.st_size == st.st_size) {
-        size_t total = 0;
-        while (total < (size_t)st.st_size) {
-          ssize_t got = pread(again, head + total, (size_t)st.st_size - total, (off_t)total);
-          if (got < 0 && errno == EINTR) continue;
-          if (got <= 0) break;
-          total += (size_t)got;
-        }
+        ssize_t got = pk_io_pread_full(again, head, (size_t)st.st_size, 0);
+        size_t total = got > 0 ? (size_t)got : 0;
         if (total == (size_t)st.st_size) {
           if (facts->format == PK_FORMAT_WEBP) webp_facts(head, total, facts);
           else png_facts(head, total, facts);

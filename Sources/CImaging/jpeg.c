@@ -172,23 +172,6 @@ static void apply_profile(const uint8_t *data, size_t size, pk_image *out) {
   free(icc);
 }
 
-pk_decode_options pk_stored_box(const pk_decode_options *options, int orientation) {
-  pk_decode_options stored = *options;
-  if (orientation >= 5) {
-    stored.need_width = options->need_height;
-    stored.need_height = options->need_width;
-    stored.enough_width = options->enough_height;
-    stored.enough_height = options->enough_width;
-  }
-  return stored;
-}
-
-int pk_finish_orientation(pk_decode_options *options, pk_image *out, int orientation) {
-  if (pk_image_orient(out, orientation) != 0) return pk_fail(options, "out of memory");
-  options->orientation = orientation;
-  return 0;
-}
-
 int pk_decode_jpeg_pixels(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
   return decode_pixels(data, size, options, out, 0);
 }

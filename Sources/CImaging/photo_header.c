@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "photo_header.h"
+#include "system_calls.h"
 
 enum { window_capacity = 64 * 1024, max_calls = 4096, max_hops = 4096 };
 // Offsets past this are refused before they reach pread (or overflow).
@@ -36,10 +37,7 @@ static double signed32(uint32_t v) { return v >= 0x80000000u ? (double)v - 42949
 // retried: that would cost every small file a second syscall.
 static int64_t read_at(source *s, uint8_t *to, size_t length, uint64_t at) {
   if (s->fd < 0 || s->calls-- <= 0 || at >= max_offset) return -1;
-  ssize_t got;
-  do got = pread(s->fd, to, length, (off_t)at);
-  while (got < 0 && errno == EINTR);
-  return got;
+  return pk_io_pread_once(s->fd, to, length, (off_t)at);
 }
 
 static int in_window(const source *s, uint64_t at, uint64_t length) {

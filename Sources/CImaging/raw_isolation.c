@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "decode_internal.h"
+#include "system_calls.h"
 
 extern char **environ;
 
@@ -50,18 +51,6 @@ pk_raw_reader pk_get_raw_reader(void) { return raw_mode; }
 
 #ifdef __linux__
 
-static int write_all(int fd, const void *buffer, size_t size) {
-  const uint8_t *at = buffer;
-  while (size > 0) {
-    ssize_t n = write(fd, at, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return -1;
-    at += n;
-    size -= (size_t)n;
-  }
-  return 0;
-}
-
 static int64_t now_ms(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -75,11 +64,8 @@ static int read_all(int fd, void *buffer, size_t size, int64_t deadline) {
     const int64_t left = deadline - now_ms();
     if (left <= 0) return -1;
     struct pollfd ready = {fd, POLLIN, 0};
-    int polled = poll(&ready, 1, (int)left);
-    if (polled < 0 && errno == EINTR) continue;
-    if (polled <= 0) return -1;
-    ssize_t n = read(fd, at, size);
-    if (n < 0 && errno == EINTR) continue;
+    if (pk_io_poll(&ready, 1, (int)left) <= 0) return -1;
+    ssize_t n = pk_io_read_once(fd, at, size);
     if (n <= 0) return -1;
     at += n;
     size -= (size_t)n;
@@ -154,7 +140,7 @@ static int finish_helper(pid_t pid, int answered) {
 
 int pk_decode_raw_isolated(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
   int input = memfd_create("picker-tui-raw", MFD_CLOEXEC);
-  if (input < 0 || write_all(input, data, size) != 0 || lseek(input, 0, SEEK_SET) != 0) {
+  if (input < 0 || pk_io_write_all(input, data, size) != 0 || lseek(input, 0, SEEK_SET) != 0) {
     if (input >= 0) close(input);
     return pk_fail(options, "cannot hand the camera RAW to its reader: %s", strerror(errno));
   }
@@ -235,8 +221,7 @@ int pk_raw_helper_main(int argc, char **argv) {
       if (grown == NULL) return 2;
       data = grown;
     }
-    ssize_t n = read(0, data + size, capacity - size);
-    if (n < 0 && errno == EINTR) continue;
+    ssize_t n = pk_io_read_once(0, data + size, capacity - size);
     if (n < 0) return 2;
     if (n == 0) break;
     size += (size_t)n;
@@ -247,7 +232,7 @@ int pk_raw_helper_main(int argc, char **argv) {
     facts.file_size = (int64_t)size;
     if (pk_raw_facts_memory(data, size, &facts) != 0) return 1;
     facts.format = PK_FORMAT_RAW;
-    return write_all(1, &facts, sizeof facts) == 0 ? 0 : 2;
+    return pk_io_write_all(1, &facts, sizeof facts) == 0 ? 0 : 2;
   }
   decode_answer answer;
   memset(&answer, 0, sizeof answer);
@@ -269,8 +254,8 @@ int pk_raw_helper_main(int argc, char **argv) {
     answer.width = image.width;
     answer.height = image.height;
   }
-  int failed = write_all(1, &answer, sizeof answer);
-  if (!failed && answer.status == 0) failed = write_all(1, image.pixels, (size_t)image.width * image.height * 4);
+  int failed = pk_io_write_all(1, &answer, sizeof answer);
+  if (!failed && answer.status == 0) failed = pk_io_write_all(1, image.pixels, (size_t)image.width * image.height * 4);
   pk_image_free(&image);
   return failed ? 2 : 0;
 }

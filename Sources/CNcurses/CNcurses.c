@@ -10,6 +10,7 @@
 #include <term.h>
 #include <termios.h>
 #include <unistd.h>
+#include "system_calls.h"
 
 static FILE *tty_file = NULL;
 // Set once button-event tracking (xterm's mode 1002) was asked for: the
@@ -300,35 +301,16 @@ long pk_read_input(unsigned char *buffer, unsigned long capacity) {
   if (tty_file == NULL) return -1;
   struct pollfd ready = {.fd = fileno(tty_file), .events = POLLIN};
   // The descriptor stays blocking (ncurses writes through it), so look first.
-  int found;
-  do {
-    found = poll(&ready, 1, 0);
-  } while (found < 0 && errno == EINTR);
+  int found = pk_io_poll(&ready, 1, 0);
   if (found <= 0) return found;
   if (ready.revents & (POLLERR | POLLHUP | POLLNVAL) && !(ready.revents & POLLIN)) return -1;
-  ssize_t n;
-  do {
-    n = read(fileno(tty_file), buffer, capacity);
-  } while (n < 0 && errno == EINTR);
-  return n < 0 ? -1 : (n == 0 ? -1 : n);
+  ssize_t n = pk_io_read_once(fileno(tty_file), buffer, capacity);
+  return n <= 0 ? -1 : n;
 }
 
 int pk_write_tty(const unsigned char *bytes, unsigned long count) {
   if (tty_file == NULL) return -1;
-  int fd = fileno(tty_file);
-  unsigned long done = 0;
-  while (done < count) {
-    ssize_t n = write(fd, bytes + done, count - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && errno == EAGAIN) {
-      struct pollfd wait_for = {.fd = fd, .events = POLLOUT};
-      poll(&wait_for, 1, 100);
-      continue;
-    }
-    if (n <= 0) return -1;
-    done += (unsigned long)n;
-  }
-  return 0;
+  return pk_io_write_all(fileno(tty_file), bytes, count);
 }
 
 int pk_can_address_cursor(void) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "system_calls.h"
 
 typedef struct {
   const pk_http_request *request;
@@ -72,19 +73,6 @@ void pk_http_global_init(void) {
   curl_share_setopt(shared, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
 }
 
-static int write_all(int fd, const char *data, size_t length) {
-  while (length > 0) {
-    ssize_t n = write(fd, data, length);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return -1;
-    }
-    data += n;
-    length -= (size_t)n;
-  }
-  return 0;
-}
-
 static size_t on_body(char *data, size_t size, size_t count, void *context) {
   transfer *t = context;
   size_t length = size * count;
@@ -95,7 +83,7 @@ static size_t on_body(char *data, size_t size, size_t count, void *context) {
     return 0;  // anything but `length` aborts the transfer
   }
   if (t->request->write_fd >= 0) {
-    if (write_all(t->request->write_fd, data, length) != 0) {
+    if (pk_io_write_all(t->request->write_fd, data, length) != 0) {
       t->write_failed = errno ? errno : EIO;
       return 0;
     }

@@ -128,7 +128,7 @@ struct Pick: ParsableCommand {
   /// "nothing to pick from", and why when the list on stdin named only
   /// folders: they were skipped, and a folder is browsed as an argument.
   static func nothingToPick(skippedFolders sources: [any PhotoSource]) -> String {
-    let skipped = sources.compactMap { ($0 as? PreselectedSource)?.skippedFolders }.reduce(0, +)
+    let skipped = sources.compactMap { ($0 as? GivenPathsSource)?.skippedFolders }.reduce(0, +)
     guard skipped > 0 else { return "nothing to pick from" }
     let folders = skipped == 1 ? "the folder" : "the \(skipped) folders"
     return
@@ -166,7 +166,7 @@ struct Pick: ParsableCommand {
       } else {
         stream.finish()
       }
-      sources.append(PreselectedSource(stream: stream))
+      sources.append(GivenPathsSource(stream: stream))
     }
     sources += configuredSources(file, environment: environment, log: log)
     if sources.isEmpty {
@@ -277,6 +277,6 @@ struct Pick: ParsableCommand {
       let names = sources.map(\.title).joined(separator: ", ")
       throw PickerExit(code: 2, message: "no source named '\(source)' (sources: \(names))")
     }
-    return sources.firstIndex { $0 is PreselectedSource } ?? 0
+    return sources.firstIndex { $0 is GivenPathsSource } ?? 0
   }
 }

@@ -109,13 +109,13 @@ private func titles(_ page: Page) -> [String] {
   }
 }
 
-@Suite struct PreselectedSourceTests {
+@Suite struct GivenPathsSourceTests {
   @Test func keepsTheGivenOrderAndMarksMissingFiles() async throws {
     let folder = TemporaryFolder()
     folder.file("z.jpg")
     folder.file("a.jpg")
     let paths = [folder.path + "/z.jpg", folder.path + "/gone.jpg", folder.path + "/a.jpg", folder.path + "/z.jpg"]
-    let source = PreselectedSource(paths: paths.map(PathBytes.init))
+    let source = GivenPathsSource(paths: paths.map(PathBytes.init))
     let page = try await source.items(in: nil, page: PageRequest(offset: 0, limit: 10))
     #expect(titles(page) == ["z.jpg", "gone.jpg", "a.jpg"])
     #expect(page.items.map(\.isMissing) == [false, true, false])
@@ -125,7 +125,7 @@ private func titles(_ page: Page) -> [String] {
 
   @Test func streamedPathsArriveInPages() async throws {
     let stream = PathStream()
-    let source = PreselectedSource(stream: stream)
+    let source = GivenPathsSource(stream: stream)
     stream.append(contentsOf: (1...3).map { PathBytes("/p\($0).jpg") })
     async let page = source.items(in: nil, page: PageRequest(offset: 0, limit: 5))
     // The page waits for five paths, or the end of the input.
@@ -137,7 +137,7 @@ private func titles(_ page: Page) -> [String] {
 
   @Test func aFullPageDoesNotWaitForTheEnd() async throws {
     let stream = PathStream(paths: (1...6).map { PathBytes("/p\($0).jpg") })
-    let source = PreselectedSource(stream: stream)
+    let source = GivenPathsSource(stream: stream)
     let page = try await source.items(in: nil, page: PageRequest(offset: 0, limit: 5))
     #expect(page.items.count == 5 && page.hasMore && page.total == nil)
   }
@@ -149,7 +149,7 @@ private func titles(_ page: Page) -> [String] {
     let stream = PathStream(skipsFolders: true)
     stream.append(contentsOf: [folder.path, folder.path + "/a.jpg", folder.path + "/Album"].map { PathBytes($0) })
     stream.finish()
-    let page = try await PreselectedSource(stream: stream).items(in: nil, page: PageRequest(offset: 0, limit: 10))
+    let page = try await GivenPathsSource(stream: stream).items(in: nil, page: PageRequest(offset: 0, limit: 10))
     #expect(titles(page) == ["a.jpg"])
     #expect(page.note == "2 folders in the list skipped: only files are offered")
   }

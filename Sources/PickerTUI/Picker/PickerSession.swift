@@ -95,7 +95,7 @@ final class PickerSession {
 
   /// The given source, else the Picked list when there is one, else the first.
   private var startingSource: Int {
-    options.startingSource ?? sources.firstIndex { $0 is PreselectedSource } ?? 0
+    options.startingSource ?? sources.firstIndex { $0 is GivenPathsSource } ?? 0
   }
 
   /// The journal of an earlier run that did not finish: restored now when

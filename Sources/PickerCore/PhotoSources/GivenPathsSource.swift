@@ -1,7 +1,7 @@
 /// The photos named on the command line or read from stdin, in the order
 /// given (never re-sorted; a repeated path is listed once). A path that does
 /// not exist stays listed, marked missing, and cannot be picked.
-public final class PreselectedSource: PhotoSource {
+public final class GivenPathsSource: PhotoSource {
   public let id = "preselected"
   public let title: String
   public var icon: String { "✓" }
@@ -39,3 +39,7 @@ public final class PreselectedSource: PhotoSource {
     return result
   }
 }
+
+/// The former name, kept for programs that embed the picker.
+@available(*, deprecated, renamed: "GivenPathsSource")
+public typealias PreselectedSource = GivenPathsSource

@@ -1,0 +1,67 @@
+#include "system_calls.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <unistd.h>
+
+ssize_t pk_io_read_once(int fd, void *buffer, size_t size) {
+  ssize_t n;
+  do n = read(fd, buffer, size);
+  while (n < 0 && errno == EINTR);
+  return n;
+}
+
+ssize_t pk_io_pread_once(int fd, void *buffer, size_t size, off_t offset) {
+  ssize_t n;
+  do n = pread(fd, buffer, size, offset);
+  while (n < 0 && errno == EINTR);
+  return n;
+}
+
+ssize_t pk_io_read_full(int fd, void *buffer, size_t size) {
+  uint8_t *at = buffer;
+  size_t got = 0;
+  while (got < size) {
+    ssize_t n = pk_io_read_once(fd, at + got, size - got);
+    if (n < 0) return got > 0 ? (ssize_t)got : -1;
+    if (n == 0) break;
+    got += (size_t)n;
+  }
+  return (ssize_t)got;
+}
+
+ssize_t pk_io_pread_full(int fd, void *buffer, size_t size, off_t offset) {
+  uint8_t *at = buffer;
+  size_t got = 0;
+  while (got < size) {
+    ssize_t n = pk_io_pread_once(fd, at + got, size - got, offset + (off_t)got);
+    if (n < 0) return got > 0 ? (ssize_t)got : -1;
+    if (n == 0) break;
+    got += (size_t)n;
+  }
+  return (ssize_t)got;
+}
+
+int pk_io_write_all(int fd, const void *data, size_t size) {
+  const uint8_t *at = data;
+  while (size > 0) {
+    ssize_t n = write(fd, at, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      struct pollfd room = {.fd = fd, .events = POLLOUT};
+      pk_io_poll(&room, 1, 100);
+      continue;
+    }
+    if (n <= 0) return -1;
+    at += n;
+    size -= (size_t)n;
+  }
+  return 0;
+}
+
+int pk_io_poll(struct pollfd *fds, nfds_t count, int timeout_ms) {
+  int found;
+  do found = poll(fds, count, timeout_ms);
+  while (found < 0 && errno == EINTR);
+  return found;
+}
