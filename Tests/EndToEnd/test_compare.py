@@ -25,13 +25,16 @@ def test_picked_photos_side_by_side(picker, tmp_path):
     assert "▶ 1/3 ✓ a.png" in screen.text and "2/3 ✓ b.png" in screen.text and "3/3 ✓ c.png" in screen.text, screen
 
     def columns(test):
-        cells = coloured_cells(p.tmux("capture-pane", "-e", "-p", "-t", p.target), range(0, 19))
+        # The top panes' pictures (their captions are rows 17 and 18).
+        cells = coloured_cells(p.tmux("capture-pane", "-e", "-p", "-t", p.target), range(0, 17))
         return [column for _, column, colour in cells if test(colour)]
 
-    red = p.wait(lambda s: columns(lambda c: c[0] > 200 and c[1] < 60 and c[2] < 60), "a's red in the first pane")
-    reds = columns(lambda c: c[0] > 200 and c[1] < 60 and c[2] < 60)
-    greens = columns(lambda c: c[1] > 150 and c[0] < 60 and c[2] < 60)
-    assert reds and greens and max(reds) < min(greens), "a left of b in the top row"
+    def side_by_side(_screen) -> bool:
+        reds = columns(lambda c: c[0] > 200 and c[1] < 60 and c[2] < 60)
+        greens = columns(lambda c: c[1] > 150 and c[0] < 60 and c[2] < 60)
+        return bool(reds and greens and max(reds) < 60 <= min(greens))
+
+    p.wait(side_by_side, "a's red in the left pane, b's green in the right one")
     p.send("Tab")
     p.wait_text("▶ 2/3 ✓ b.png")
     p.send("x")

@@ -39,6 +39,10 @@ def coloured_cells(capture: str, rows: range) -> list[tuple[int, int, tuple[int,
             while i < len(params):
                 if params[i] in ("", "0"):
                     fg = bg = None
+                elif params[i] == "39":
+                    fg = None
+                elif params[i] == "49":
+                    bg = None
                 elif params[i] in ("38", "48") and i + 4 < len(params) and params[i + 1] == "2":
                     rgb = tuple(int(v) for v in params[i + 2:i + 5])
                     if params[i] == "38":
