@@ -9,16 +9,17 @@ extension AppState {
 
   /// Where the picture is drawn: the preview's area, less the mini-map's
   /// columns while zoomed (when there is room for both).
-  public var previewPictureArea: (x: Int, y: Int, width: Int, height: Int) {
+  public var previewPictureArea: (x: Int, y: Int, width: Int, height: Int) { pictureArea(zoomed: loupe != nil) }
+
+  private func pictureArea(zoomed: Bool) -> (x: Int, y: Int, width: Int, height: Int) {
     var area = previewArea
-    if loupe != nil && area.width > 3 * (Self.miniMapWidth + 1) { area.width -= Self.miniMapWidth + 1 }
+    if zoomed && area.width > 3 * (Self.miniMapWidth + 1) { area.width -= Self.miniMapWidth + 1 }
     return area
   }
 
   /// The picture's box in screen pixels (a cell of symbols counts as 8x16).
   func previewBox(zoomed: Bool) -> PixelSize {
-    var area = previewArea
-    if zoomed && area.width > 3 * (Self.miniMapWidth + 1) { area.width -= Self.miniMapWidth + 1 }
+    let area = pictureArea(zoomed: zoomed)
     guard let reference = previewedItem.flatMap(previewReference(for:)) else { return PixelSize(width: 1, height: 1) }
     return ImageRequest.Key(reference: reference, columns: area.width, rows: area.height, style: thumbnailStyle)
       .screenPixelBox

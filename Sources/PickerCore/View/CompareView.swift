@@ -17,8 +17,8 @@ enum CompareView {
         }
         switch shown {
         case .ready(let thumbnail): screen.draw(thumbnail, centredIn: picture)
-        case .loading: centered("Loading…", in: picture, style: theme.muted, into: &screen)
-        case .failed(let message): centered("✗ " + message, in: picture, style: theme.error, into: &screen)
+        case .loading: PreviewView.centered("Loading…", in: picture, style: theme.muted, into: &screen)
+        case .failed(let message): PreviewView.centered("✗ " + message, in: picture, style: theme.error, into: &screen)
         }
       }
       let active = index == compare.active
@@ -72,12 +72,5 @@ enum CompareView {
     screen.put(
       DisplayWidth.truncate(left, to: max(0, screen.width - hintsWidth - 2)), x: 0, y: y, style: theme.text.bolded)
     if screen.width >= hintsWidth + 2 { screen.put(hints, x: screen.width - hintsWidth, y: y, style: theme.muted) }
-  }
-
-  private static func centered(
-    _ text: String, in area: (x: Int, y: Int, width: Int, height: Int), style: Style, into screen: inout Screen
-  ) {
-    let shown = DisplayWidth.truncate(text, to: area.width)
-    screen.put(shown, x: area.x + (area.width - DisplayWidth.of(shown)) / 2, y: area.y + area.height / 2, style: style)
   }
 }

@@ -109,7 +109,8 @@ enum PreviewView {
     if screen.width >= hintsWidth { screen.put(hints, x: screen.width - hintsWidth, y: y, style: theme.muted) }
   }
 
-  private static func centered(
+  /// `text` in the middle of `area` (the compare's panes use it too).
+  static func centered(
     _ text: String, in area: (x: Int, y: Int, width: Int, height: Int), style: Style, into screen: inout Screen
   ) {
     let shown = DisplayWidth.truncate(text, to: area.width)
