@@ -27,8 +27,12 @@ struct IndexCommand: ParsableCommand {
     if let notice = index.notice { FileHandle.standardError.write(Data("picker-tui: \(notice)\n".utf8)) }
     let bar = isatty(2) == 1 ? ProgressBar() : nil
     let summary: ScanSummary
+    let signatures: Int
     do throws(SQLiteError) {
       summary = try index.scan(roots) { bar?.show($0) }
+      // What stacks need, read now so the picker stacks at once.
+      let gap = (try? Pick.loadConfig(config, environment: environment))??.stackingRule.maxGap ?? StackingRule().maxGap
+      signatures = try index.readSignatures(roots, maxGap: gap)
     } catch {
       throw PickerExit(code: 2, message: "the library index failed: \(error.message)")
     }
@@ -37,6 +41,7 @@ struct IndexCommand: ParsableCommand {
       "\(summary.photos) photos: \(summary.read) read, \(summary.moved) moved, \(summary.removed) removed"
         + (summary.unreadableFolders > 0 ? ", \(summary.unreadableFolders) folders unreadable" : "")
     ]
+    if signatures > 0 { lines.append("\(signatures) photos taken close together read for stacks") }
     if stats {
       let filter = LibraryFilter(roots: roots)
       let origins = (try? index.originCounts(filter)) ?? [:]

@@ -100,6 +100,8 @@ struct Pick: ParsableCommand {
     options.sourceIcons = iconsByID(file, sources: sources)
     options.resumesJournal = resume
     options.keys = KeyMaps.standard(with: file?.keys ?? [])
+    options.stacksPhotos = file?.stacksPhotos ?? true
+    options.stackingRule = file?.stackingRule ?? StackingRule()
     let result: PickResult
     do {
       result = try Picker(sources: sources, options: options).run()
@@ -191,6 +193,8 @@ struct Pick: ParsableCommand {
     let photos = TimelineSource(
       index: index, roots: roots, firstDay: since.flatMap { DateQuery.parse($0, today: today)?.lowerBound },
       lastDay: until.flatMap { DateQuery.parse($0, today: today)?.upperBound })
+    // Read even with stacks off in the config: `S` may turn them on.
+    photos.stackingGap = (file?.stackingRule ?? StackingRule()).maxGap
     photos.startScanning()
     // One root is "Folders"; several are told apart by their last names.
     let titles =

@@ -147,6 +147,7 @@ extension AppState {
     case .item(let index):
       let item = scope.items[index]
       if case .folder = item.kind { return open(folder: item) }
+      if item.isStack { return open(stack: item) }
       return confirm(focused: item)
     }
   }
@@ -156,6 +157,17 @@ extension AppState {
     let child = makeScope(.folder(item.id), label: label, sort: scope?.sort ?? .name, of: activeSource)
     stacks[activeSource].append(child)
     return loadNextPage(sourceIndex: activeSource)
+  }
+
+  /// Opens a stack like an album: its photos, the focus on its cover.
+  mutating func open(stack item: PhotoItem) -> [Effect] {
+    guard let stack = item.stack else { return [] }
+    let label = "×\(stack.count) " + Sanitizer.sanitize(stack.members[0].title)
+    var child = makeScope(.stack(coverID: item.id), label: label, sort: scope?.sort ?? .name, of: activeSource)
+    child.receive(Page(items: stack.members, hasMore: false, total: stack.count))
+    child.focus = 1 + stack.coverIndex
+    stacks[activeSource].append(child)
+    return []
   }
 
   mutating func goToParent() {

@@ -10,8 +10,15 @@ extension AppState {
   }
 
   mutating func openCompare() {
+    // On a stack: its photos, sharpest first.
+    if let members = focusedStackForCompare() {
+      rememberSharpness(of: focusedItem?.stack?.members ?? [])
+      loupe = nil
+      mode = .compare(CompareState(photos: members))
+      return
+    }
     guard selection.count >= 2 else {
-      notice = Notice("Pick two to four photos (Space), then c shows them side by side")
+      notice = Notice("Pick two to four photos (Space), then c shows them side by side (or c on a stack)")
       return
     }
     loupe = nil

@@ -30,6 +30,8 @@ extension AppState {
       case .root: folder = nil
       case .folder(let id): folder = id
       case .search(_, let within): folder = within
+      // A stack's photos are few and on screen: the whole source is searched.
+      case .stack: folder = nil
       }
       // Searching from a search replaces it rather than stacking results.
       if case .search = current.kind { stacks[activeSource].removeLast() }

@@ -7,6 +7,10 @@ extension AppState {
     let isTimeline = sources.indices.contains(index) && sources[index].capabilities.contains(.timeline)
     var scope = Scope(kind: kind, label: label, generation: takeGeneration(), sort: isTimeline ? .date : sort)
     scope.groupsByDay = isTimeline || sort == .date
+    if case .stack = kind {
+    } else if scope.groupsByDay && options.stacksPhotos {
+      scope.restack(options.stackingRule)
+    }
     return scope
   }
 
@@ -29,11 +33,13 @@ extension AppState {
     guard var top = stacks[index].last, top.hasLoadedOnce, top.canRequestPage, top.seekItem == nil, !top.seeksEnd,
       typedAhead.isEmpty
     else { return [] }
-    if case .item(let focused)? = top.cell(at: top.focus) { top.refocusItemID = top.items[focused].id }
+    // A stack came with its photos: nothing to list again.
+    if case .stack = top.kind { return [] }
+    if case .item(let focused)? = top.cell(at: top.focus) { top.refocusItemID = top.items[focused].photos[0].id }
     let pageSize = layout.pageSize(requested: options.pageSize)
     // All that was shown comes back in one page, not page by page.
     let request = PageRequest(
-      offset: top.baseOffset, limit: max(pageSize, min(top.items.count, Self.seekPageLimit)), sort: top.sort)
+      offset: top.baseOffset, limit: max(pageSize, min(top.loadedPhotoCount, Self.seekPageLimit)), sort: top.sort)
     top.startRelisting()
     stacks[index][stacks[index].count - 1] = top
     return [.load(PageLoad(sourceIndex: index, scope: top.kind, request: request, generation: top.generation))]
@@ -44,7 +50,7 @@ extension AppState {
     guard let id = stacks[sourceIndex][depth].refocusItemID else { return }
     stacks[sourceIndex][depth].refocusItemID = nil
     let scope = stacks[sourceIndex][depth]
-    if let index = scope.items.firstIndex(where: { $0.id == id }) {
+    if let index = scope.itemIndex(ofPhotoID: id) {
       stacks[sourceIndex][depth].focus = index + (scope.isRoot ? 0 : 1)
     }
   }

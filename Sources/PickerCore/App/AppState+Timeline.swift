@@ -14,7 +14,7 @@ extension AppState {
         return (day.day, first)
       }
     }
-    return scope.sections.compactMap { section in section.day.map { ($0, scope.baseOffset + section.start) } }
+    return scope.sections.compactMap { section in section.day.map { ($0, scope.listingOffset(ofItem: section.start)) } }
   }
 
   /// The item under the focus, by index in `scope.items`.
@@ -30,7 +30,7 @@ extension AppState {
     }
     let starts = dayStarts(of: scope)
     guard let focused = focusedItemIndex(in: scope), let current = scope.items[focused].taken?.day else { return [] }
-    let index = scope.baseOffset + focused
+    let index = scope.listingOffset(ofItem: focused)
     guard let position = starts.lastIndex(where: { $0.first <= index }) else { return [] }
     let month = CivilDate(dayNumber: current).monthNumber
     func monthOf(_ day: Int) -> Int { CivilDate(dayNumber: day).monthNumber }
@@ -97,8 +97,7 @@ extension AppState {
   mutating func land(onItem target: Int) -> [Effect] {
     guard var scope else { return [] }
     scope.seeksEnd = false
-    let index = target - scope.baseOffset
-    if index < 0 || target - scope.nextOffset > Self.windowJumpLimit, scope.days != nil {
+    if target < scope.baseOffset || target - scope.nextOffset > Self.windowJumpLimit, scope.days != nil {
       // Far away: a window of its own, starting at the target (a day's
       // first photo, or End's last page).
       scope.moveWindow(to: target, generation: takeGeneration())
@@ -106,7 +105,7 @@ extension AppState {
       self.scope = scope
       return loadNextPage(sourceIndex: activeSource)
     }
-    if index >= 0 && index < scope.items.count {
+    if let index = scope.itemIndex(atListingOffset: target) {
       scope.seekItem = nil
       scope.focus = index + (scope.isRoot ? 0 : 1)
       let grid = GridRows(scope: scope, columns: layout.columns)
@@ -118,7 +117,7 @@ extension AppState {
     scope.seekItem = target
     _ = scope.revealPrefetched()
     self.scope = scope
-    if target < scope.nextOffset, target - scope.baseOffset < scope.items.count { return land(onItem: target) }
+    if scope.itemIndex(atListingOffset: target) != nil { return land(onItem: target) }
     return scope.canRequestPage && scope.hasMore ? loadNextPage(sourceIndex: activeSource) : []
   }
 
@@ -150,10 +149,10 @@ extension AppState {
   /// A page arrived while a jump waits for its target: land, or ask on.
   mutating func followSeek(sourceIndex: Int) -> [Effect] {
     guard sourceIndex == activeSource, let scope, let target = scope.seekItem else { return [] }
-    if target < scope.nextOffset, target - scope.baseOffset < scope.items.count { return land(onItem: target) }
+    if scope.itemIndex(atListingOffset: target) != nil { return land(onItem: target) }
     guard scope.hasMore else {
       self.scope?.seekItem = nil
-      return land(onItem: max(scope.baseOffset, scope.baseOffset + scope.items.count - 1))
+      return land(onItem: scope.listingOffset(ofItem: max(0, scope.items.count - 1)))
     }
     return scope.canRequestPage ? loadNextPage(sourceIndex: sourceIndex) : []
   }

@@ -48,6 +48,10 @@ public struct AppOptions: Hashable, Sendable {
   /// Today's day number (`CivilDate.dayNumber`), for "yesterday" and the
   /// like: the state reads no clock.
   public var today = 0
+  /// Near-identical shots in listings by date show as one stack (`S`
+  /// turns it off and on), grouped by this rule.
+  public var stacksPhotos = true
+  public var stackingRule = StackingRule()
 
   public init(
     limits: SelectionLimits = SelectionLimits(), pageSize: Int? = nil, print0: Bool = false,

@@ -166,6 +166,7 @@ extension AppState {
     case .cancel: return [.finish(.cancelled)]
     case .preview: return openPreview()
     case .compare: openCompare()
+    case .toggleStacks: toggleStacks()
     case .restorePicks: restorePicks()
     case .nextMonth, .previousMonth, .nextDay, .previousDay: return jump(action)
     case .goToDate: openGoToDate()

@@ -13,6 +13,9 @@ public struct Scope: Hashable, Sendable {
     case root
     case folder(FolderID)
     case search(query: String, folder: FolderID?)
+    /// A stack of near-identical shots opened like an album; its photos
+    /// came with it, nothing is asked of the source.
+    case stack(coverID: String)
   }
 
   public var kind: Kind
@@ -50,6 +53,12 @@ public struct Scope: Hashable, Sendable {
   /// The listing is in date order and grouped by day (a timeline, or a
   /// folder sorted by date taken).
   public var groupsByDay = false
+  /// Near-identical shots in a row are one entry (a `PhotoStack`); nil:
+  /// every photo is an entry of its own. Set with `restack(_:)`.
+  public private(set) var stacking: StackingRule?
+  /// Where each entry of `items` starts in the listing, counted from
+  /// `baseOffset`: a stack takes as many places as it has photos.
+  public private(set) var entryStarts: [Int] = []
   /// Runs of loaded items on the same day (or undated), in order: the day
   /// headers, kept as pages arrive so drawing never walks every item.
   public private(set) var sections: [ItemSection] = []
@@ -126,6 +135,7 @@ public struct Scope: Hashable, Sendable {
     if relisting {
       relisting = false
       items = []
+      entryStarts = []
       loadedIDs = []
       sections = []
       prefetched = nil
@@ -172,8 +182,74 @@ public struct Scope: Hashable, Sendable {
   /// repeats itself cannot duplicate cells.
   private mutating func show(_ page: Page) {
     for item in page.items where loadedIDs.insert(item.id).inserted {
-      items.append(item)
-      extendSections(with: item)
+      append(item)
+    }
+  }
+
+  /// Adds a listed photo at the end: into the last entry's stack when it
+  /// joins it, else as an entry of its own.
+  private mutating func append(_ item: PhotoItem) {
+    if let stacking, let last = items.last, stacking.joins(item, after: last) {
+      // The same entry, grown: its day (the first member's) is unchanged.
+      items[items.count - 1] = PhotoStack.entry(for: last.photos + [item])
+      return
+    }
+    entryStarts.append(loadedPhotoCount)
+    items.append(item)
+    extendSections(with: item)
+  }
+
+  /// Photos loaded (a stack counts each of its members).
+  public var loadedPhotoCount: Int {
+    guard let start = entryStarts.last, let last = items.last else { return 0 }
+    return start + last.photos.count
+  }
+
+  /// The listing offset of the entry at `index` in `items` (of its first photo).
+  public func listingOffset(ofItem index: Int) -> Int {
+    baseOffset + (index < entryStarts.count ? entryStarts[max(0, index)] : loadedPhotoCount)
+  }
+
+  /// The entry holding the photo at listing offset `offset`, when loaded.
+  public func itemIndex(atListingOffset offset: Int) -> Int? {
+    let relative = offset - baseOffset
+    guard relative >= 0, relative < loadedPhotoCount else { return nil }
+    // The last entry starting at or before it.
+    var low = 0, high = entryStarts.count - 1
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if entryStarts[middle] <= relative { low = middle } else { high = middle - 1 }
+    }
+    return low
+  }
+
+  /// The entry showing the photo with this id (alone or in a stack).
+  public func itemIndex(ofPhotoID id: String) -> Int? {
+    items.firstIndex { $0.id == id || $0.stack?.members.contains { $0.id == id } == true }
+  }
+
+  /// Stacks the loaded photos by `rule` (nil: one entry each), the focus
+  /// kept on the photo it was on.
+  public mutating func restack(_ rule: StackingRule?) {
+    guard rule != stacking else { return }
+    stacking = rule
+    rebuildEntries(from: items.flatMap(\.photos))
+  }
+
+  /// Entries, starts and day sections made again from the photos in
+  /// order; the focus stays on the entry holding the photo it was on.
+  private mutating func rebuildEntries(from photos: [PhotoItem]) {
+    let leading = isRoot ? 0 : 1
+    let wasOnLoadMore = focus - leading >= items.count
+    let focusedPhoto = items.indices.contains(focus - leading) ? items[focus - leading].photos[0].id : nil
+    items = []
+    entryStarts = []
+    sections = []
+    for photo in photos { append(photo) }
+    if let focusedPhoto, let index = itemIndex(ofPhotoID: focusedPhoto) {
+      focus = index + leading
+    } else if wasOnLoadMore {
+      focus = items.count + leading
     }
   }
 
@@ -218,6 +294,7 @@ extension Scope {
   public mutating func moveWindow(to offset: Int, generation: Int) {
     self.generation = generation
     items = []
+    entryStarts = []
     loadedIDs = []
     sections = []
     prefetched = nil
@@ -239,16 +316,10 @@ extension Scope {
     loadingNewerOffset = nil
     let fresh = page.items.filter { !loadedIDs.contains($0.id) }
     for item in fresh { loadedIDs.insert(item.id) }
-    let old = items
+    let before = items.count
     baseOffset = offset
-    focus += fresh.count
-    // Sections are rebuilt: the new items may join the first day.
-    items = []
-    sections = []
-    for item in fresh + old {
-      items.append(item)
-      extendSections(with: item)
-    }
-    return fresh.count
+    // Rebuilt: the new photos may join the first day, or its first stack.
+    rebuildEntries(from: fresh + items.flatMap(\.photos))
+    return items.count - before
   }
 }

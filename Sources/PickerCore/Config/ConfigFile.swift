@@ -45,6 +45,10 @@ public struct ConfigFile: Hashable, Sendable {
   /// `[library] open = "photos"`: the timeline is the tab shown first even
   /// with folder arguments.
   public var opensPhotos = false
+  /// `[stacks]`: near-identical shots grouped in listings by date
+  /// (`enabled`, `max_gap` seconds, `max_distance` hash bits).
+  public var stacksPhotos = true
+  public var stackingRule = StackingRule()
 
   public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String
@@ -81,6 +85,7 @@ public struct ConfigFile: Hashable, Sendable {
     var icons: [String: String] = [:]
     var keys: [KeyRebinding] = []
     var library: (roots: [String]?, opensPhotos: Bool) = (nil, false)
+    var stacking: (enabled: Bool, rule: StackingRule) = (true, StackingRule())
     /// PICKER_TUI_<NAME>_TOKEN must name one source only.
     var variables: [String: String] = [:]
     for table in tables {
@@ -115,6 +120,8 @@ public struct ConfigFile: Hashable, Sendable {
         sources.append(source)
       case ("library", false):
         library = try readLibrary(table, path: path, home: home)
+      case ("stacks", false):
+        stacking = try readStacks(table, path: path)
       case (let name, false) where name == "keys" || name.hasPrefix("keys."):
         keys += try readKeys(table, path: path)
       default:
@@ -126,7 +133,41 @@ public struct ConfigFile: Hashable, Sendable {
     file.keys = keys
     file.libraryRoots = library.roots
     file.opensPhotos = library.opensPhotos
+    file.stacksPhotos = stacking.enabled
+    file.stackingRule = stacking.rule
     return file
+  }
+
+  /// `[stacks]`: `enabled` (true), `max_gap` (seconds between shots, 2),
+  /// `max_distance` (differing hash bits, 10).
+  private static func readStacks(_ table: TOMLSubset.Table, path: String) throws(Error)
+    -> (enabled: Bool, rule: StackingRule)
+  {
+    var enabled = true
+    var rule = StackingRule()
+    for (key, value) in table.values {
+      switch (key, value.kind) {
+      case ("enabled", .bool(let on)):
+        enabled = on
+      case ("max_gap", .integer(let seconds)) where seconds >= 0 && seconds <= 3600:
+        rule.maxGap = Double(seconds)
+      case ("max_gap", .float(let seconds)) where seconds >= 0 && seconds <= 3600:
+        rule.maxGap = seconds
+      case ("max_distance", .integer(let bits)) where bits >= 0 && bits <= 64:
+        rule.maxDistance = bits
+      case ("enabled", _):
+        throw Error(description: "\(path):\(value.line): enabled: expected true or false")
+      case ("max_gap", _):
+        throw Error(description: "\(path):\(value.line): max_gap: expected seconds between 0 and 3600, like 2 or 0.5")
+      case ("max_distance", _):
+        throw Error(description: "\(path):\(value.line): max_distance: expected a number of bits from 0 to 64")
+      default:
+        throw Error(
+          description:
+            "\(path):\(value.line): unknown key \(key) in [stacks] (its keys: enabled, max_gap, max_distance)")
+      }
+    }
+    return (enabled, rule)
   }
 
   /// `[library]`: `roots` (folders, `~` for home) and `open` ("photos" or

@@ -9,6 +9,8 @@ public enum GridAction: Hashable, Sendable {
   case preview
   /// The picked photos side by side.
   case compare
+  /// Near-identical shots as one stack, or each on its own.
+  case toggleStacks
   case restorePicks
   /// The timeline's jumps (any listing in date order): by month, by day,
   /// and to a date typed in a prompt.
@@ -42,6 +44,7 @@ extension GridAction: KeyCommand {
     case .cancel: "cancel"
     case .preview: "preview"
     case .compare: "compare"
+    case .toggleStacks: "stacks"
     case .restorePicks: "restore-picks"
     case .nextMonth: "next-month"
     case .previousMonth: "previous-month"
@@ -58,7 +61,7 @@ extension GridAction: KeyCommand {
     ] + (0..<9).map(GridAction.source)
       + [
         .search, .focusTray, .bigger, .smaller, .cycleSort, .signOut, .help, .cancel, .preview, .compare,
-        .restorePicks,
+        .toggleStacks, .restorePicks,
         .nextMonth, .previousMonth, .nextDay, .previousDay, .goToDate,
       ]
   }
@@ -108,7 +111,7 @@ extension KeyMap where Command == GridAction {
           [.char("v")], .preview, help: "preview the photo full screen",
           group: "preview / compare picks / picked tray (keys below)"),
         Binding(
-          [.char("c")], .compare, help: "compare the picked photos side by side",
+          [.char("c")], .compare, help: "compare the picked photos side by side (on a stack: its sharpest)",
           group: "preview / compare picks / picked tray (keys below)"),
         Binding(
           [.char("t")], .focusTray, help: "focus the picked tray",
@@ -116,6 +119,7 @@ extension KeyMap where Command == GridAction {
         Binding([.char("+"), .char("=")], .bigger, help: "bigger thumbnails", group: "bigger / smaller thumbnails"),
         Binding([.char("-")], .smaller, help: "smaller thumbnails", group: "bigger / smaller thumbnails"),
         Binding([.char("s")], .cycleSort, help: "sort by name / date taken"),
+        Binding([.char("S")], .toggleStacks, help: "stacks of near-identical shots on / off (Enter opens one)"),
         Binding([.char("O")], .signOut, help: "sign out of this source (forgets its credentials)"),
         Binding([.char("R")], .restorePicks, help: "restore the picks of an unfinished run (when offered)"),
         Binding([.char("?"), .function(1)], .help, help: "this help", hint: "help"),

@@ -80,6 +80,8 @@ public struct IndexedPhoto: Hashable, Sendable {
   public var path: PathBytes
   public var name: [UInt8]
   public var taken: TakenDate
+  /// Read after the scan, for photos that may stack (`SignatureReader`).
+  public var signature: PhotoSignature?
 }
 
 extension LibraryIndex {
@@ -109,7 +111,7 @@ extension LibraryIndex {
     return try withDatabase { database throws(SQLiteError) in
       let statement = try database.prepare(
         """
-        SELECT f.path, p.name, p.taken, p.origin, p.offset FROM photo p CROSS JOIN folder f ON f.id = p.folder
+        SELECT f.path, p.name, p.taken, p.origin, p.offset, p.hash, p.sharpness FROM photo p CROSS JOIN folder f ON f.id = p.folder
         WHERE \(condition) ORDER BY p.taken DESC, p.name DESC LIMIT ? OFFSET ?
         """)
       statement.bind(parameters + [limit, skip])
@@ -121,7 +123,12 @@ extension LibraryIndex {
         let taken = TakenDate(
           wallClock: statement.int(2), offsetMinutes: statement.isNull(4) ? nil : Int(statement.int(4)),
           origin: origin)
-        photos.append(IndexedPhoto(path: PathBytes(statement.bytes(0)).appending(name), name: name, taken: taken))
+        let signature =
+          statement.isNull(5)
+          ? nil : PhotoSignature(hash: UInt64(bitPattern: statement.int(5)), sharpness: statement.double(6))
+        photos.append(
+          IndexedPhoto(
+            path: PathBytes(statement.bytes(0)).appending(name), name: name, taken: taken, signature: signature))
       }
       return photos
     }

@@ -6,7 +6,7 @@ import Foundation
 /// rebuilt: a damaged or foreign file is set aside and started anew.
 public final class LibraryIndex: @unchecked Sendable {
   /// Bumped when the tables change: an older file is rebuilt.
-  static let schemaVersion = "2"
+  static let schemaVersion = "3"
   let database: SQLiteDatabase
   /// Where it lives; nil when it is in memory (the cache folder cannot be
   /// written), so a second connection cannot be opened.
@@ -84,7 +84,11 @@ public final class LibraryIndex: @unchecked Sendable {
         height INTEGER NOT NULL DEFAULT 0,
         orientation INTEGER NOT NULL DEFAULT 0,
         make TEXT, model TEXT, lens TEXT,
-        latitude REAL, longitude REAL);
+        latitude REAL, longitude REAL,
+        -- What stacking needs of the picture (PhotoSignature), filled in
+        -- after the scan for photos with a neighbour close in time; a
+        -- sharpness of -1 marks a file that could not be decoded.
+        hash INTEGER, sharpness REAL);
       CREATE UNIQUE INDEX IF NOT EXISTS photo_path ON photo(folder, name);
       CREATE INDEX IF NOT EXISTS photo_taken ON photo(taken, name);
       """)
@@ -139,6 +143,14 @@ public final class LibraryIndex: @unchecked Sendable {
   {
     try withDatabase { database throws(SQLiteError) in
       try LibraryScanner(database: database, roots: roots).scan(progress: progress)
+    }
+  }
+
+  /// Reads the signatures stacking needs (`SignatureReader`) for `roots`,
+  /// on this connection; returns how many were read.
+  public func readSignatures(_ roots: [PathBytes], maxGap: Double) throws(SQLiteError) -> Int {
+    try withDatabase { database throws(SQLiteError) in
+      try SignatureReader(database: database, roots: roots).run(maxGap: maxGap)
     }
   }
 

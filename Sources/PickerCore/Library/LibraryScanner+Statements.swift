@@ -30,11 +30,14 @@ extension LibraryScanner {
         let name = column.trimmingCharacters(in: .whitespaces)
         return "\(name) = excluded.\(name)"
       }.joined(separator: ", ")
+      // A changed file's picture may have changed: its signature is read again.
+      let forgetSignature = "hash = NULL, sharpness = NULL"
       insert = try database.prepare(
         "INSERT INTO photo(\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-          + " ON CONFLICT(folder, name) DO UPDATE SET \(updates) RETURNING id")
+          + " ON CONFLICT(folder, name) DO UPDATE SET \(updates), \(forgetSignature) RETURNING id")
       update = try database.prepare(
-        "UPDATE photo SET (\(columns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) WHERE id = ?")
+        "UPDATE photo SET (\(columns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), \(forgetSignature) WHERE id = ?"
+      )
     }
 
     /// The folder's row id, added when new (outside a transaction it

@@ -28,6 +28,9 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   /// size too, and start at their day instead of counting rows. Emptied at
   /// each change, so the page asked next counts afresh and carries them.
   private var dayCache: [LibraryFilter: [DayCount]] = [:]
+  /// Photos this many seconds or less apart may stack: their signatures
+  /// are read after each scan (`SignatureReader`). Nil: none are read.
+  public var stackingGap: Double? = StackingRule().maxGap
 
   /// `firstDay`/`lastDay` restrict the timeline (`--since`, `--until`).
   public init(
@@ -75,6 +78,9 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
     let thread = Thread { [self] in
       let summary = runScan()
       finishFirstBatch()
+      // A rescan that changed nothing may still find photos to sign (a
+      // stacking gap made larger in the config).
+      if readSignatures() > 0 { announceChange() }
       lock.withLock { scanning = false }
       // A rescan that found nothing new, moved or gone leaves what is on
       // screen alone (listing a far window again would only cost).
@@ -110,6 +116,31 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
       return try? scanner(connection).scan(progress: report)
     }
     return try? index.withDatabase { database throws(SQLiteError) in try scanner(database).scan(progress: report) }
+  }
+
+  /// Reads the signatures stacking needs, announcing the stacks as
+  /// batches commit; returns how many were read.
+  private func readSignatures() -> Int {
+    guard let gap = lock.withLock({ stackingGap }) else { return 0 }
+    let report: (Int, Int) -> Void = { [self] done, total in
+      let now = Date()
+      guard now.timeIntervalSince(lastNews) > 0.4 else { return }
+      lastNews = now
+      continuation?.yield(.status("Reading bursts \(done.formatted()) of \(total.formatted())"))
+      announceChange()
+    }
+    func reader(_ database: SQLiteDatabase) -> SignatureReader {
+      let reader = SignatureReader(database: database, roots: filter.roots)
+      reader.isCancelled = { [self] in lock.withLock { stopped } }
+      return reader
+    }
+    if let connection = index.secondConnection() {
+      return (try? reader(connection).run(maxGap: gap, progress: report)) ?? 0
+    }
+    return
+      (try? index.withDatabase { database throws(SQLiteError) in
+        try reader(database).run(maxGap: gap, progress: report)
+      }) ?? 0
   }
 
   /// The index changed: counts kept from before are stale.
@@ -194,6 +225,8 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
       id: IdentifierCoding.encode(photo.path.bytes), kind: .photo, title: photo.name, thumbnail: .file(photo.path),
       original: .file(photo.path), outputPath: photo.path)
     item.taken = photo.taken
+    item.signature = photo.signature
+    item.burstID = BurstName.id(fromFileName: String(decoding: photo.name, as: UTF8.self))
     return item
   }
 }

@@ -35,6 +35,13 @@ public struct PhotoItem: Hashable, Sendable, Identifiable {
   /// When the photo was taken, when the source knows: listings in date
   /// order are grouped by day on it.
   public var taken: TakenDate?
+  /// What stacking compares (listings in date order): the picture's
+  /// signature when the source has read it, and a burst id the camera gave.
+  public var signature: PhotoSignature?
+  public var burstID: String?
+  /// Set when this entry stands for a stack of near-identical shots: it is
+  /// the stack's cover (its sharpest photo) and holds every member.
+  public var stack: PhotoStack?
 
   public init(
     id: String, kind: Kind, title: [UInt8], thumbnail: ImageReference? = nil,
@@ -48,6 +55,9 @@ public struct PhotoItem: Hashable, Sendable, Identifiable {
     self.outputPath = outputPath
     self.isMissing = isMissing
   }
+
+  /// A stack's tile: Enter opens it like an album.
+  public var isStack: Bool { stack != nil }
 
   public var isFolder: Bool {
     if case .folder = kind { return true }

@@ -41,11 +41,13 @@ public enum AppView {
     } else if scope.error != nil && scope.items.isEmpty {
       status = "load failed"
     } else {
-      let total = scope.total.map(String.init) ?? (scope.hasMore ? "\(scope.items.count)+" : "\(scope.items.count)")
+      // Photos, not tiles: a stack counts each of its shots.
+      let loaded = scope.loadedPhotoCount
+      let total = scope.total.map(String.init) ?? (scope.hasMore ? "\(loaded)+" : "\(loaded)")
       status =
         scope.hasNewer
-        ? "\(scope.baseOffset + 1)–\(scope.baseOffset + scope.items.count) of \(total)"
-        : "\(scope.items.count) of \(total)"
+        ? "\(scope.baseOffset + 1)–\(scope.baseOffset + loaded) of \(total)"
+        : "\(loaded) of \(total)"
       if state.sources[state.activeSource].capabilities.contains(.sorting) {
         status += " · \(scope.sort.rawValue)"
       }

@@ -35,12 +35,14 @@ enum GridView {
           let pageSize = layout.pageSize(requested: state.options.pageSize)
           let left = scope.total.map { max(0, $0 - scope.nextOffset) } ?? pageSize
           let count = scope.prefetched?.items.count ?? min(pageSize, left)
-          let progress = scope.total.map { "\(scope.items.count) of \($0)" }
+          let progress = scope.total.map { "\(scope.loadedPhotoCount) of \($0)" }
           content = .loadMore(
             count: count, loading: scope.revealOnArrival || scope.seeksEnd, failed: scope.error != nil,
             progress: progress)
         case .item(let itemIndex):
-          let item = scope.items[itemIndex]
+          var item = scope.items[itemIndex]
+          // An opened stack marks its sharpest photo, the cover.
+          if case .stack(let coverID) = scope.kind, item.id == coverID { item.title = Array("★ ".utf8) + item.title }
           let thumbnail: TileView.Picture =
             if !state.options.showsThumbnails { .off } else {
               state.thumbnailKey(for: item).flatMap { state.thumbnails[$0] }.map(TileView.Picture.init) ?? .pending

@@ -68,8 +68,12 @@ enum PreviewView {
     for y in 0..<(screen.height - 1) { screen.put("│", x: x, y: y, style: theme.border) }
     guard let item = state.previewedItem, let reference = state.previewReference(for: item) else { return }
     let facts = state.facts[reference] ?? PhotoFacts(name: Sanitizer.sanitize(item.title), isLoading: true)
+    var rows = facts.rows
+    if let (score, count) = state.stackSharpness(of: item) {
+      rows.append(("Sharpness", score == 100 ? "★ sharpest of a stack of \(count)" : "\(score) (stack of \(count))"))
+    }
     var y = 1
-    for (label, value) in facts.rows {
+    for (label, value) in rows {
       guard y < screen.height - 2 else { break }
       screen.put(DisplayWidth.truncate(label, to: 11), x: x + 2, y: y, style: theme.muted)
       // Long values (names, lenses) wrap onto the next lines.
@@ -97,8 +101,9 @@ enum PreviewView {
     }
     var left = ""
     if let scope = state.scope, let item = state.previewedItem, case .item(let index)? = scope.cell(at: scope.focus) {
-      let total = scope.total.map(String.init) ?? "\(scope.items.count)\(scope.hasMore ? "+" : "")"
-      left = "\(index + 1)/\(total) · " + Sanitizer.sanitize(item.title)
+      let total = scope.total.map(String.init) ?? "\(scope.loadedPhotoCount)\(scope.hasMore ? "+" : "")"
+      left = "\(scope.listingOffset(ofItem: index) + 1)/\(total) · " + Sanitizer.sanitize(item.title)
+      if let stack = item.stack { left += " · stack of \(stack.count)" }
       if let loupe = state.loupe { left += " · " + loupe.percent }
       if state.selection.contains(state.selectionKey(for: item)) { left += " · ✓ picked" }
     }

@@ -48,6 +48,11 @@ enum TileView {
     if selected {
       screen.put("✓", x: x + innerWidth, y: y, style: theme.selectedMark)
     }
+    if case .item(let item, _) = content, let stack = item.stack {
+      // A stack: its count on the top border, where pixels never reach.
+      screen.put(
+        DisplayWidth.truncate("×\(stack.count)", to: max(0, innerWidth - 1)), x: x + 1, y: y, style: theme.notice)
+    }
     let area = (x: x + 1, y: y + 1, width: innerWidth, height: thumbHeight)
     var caption: String
     var captionStyle = theme.text

@@ -68,6 +68,8 @@ final class EffectRunner {
         case .root: page = try await source.items(in: nil, page: load.request)
         case .folder(let id): page = try await source.items(in: id, page: load.request)
         case .search(let query, let folder): page = try await source.search(query, in: folder, page: load.request)
+        // A stack's scope is made with its photos and never asks.
+        case .stack: page = Page(items: [], hasMore: false)
         }
         reportChanges(of: source, index: load.sourceIndex, known: known, to: inbox)
         inbox.post(.pageLoaded(load, page))
@@ -141,9 +143,7 @@ final class EffectRunner {
     let inbox = inbox
     guard case .file(let path) = reference else { return }
     DispatchQueue.global(qos: .userInitiated).async {
-      let image = try? ImageDecoder().decode(file: path, covering: PixelSize(width: 256, height: 256)).image
-      let score = image.map { PhotoSignature(of: $0.fitted(maxWidth: 256, maxHeight: 256)).sharpness }
-      inbox.post(.sharpnessScored(reference, score))
+      inbox.post(.sharpnessScored(reference, PhotoSignature.read(file: path)?.sharpness))
     }
   }
 

@@ -64,6 +64,10 @@ public struct PickerOptions: Sendable {
   /// The keys of every mode (`KeyMaps.standard(with:)` applies a config's
   /// rebindings).
   public var keys: KeyMaps = .standard
+  /// Near-identical shots in listings by date show as one stack, grouped
+  /// by `stackingRule` (`S` turns it off and on while picking).
+  public var stacksPhotos = true
+  public var stackingRule = StackingRule()
 
   /// The `picker-tui` command's: --source keeps the starting source shown
   /// even when another has the photos.

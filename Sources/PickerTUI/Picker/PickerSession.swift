@@ -78,6 +78,8 @@ final class PickerSession {
     appOptions.asciiIcons = !terminal.localeIsUTF8
     appOptions.sourceIcons = options.sourceIcons
     appOptions.keys = options.keys
+    appOptions.stacksPhotos = options.stacksPhotos
+    appOptions.stackingRule = options.stackingRule
     appOptions.today = PhotoMetadataReader.latestBelievableDay() - 1
     if let graphics = terminal.graphics.graphics {
       appOptions.pixelFormat = PixelFormat(

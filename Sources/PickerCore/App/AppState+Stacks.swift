@@ -1,0 +1,52 @@
+/// Stacks of near-identical shots in listings by date: `S` turns them off
+/// and on, `c` on a stack compares its sharpest photos. (Enter opens a
+/// stack, `open(stack:)`; Space on one picks its cover, the entry's own id.)
+extension AppState {
+  mutating func toggleStacks() {
+    options.stacksPhotos.toggle()
+    let rule = options.stacksPhotos ? options.stackingRule : nil
+    for source in stacks.indices {
+      for depth in stacks[source].indices where stacks[source][depth].groupsByDay {
+        if case .stack = stacks[source][depth].kind { continue }
+        stacks[source][depth].restack(rule)
+      }
+    }
+    notice = Notice(
+      options.stacksPhotos
+        ? "Stacks on: near-identical shots show as one tile (Enter opens one; S turns them off)"
+        : "Stacks off: every photo shows on its own (S turns them on)")
+  }
+
+  /// The focused stack's photos, sharpest first, for compare; nil when
+  /// the focus is not on a stack.
+  func focusedStackForCompare() -> [ComparedPhoto]? {
+    guard let stack = focusedItem?.stack else { return nil }
+    return stack.bySharpness.compactMap { member in
+      member.pickedOutput.map { PickedPhoto(key: selectionKey(for: member), title: member.title, output: $0) }
+    }
+  }
+
+  /// What the index knew of the stack's sharpness, so compare shows the
+  /// scores without decoding again.
+  mutating func rememberSharpness(of members: [PhotoItem]) {
+    for member in members {
+      guard let signature = member.signature, signature.sharpness >= 0, let output = member.pickedOutput else {
+        continue
+      }
+      let photo = PickedPhoto(key: selectionKey(for: member), title: member.title, output: output)
+      sharpness[photo.reference] = .some(signature.sharpness)
+    }
+  }
+}
+
+extension AppState {
+  /// A photo's sharpness within its stack (0-100 of the sharpest) and the
+  /// stack's size: for a stack's tile, or a photo of the stack opened.
+  public func stackSharpness(of item: PhotoItem) -> (score: Int, count: Int)? {
+    if let stack = item.stack { return stack.score(of: item.id).map { ($0, stack.count) } }
+    guard case .stack(let coverID)? = scope?.kind, stacks[activeSource].count >= 2 else { return nil }
+    let parent = stacks[activeSource][stacks[activeSource].count - 2]
+    guard let index = parent.itemIndex(ofPhotoID: coverID), let stack = parent.items[index].stack else { return nil }
+    return stack.score(of: item.id).map { ($0, stack.count) }
+  }
+}

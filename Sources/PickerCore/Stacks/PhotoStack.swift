@@ -1,0 +1,93 @@
+/// Near-identical shots shown as one tile: the entry a listing shows for
+/// them is their cover (the sharpest), holding every member.
+public struct PhotoStack: Hashable, Sendable {
+  /// Every photo of the stack in listing order, the cover among them.
+  public private(set) var members: [PhotoItem]
+  /// Which member is the cover.
+  public private(set) var coverIndex: Int
+  /// Each member's sharpness as 0-100 of the sharpest's; nil where a
+  /// member has no signature yet.
+  public private(set) var scores: [Int?]
+
+  init(members: [PhotoItem]) {
+    self.members = members
+    let signatures = members.map(\.signature)
+    let top = signatures.compactMap { $0?.sharpness }.max() ?? 0
+    scores = signatures.map { signature in
+      signature.map { top > 0 ? Int(max(0, $0.sharpness) / top * 100 + 0.5) : 100 }
+    }
+    // The sharpest; the first when none is scored.
+    coverIndex =
+      members.indices.max { a, b in
+        (signatures[a]?.sharpness ?? -2, b) < (signatures[b]?.sharpness ?? -2, a)
+      } ?? 0
+  }
+
+  public var count: Int { members.count }
+  public var cover: PhotoItem { members[coverIndex] }
+
+  /// The members sharpest first (compare takes the first four).
+  public var bySharpness: [PhotoItem] {
+    members.indices.sorted { a, b in (scores[a] ?? -1, b) > (scores[b] ?? -1, a) }.map { members[$0] }
+  }
+
+  /// The score of the member with this id, when it has one.
+  public func score(of id: String) -> Int? {
+    members.firstIndex { $0.id == id }.flatMap { scores[$0] }
+  }
+
+  /// The entry a listing shows for these photos: the photo itself when
+  /// alone, else the cover carrying the stack. The entry keeps the first
+  /// member's date, so a stack stays in the day it starts in.
+  static func entry(for members: [PhotoItem]) -> PhotoItem {
+    guard members.count > 1 else { return members[0] }
+    let stack = PhotoStack(members: members)
+    var entry = stack.cover
+    entry.taken = members[0].taken
+    entry.stack = stack
+    return entry
+  }
+}
+
+extension PhotoItem {
+  /// The photos this entry stands for: a stack's members, or itself.
+  public var photos: [PhotoItem] { stack?.members ?? [self] }
+}
+
+extension StackingRule {
+  /// How stacking sees a listed item.
+  func photo(_ item: PhotoItem) -> Photo {
+    Photo(taken: Self.seconds(item.taken), signature: item.signature, burstID: item.burstID)
+  }
+
+  /// The date in seconds, when it knows the time of day: a messenger's
+  /// file name (IMG-20230614-WA0003) gives the day only, read as midnight,
+  /// and its photos are not seconds apart.
+  static func seconds(_ taken: TakenDate?) -> Double? {
+    guard let taken, !(taken.origin == .fileName && taken.wallClock % TakenDate.millisecondsPerDay == 0) else {
+      return nil
+    }
+    return Double(taken.wallClock) / 1000
+  }
+
+  /// Whether `item` joins the entry before it (a photo, or a stack's last member).
+  func joins(_ item: PhotoItem, after entry: PhotoItem) -> Bool {
+    guard item.kind == .photo, entry.kind == .photo, !item.isMissing, !entry.isMissing else { return false }
+    return joins(photo(item), after: photo(entry.photos[entry.photos.count - 1]))
+  }
+
+  /// A listing's photos as entries: each run of near-identical shots one stack.
+  func entries(of photos: [PhotoItem]) -> [PhotoItem] {
+    var entries: [PhotoItem] = []
+    var run: [PhotoItem] = []
+    for photo in photos {
+      if let last = run.last, !joins(photo, after: last) {
+        entries.append(PhotoStack.entry(for: run))
+        run = []
+      }
+      run.append(photo)
+    }
+    if !run.isEmpty { entries.append(PhotoStack.entry(for: run)) }
+    return entries
+  }
+}

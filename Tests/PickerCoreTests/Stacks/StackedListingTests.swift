@@ -1,0 +1,213 @@
+import Testing
+
+@testable import PickerCore
+
+/// Stacks in a listing by date: a burst is one tile with its count and its
+/// sharpest photo as the cover; Enter opens it, Space picks the cover, `c`
+/// compares its photos, `S` turns stacking off and on; a burst split
+/// across pages is still one stack, and date jumps count its photos.
+@Suite struct StackedListingTests {
+  static let day = CivilDate(year: 2025, month: 6, day: 14).dayNumber
+  static let noon = Int64(day) * 86_400_000 + 12 * 3_600_000
+
+  /// A photo taken `seconds` before noon of `day` (listings are newest
+  /// first), with a hash and a sharpness.
+  static func photo(
+    _ name: String, seconds: Double, hash: UInt64, sharpness: Double, daysBefore: Int = 0
+  ) -> PhotoItem {
+    var item = Fixture.photo(name)
+    item.taken = TakenDate(
+      wallClock: noon - Int64(daysBefore) * 86_400_000 - Int64(seconds * 1000), origin: .exif)
+    item.signature = PhotoSignature(hash: hash, sharpness: sharpness)
+    return item
+  }
+
+  /// Newest first: a single, a burst of five (b3 the sharpest; the hashes
+  /// a few bits apart), a different scene half a second after the
+  /// burst's last frame, the burst's scene an hour later, and a photo of
+  /// the day before.
+  static var listing: [PhotoItem] {
+    let scene: UInt64 = 0xF0F0_F0F0_0F0F_0F0F
+    return [
+      photo("single.jpg", seconds: 0, hash: 0x1234_5678_9ABC_DEF0, sharpness: 50),
+      photo("later.jpg", seconds: 600, hash: scene, sharpness: 80),
+      photo("b1.jpg", seconds: 4_200, hash: scene, sharpness: 20),
+      photo("b2.jpg", seconds: 4_200.5, hash: scene ^ 0b11, sharpness: 40),
+      photo("b3.jpg", seconds: 4_201, hash: scene ^ 0b1, sharpness: 90),
+      photo("b4.jpg", seconds: 4_202, hash: scene ^ 0b111, sharpness: 30),
+      photo("b5.jpg", seconds: 4_203, hash: scene ^ 0b1111, sharpness: 10),
+      photo("turned.jpg", seconds: 4_203.5, hash: ~scene, sharpness: 70),
+      photo("yesterday.jpg", seconds: 0, hash: scene, sharpness: 60, daysBefore: 1),
+    ]
+  }
+
+  static func started(_ listing: [PhotoItem] = listing, hasMore: Bool = false) -> AppState {
+    var options = AppOptions()
+    options.today = day
+    var (state, effects) = Fixture.started(
+      sources: [Fixture.source("Photos", capabilities: [.paging, .search, .timeline])], options: options)
+    _ = state.answerLoad(from: effects, with: listing, total: hasMore ? nil : listing.count, hasMore: hasMore)
+    return state
+  }
+
+  static func titles(_ state: AppState) -> [String] {
+    state.scope!.items.map { String(decoding: $0.title, as: UTF8.self) }
+  }
+
+  @Test func aBurstIsOneTileWithItsCountAndItsSharpestAsCover() {
+    let state = Self.started()
+    // The hour-later shot and the turned camera stay apart.
+    #expect(Self.titles(state) == ["single.jpg", "later.jpg", "b3.jpg", "turned.jpg", "yesterday.jpg"])
+    let stack = state.scope!.items[2].stack!
+    #expect(stack.count == 5 && stack.cover.id == "b3.jpg")
+    #expect(stack.members.map(\.id) == ["b1.jpg", "b2.jpg", "b3.jpg", "b4.jpg", "b5.jpg"])
+    #expect(stack.scores == [22, 44, 100, 33, 11])
+    #expect(stack.bySharpness.prefix(4).map(\.id) == ["b3.jpg", "b2.jpg", "b4.jpg", "b1.jpg"])
+    let screen = AppView.render(state, theme: .monochrome).plainText
+    #expect(screen.contains("×5"))
+    // The count is of photos, not tiles.
+    #expect(screen.components(separatedBy: "\n")[1].hasSuffix("9 of 9"))
+  }
+
+  @Test func enterOpensTheStackOnItsCoverAndBackReturns() {
+    var state = Self.started()
+    state.press(.right, .right)
+    #expect(state.focusedTitle == "b3.jpg")
+    #expect(state.press(.enter).loads.isEmpty)
+    #expect(Self.titles(state) == ["b1.jpg", "b2.jpg", "b3.jpg", "b4.jpg", "b5.jpg"])
+    #expect(state.focusedTitle == "b3.jpg")
+    let screen = AppView.render(state, theme: .monochrome).plainText
+    #expect(screen.contains("★ b3.jpg") && screen.contains("×5 b1.jpg"))
+    #expect(state.stackSharpness(of: state.scope!.items[0])! == (22, 5))
+    state.press(.backspace)
+    #expect(state.focusedTitle == "b3.jpg" && state.scope!.items.count == 5)
+  }
+
+  @Test func spacePicksTheCoverAndEnterPrintsItsPath() {
+    var state = Self.started()
+    state.press(.right, .right, .char(" "))
+    #expect(state.selection.photos.map(\.key.itemID) == ["b3.jpg"])
+    // Opened, the cover shows picked.
+    state.press(.enter)
+    #expect(state.selection.contains(state.selectionKey(for: state.focusedItem!)))
+    state.press(.backspace)
+    // Enter on the stack opens it again; on a photo it confirms the picks.
+    state.press(.left)
+    let effects = state.press(.enter)
+    #expect(effects.outcome == .picked([PathBytes("/p/b3.jpg")]))
+  }
+
+  @Test func capitalSTurnsStackingOffAndOnKeepingTheFocusedPhoto() {
+    var state = Self.started()
+    state.press(.right, .right)
+    state.press(.char("S"))
+    #expect(state.scope!.items.count == 9)
+    // On the stack's first photo, where the stack began.
+    #expect(state.focusedTitle == "b1.jpg")
+    #expect(state.notice?.text.hasPrefix("Stacks off") == true)
+    state.press(.right, .right, .char("S"))
+    #expect(state.scope!.items.count == 5 && state.focusedTitle == "b3.jpg")
+  }
+
+  @Test func stacksCanBeOffFromTheStart() {
+    var options = AppOptions()
+    options.stacksPhotos = false
+    var (state, effects) = Fixture.started(
+      sources: [Fixture.source("Photos", capabilities: [.paging, .search, .timeline])], options: options)
+    _ = state.answerLoad(from: effects, with: Self.listing, total: 9)
+    #expect(state.scope!.items.count == 9)
+  }
+
+  @Test func aFolderSortedByNameNeverStacks() {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: Self.listing, total: 9)
+    #expect(state.scope!.items.count == 9)
+  }
+
+  @Test func cOnAStackComparesItsSharpestFirstWithTheirScores() {
+    var state = Self.started()
+    state.press(.right, .right, .char("c"))
+    let compare = state.compareState!
+    #expect(compare.photos.map(\.key.itemID) == ["b3.jpg", "b2.jpg", "b4.jpg", "b1.jpg", "b5.jpg"])
+    #expect(compare.shown.count == 4)
+    // The index's scores: nothing to decode again.
+    #expect(state.sharpness[compare.photos[0].reference] == .some(90))
+    // Space picks the active (sharpest) photo; Enter confirms it.
+    state.press(.char(" "))
+    let effects = state.press(.enter)
+    #expect(effects.outcome == .picked([PathBytes("/p/b3.jpg")]))
+  }
+
+  @Test func aBurstSplitAcrossPagesIsOneStack() {
+    var options = AppOptions()
+    options.today = Self.day
+    options.pageSize = 4
+    var (state, effects) = Fixture.started(
+      sources: [Fixture.source("Photos", capabilities: [.paging, .search, .timeline])], options: options)
+    let listing = Self.listing
+    effects = state.answerLoad(from: effects, with: Array(listing[0..<4]), total: 9, hasMore: true)
+    #expect(Self.titles(state) == ["single.jpg", "later.jpg", "b2.jpg"])
+    // The next page (asked ahead, then shown by Load-more) continues the burst.
+    if effects.loads.isEmpty { effects = state.press(.end) }
+    let load = effects.loads.last!
+    #expect(load.request.offset == 4)
+    _ = state.update(.pageLoaded(load, Page(items: Array(listing[4...]), hasMore: false, total: 9)))
+    _ = state.scope!.offersMore ? state.press(.end, .enter) : []
+    #expect(Self.titles(state) == ["single.jpg", "later.jpg", "b3.jpg", "turned.jpg", "yesterday.jpg"])
+    let scope = state.scope!
+    #expect(scope.entryStarts == [0, 1, 2, 7, 8] && scope.loadedPhotoCount == 9)
+    #expect(scope.itemIndex(atListingOffset: 5) == 2 && scope.itemIndex(atListingOffset: 7) == 3)
+    #expect(scope.listingOffset(ofItem: 4) == 8)
+  }
+
+  @Test func dateJumpsCountAStacksPhotos() {
+    var state = Self.started()
+    // The next day (older) starts at listing offset 8: the last tile.
+    state.press(.char("}"))
+    #expect(state.focusedTitle == "yesterday.jpg")
+    state.press(.char("{"), .char("{"))
+    #expect(state.focusedTitle == "single.jpg")
+  }
+
+  @Test func burstIDsJoinWhateverThePicturesSay() {
+    let rule = StackingRule()
+    var first = Self.photo("a.jpg", seconds: 0, hash: 0, sharpness: 1)
+    var second = Self.photo("b.jpg", seconds: 30, hash: ~0, sharpness: 2)
+    #expect(!rule.joins(second, after: first))
+    first.burstID = "burst-1"
+    second.burstID = "burst-1"
+    #expect(rule.joins(second, after: first))
+    // A folder never joins.
+    #expect(!rule.joins(Fixture.folder("x"), after: first))
+  }
+
+  @Test func theConfigSetsStacking() throws {
+    let file = try ConfigFile.parse("[stacks]\nenabled = false\nmax_gap = 0.5\nmax_distance = 6\n", path: "c.toml")
+    #expect(!file.stacksPhotos && file.stackingRule == StackingRule(maxGap: 0.5, maxDistance: 6))
+    #expect(throws: ConfigFile.Error.self) { try ConfigFile.parse("[stacks]\nmax_gap = \"2\"\n", path: "c.toml") }
+    do {
+      _ = try ConfigFile.parse("[stacks]\ngap = 2\n", path: "c.toml")
+      Issue.record("an unknown key was accepted")
+    } catch {
+      #expect(error.description.contains("its keys: enabled, max_gap, max_distance"))
+    }
+  }
+}
+
+extension StackedListingTests {
+  @Test func dayOnlyDatesNeverStackOnTime() {
+    let rule = StackingRule()
+    var first = Fixture.photo("IMG-20230614-WA0001.jpg")
+    var second = Fixture.photo("IMG-20230614-WA0002.jpg")
+    let midnight = Int64(Self.day) * 86_400_000
+    first.taken = TakenDate(wallClock: midnight, origin: .fileName)
+    second.taken = TakenDate(wallClock: midnight, origin: .fileName)
+    first.signature = PhotoSignature(hash: 7, sharpness: 1)
+    second.signature = PhotoSignature(hash: 7, sharpness: 1)
+    #expect(!rule.joins(second, after: first))
+    // The same names with EXIF times a second apart do.
+    first.taken = TakenDate(wallClock: midnight + 5_000, origin: .exif)
+    second.taken = TakenDate(wallClock: midnight + 4_000, origin: .exif)
+    #expect(rule.joins(second, after: first))
+  }
+}
