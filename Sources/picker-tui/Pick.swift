@@ -156,7 +156,7 @@ struct Pick: ParsableCommand {
     }
     let titles = arguments.folderTitles()
     for (folder, title) in zip(arguments.folders, titles) {
-      sources.append(FolderSource(root: folder, title: title))
+      sources.append(FolderSource(root: folder, title: title, stackingGap: Self.stackingGap(file)))
     }
     if !readsStdin, let reason = arguments.noneExists() { throw PickerExit(code: 2, message: reason) }
     if !arguments.files.isEmpty || readsStdin {
@@ -172,7 +172,8 @@ struct Pick: ParsableCommand {
     }
     sources += configuredSources(file, environment: environment, log: log)
     if sources.isEmpty {
-      sources.append(FolderSource(root: Self.defaultFolder(environment: environment)))
+      sources.append(
+        FolderSource(root: Self.defaultFolder(environment: environment), stackingGap: Self.stackingGap(file)))
     }
     return sources
   }
@@ -193,15 +194,16 @@ struct Pick: ParsableCommand {
     let photos = TimelineSource(
       index: index, roots: roots, firstDay: since.flatMap { DateQuery.parse($0, today: today)?.lowerBound },
       lastDay: until.flatMap { DateQuery.parse($0, today: today)?.upperBound })
-    // Read even with stacks off in the config: `S` may turn them on.
-    photos.stackingGap = (file?.stackingRule ?? StackingRule()).maxGap
+    photos.stackingGap = Self.stackingGap(file)
     photos.startScanning()
     // One root is "Folders"; several are told apart by their last names.
     let titles =
       roots.count == 1
       ? ["Folders"]
       : roots.map { String(decoding: $0.bytes.split(separator: UInt8(ascii: "/")).last ?? [], as: UTF8.self) }
-    let folders: [any PhotoSource] = zip(roots, titles).map { FolderSource(root: $0, title: $1) }
+    let folders: [any PhotoSource] = zip(roots, titles).map {
+      FolderSource(root: $0, title: $1, stackingGap: Self.stackingGap(file))
+    }
     return [photos] + folders + configuredSources(file, environment: environment, log: log)
   }
 
@@ -247,9 +249,15 @@ struct Pick: ParsableCommand {
       case .command(let name, let command, let timeout):
         return CommandSource(title: name, command: command, timeout: timeout, credentials: credentials, log: log)
       case .folder(let name, let path):
-        return FolderSource(root: PathBytes(path), title: name)
+        return FolderSource(root: PathBytes(path), title: name, stackingGap: Self.stackingGap(file))
       }
     }
+  }
+
+  /// How far apart photos may be taken and still stack: their signatures
+  /// are read (even with stacks off in the config: `S` may turn them on).
+  static func stackingGap(_ file: ConfigFile?) -> Double {
+    (file?.stackingRule ?? StackingRule()).maxGap
   }
 
   /// The XDG pictures folder, else ~/Pictures, else the current folder.

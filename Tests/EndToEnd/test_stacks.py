@@ -92,3 +92,13 @@ def test_capital_s_shows_every_frame(picker, bursts, tmp_path):
     p.wait(lambda s: "×" not in s.text.split("\n", 2)[2] and burst["files"][-1][:10] in s.text, "every frame a tile")
     p.send("S")
     p.wait_text(f"×{count}")
+
+
+def test_a_folder_sorted_by_date_stacks_too(picker, bursts):
+    folder, manifest = bursts
+    burst = newest_burst(manifest)
+    p = picker.start(["--thumbnails", "symbols", str(folder)])
+    p.wait_text(min(f["file"] for f in manifest["files"]))
+    assert "×" not in p.screen().text.split("\n", 2)[2], "sorted by name, nothing stacks"
+    p.send("s")
+    p.wait_text(f"×{len(burst['files'])}", timeout=30)

@@ -19,12 +19,27 @@ public actor FolderSource: PhotoSource {
     var sort: SortOrder
   }
   private var listings: [ListingKey: [DirectoryEntry]] = [:]
+  /// Photos this many seconds or less apart in a listing by date may
+  /// stack: their signatures are read in the background once the listing
+  /// is made, and the listing announced again. Nil: none are read.
+  public nonisolated let stackingGap: Double?
+  /// Signatures read so far, by path.
+  private var signatures: [[UInt8]: PhotoSignature] = [:]
+  private nonisolated let news:
+    (stream: AsyncStream<SourceChange>, continuation: AsyncStream<SourceChange>.Continuation)
 
-  public init(root: PathBytes, title: String = "Files", id: String? = nil) {
+  public init(root: PathBytes, title: String = "Files", id: String? = nil, stackingGap: Double? = StackingRule().maxGap)
+  {
     self.root = root
     self.title = title
     self.id = id ?? "folder:" + IdentifierCoding.encode(root.bytes)
+    self.stackingGap = stackingGap
+    news = AsyncStream<SourceChange>.makeStream(bufferingPolicy: .bufferingNewest(4))
   }
+
+  public nonisolated func changes() -> AsyncStream<SourceChange>? { news.stream }
+
+  public nonisolated func stop() { news.continuation.finish() }
 
   public func items(in folder: FolderID?, page: PageRequest) async throws -> Page {
     makePage(of: try listing(folder, sort: page.sort), in: folder, request: page)
@@ -86,9 +101,43 @@ public actor FolderSource: PhotoSource {
         return nameRank[a] < nameRank[b]
       }
       entries = order.map { entries[$0] }
+      startReadingSignatures(of: entries, in: directory)
     }
     listings[key] = entries
     return entries
+  }
+
+  /// Reads, off the actor, the signatures of the photos taken close to
+  /// their neighbour in a listing by date, then says the listing changed
+  /// (it is listed again, now with stacks).
+  private func startReadingSignatures(of entries: [DirectoryEntry], in directory: PathBytes) {
+    guard let gap = stackingGap else { return }
+    let times = entries.map { $0.isFolder ? nil : StackingRule.seconds($0.taken) }
+    func close(_ a: Int, _ b: Int) -> Bool {
+      guard times.indices.contains(b), let x = times[a], let y = times[b] else { return false }
+      return abs(x - y) <= gap
+    }
+    let wanted = entries.indices.filter { close($0, $0 - 1) || close($0, $0 + 1) }
+      .map { directory.appending(entries[$0].name) }
+      .filter { signatures[$0.bytes] == nil }
+    guard !wanted.isEmpty else { return }
+    let news = news.continuation
+    Task.detached(priority: .utility) { [weak self] in
+      var read = [PhotoSignature?](repeating: nil, count: wanted.count)
+      read.withUnsafeMutableBufferPointer { results in
+        let results = SharedBuffer(results)
+        DispatchQueue.concurrentPerform(iterations: wanted.count) { index in
+          results.buffer[index] = PhotoSignature.read(file: wanted[index])
+        }
+      }
+      guard let self else { return }
+      await self.remember(Array(zip(wanted, read)))
+      news.yield(.contentChanged)
+    }
+  }
+
+  private func remember(_ read: [(PathBytes, PhotoSignature?)]) {
+    for case (let path, let signature?) in read { signatures[path.bytes] = signature }
   }
 
   /// The entries with their photos' dates taken, read on all cores.
@@ -120,6 +169,8 @@ public actor FolderSource: PhotoSource {
       id: id, kind: .photo, title: entry.name, thumbnail: .file(path), original: .file(path),
       outputPath: path)
     item.taken = entry.taken
+    item.signature = signatures[path.bytes]
+    item.burstID = BurstName.id(fromFileName: String(decoding: entry.name, as: UTF8.self))
     return item
   }
 }

@@ -86,4 +86,21 @@ import Testing
     #expect(titles == ["later.png", "other.png", "burst2.png"])
     #expect(scope.items[2].stack?.count == 4)
   }
+
+  @Test func aFolderSortedByDateReadsItsBurstsSignaturesAndSaysSo() async throws {
+    let source = FolderSource(root: PathBytes(root))
+    let request = PageRequest(offset: 0, limit: 50, sort: .date)
+    let first = try await source.items(in: nil, page: request)
+    #expect(first.items.allSatisfy { $0.signature == nil })
+    // The signatures are read in the background; the listing is then new.
+    var news = source.changes()!.makeAsyncIterator()
+    #expect(await news.next() == .contentChanged)
+    let page = try await source.items(in: nil, page: request)
+    let signed = page.items.filter { $0.signature != nil }.map { String(decoding: $0.title, as: UTF8.self) }
+    #expect(Set(signed) == ["burst0.png", "burst1.png", "burst2.png", "burst3.png", "other.png"])
+    var scope = Scope(kind: .root, label: "Files", generation: 1, sort: .date)
+    scope.restack(StackingRule())
+    scope.receive(page)
+    #expect(scope.items.map { String(decoding: $0.title, as: UTF8.self) } == ["later.png", "other.png", "burst2.png"])
+  }
 }
