@@ -9,7 +9,7 @@ struct Bench: ParsableCommand {
     abstract: "picker-tui's benchmarks (figures come from here, not from timed tests).",
     subcommands: [
       FirstPaintBench.self, ThumbnailsBench.self, PixelsBench.self, ScrollBench.self, InteractiveBench.self,
-      RemoteBench.self, IndexBench.self, LoupeBench.self, StacksBench.self,
+      RemoteBench.self, IndexBench.self, LoupeBench.self, CompareBench.self, StacksBench.self,
     ])
 }
 

@@ -37,20 +37,24 @@ struct LoupeBench: ParsableCommand {
           cellSize: PixelSize(width: cell.width, height: cell.height)))
     var firsts: [Double] = []
     var pans: [Double] = []
+    var panBytes: [Double] = []
     for _ in 0..<max(1, runs) {
       let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration())
       var loupe = Loupe(scale: 1)
-      firsts.append(try Self.time(pipeline, key(loupe, area: area, style: style)))
+      firsts.append(try Self.time(pipeline, key(loupe, area: area, style: style)).milliseconds)
       for step in 1...6 {
         loupe.centerX = 0.5 + Double(step % 3 - 1) * 0.08
         loupe.centerY = 0.5 + Double(step % 2) * 0.05
-        pans.append(try Self.time(pipeline, key(loupe, area: area, style: style)))
+        let (milliseconds, bytes) = try Self.time(pipeline, key(loupe, area: area, style: style))
+        pans.append(milliseconds)
+        panBytes.append(Double(bytes))
       }
     }
     print(
       String(
-        format: "loupe %@ 100%%: first view median %.1f ms (whole decode included), pan step median %.1f ms",
-        graphics, median(firsts), median(pans)))
+        format:
+          "loupe %@ 100%%: first view median %.1f ms (whole decode included), pan step median %.1f ms, %.0f KB sent",
+        graphics, median(firsts), median(pans), median(panBytes) / 1000))
   }
 
   private func key(_ loupe: Loupe, area: TerminalSize, style: ThumbnailStyle) -> ImageRequest.Key {
@@ -58,19 +62,27 @@ struct LoupeBench: ParsableCommand {
       reference: .file(PathBytes(file)), columns: area.width, rows: area.height, style: style, loupe: loupe)
   }
 
-  /// Milliseconds from asking to the result.
-  private static func time(_ pipeline: ImagePipeline, _ key: ImageRequest.Key) throws -> Double {
+  /// Milliseconds from asking to the result, and the bytes a terminal is
+  /// sent for it (pixels: the image's payload; symbols: none counted).
+  private static func time(_ pipeline: ImagePipeline, _ key: ImageRequest.Key) throws -> (
+    milliseconds: Double, bytes: Int
+  ) {
     let done = DispatchSemaphore(value: 0)
     let failure = LockedText()
+    let size = LockedText()
     let start = DispatchTime.now().uptimeNanoseconds
     pipeline.load(ImageRequest(key: key, priority: 1)) { result in
-      if case .failure(let error) = result { failure.set(error.message) }
+      switch result {
+      case .failure(let error): failure.set(error.message)
+      case .success(.pixels(let pixels)): size.set(String(pixels.payload.count))
+      case .success: break
+      }
       done.signal()
     }
     done.wait()
     let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
     if let message = failure.get() { throw BenchExit(code: 2, message: message) }
-    return milliseconds
+    return (milliseconds, Int(size.get() ?? "0") ?? 0)
   }
 
   private func median(_ values: [Double]) -> Double {
