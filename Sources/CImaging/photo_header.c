@@ -88,6 +88,7 @@ typedef struct {
   int ifd0_reduced;
   char latitude_ref, longitude_ref;
   double latitude, longitude;
+  uint32_t maker_note, maker_note_size;  // the MakerNote's TIFF offset and length (0: none)
 } tiff;
 
 static uint32_t t16(const tiff *t, const uint8_t *p) { return t->big_endian ? be16(p) : le16(p); }
@@ -143,7 +144,7 @@ static int entry_degrees(tiff *t, const uint8_t *entry, double *out) {
   return 1;
 }
 
-enum { ifd0, exif_ifd, gps_ifd };
+enum { ifd0, exif_ifd, gps_ifd, apple_ifd };
 
 static void read_ifd(tiff *t, uint32_t offset, int kind, pk_photo_header *h) {
   uint8_t e[12];
@@ -173,6 +174,12 @@ static void read_ifd(tiff *t, uint32_t offset, int kind, pk_photo_header *h) {
       else if (tag == 0xA434) entry_text(t, e, h->lens, sizeof h->lens);
       else if (tag == 0xA002) t->exif_width = entry_number(t, e);
       else if (tag == 0xA003) t->exif_height = entry_number(t, e);
+      else if (tag == 0x927C && t16(t, e + 2) == 7) {
+        t->maker_note = t32(t, e + 8);
+        t->maker_note_size = t32(t, e + 4);
+      }
+    } else if (kind == apple_ifd) {
+      if (tag == 0x000B) entry_text(t, e, h->burst_id, sizeof h->burst_id);
     } else if (tag == 1 || tag == 3) {
       char ref[2];
       entry_text(t, e, ref, sizeof ref);
@@ -180,6 +187,18 @@ static void read_ifd(tiff *t, uint32_t offset, int kind, pk_photo_header *h) {
     } else if (tag == 2) t->has_latitude = entry_degrees(t, e, &t->latitude);
     else if (tag == 4) t->has_longitude = entry_degrees(t, e, &t->longitude);
   }
+}
+
+// Apple's MakerNote: "Apple iOS", a version, a byte order, then one IFD
+// whose offsets count from the MakerNote's start (as exiftool reads it).
+static void read_apple_maker_note(const tiff *t, pk_photo_header *h) {
+  uint8_t head[14];
+  if (t->maker_note_size < 16 || (uint64_t)t->maker_note + t->maker_note_size > t->limit) return;
+  tiff note = {.s = t->s, .base = t->base + t->maker_note, .limit = t->maker_note_size};
+  if (!tiff_fetch(&note, 0, head, sizeof head) || memcmp(head, "Apple iOS\0", 10) != 0) return;
+  if (head[12] == 'M' && head[13] == 'M') note.big_endian = 1;
+  else if (head[12] != 'I' || head[13] != 'I') return;
+  read_ifd(&note, 14, apple_ifd, h);
 }
 
 // The TIFF structure at file offset `base`: a TIFF file's own, or an EXIF
@@ -200,6 +219,7 @@ static void read_tiff_as(source *s, uint64_t base, uint64_t limit, int first, pk
   read_ifd(&t, t32(&t, head + 4), first, h);
   if (t.exif_ifd != 0) read_ifd(&t, t.exif_ifd, exif_ifd, h);
   if (t.gps_ifd != 0) read_ifd(&t, t.gps_ifd, gps_ifd, h);
+  if (t.maker_note != 0) read_apple_maker_note(&t, h);
   if (h->width == 0 && h->height == 0) {
     int ifd0_size = t.ifd0_width != 0 && t.ifd0_height != 0 && !t.ifd0_reduced;
     h->width = dimension(ifd0_size ? t.ifd0_width : t.exif_width);

@@ -25,6 +25,9 @@ typedef struct {
   char offset_original[8];   // OffsetTimeOriginal (0x9011), "+02:00"
   char make[64], model[64];  // IFD0 0x010F, 0x0110
   char lens[96];             // LensModel (0xA434)
+  // The burst a shot belongs to, as Apple's MakerNote says (BurstUUID,
+  // its tag 0x000B); "" when absent.
+  char burst_id[40];
   // As stored, before orientation: the container's own (JPEG SOF, PNG IHDR,
   // WebP VP8X/VP8/VP8L, HEIF's largest ispe), else IFD0's ImageWidth and
   // ImageLength, else EXIF PixelX/YDimension; 0 unknown.

@@ -82,6 +82,8 @@ public struct IndexedPhoto: Hashable, Sendable {
   public var taken: TakenDate
   /// Read after the scan, for photos that may stack (`SignatureReader`).
   public var signature: PhotoSignature?
+  /// The burst the camera says the shot is part of.
+  public var burstID: String?
 }
 
 extension LibraryIndex {
@@ -111,7 +113,7 @@ extension LibraryIndex {
     return try withDatabase { database throws(SQLiteError) in
       let statement = try database.prepare(
         """
-        SELECT f.path, p.name, p.taken, p.origin, p.offset, p.hash, p.sharpness FROM photo p CROSS JOIN folder f ON f.id = p.folder
+        SELECT f.path, p.name, p.taken, p.origin, p.offset, p.hash, p.sharpness, p.burst FROM photo p CROSS JOIN folder f ON f.id = p.folder
         WHERE \(condition) ORDER BY p.taken DESC, p.name DESC LIMIT ? OFFSET ?
         """)
       statement.bind(parameters + [limit, skip])
@@ -128,7 +130,8 @@ extension LibraryIndex {
           ? nil : PhotoSignature(hash: UInt64(bitPattern: statement.int(5)), sharpness: statement.double(6))
         photos.append(
           IndexedPhoto(
-            path: PathBytes(statement.bytes(0)).appending(name), name: name, taken: taken, signature: signature))
+            path: PathBytes(statement.bytes(0)).appending(name), name: name, taken: taken, signature: signature,
+            burstID: statement.text(7)))
       }
       return photos
     }

@@ -6,7 +6,7 @@ import Foundation
 /// rebuilt: a damaged or foreign file is set aside and started anew.
 public final class LibraryIndex: @unchecked Sendable {
   /// Bumped when the tables change: an older file is rebuilt.
-  static let schemaVersion = "3"
+  static let schemaVersion = "4"
   let database: SQLiteDatabase
   /// Where it lives; nil when it is in memory (the cache folder cannot be
   /// written), so a second connection cannot be opened.
@@ -88,7 +88,9 @@ public final class LibraryIndex: @unchecked Sendable {
         -- What stacking needs of the picture (PhotoSignature), filled in
         -- after the scan for photos with a neighbour close in time; a
         -- sharpness of -1 marks a file that could not be decoded.
-        hash INTEGER, sharpness REAL);
+        hash INTEGER, sharpness REAL,
+        -- The burst the camera says the shot is part of (PhotoMetadata.burstID).
+        burst TEXT);
       CREATE UNIQUE INDEX IF NOT EXISTS photo_path ON photo(folder, name);
       CREATE INDEX IF NOT EXISTS photo_taken ON photo(taken, name);
       """)

@@ -23,7 +23,7 @@ extension LibraryScanner {
       findFolder = try database.prepare("SELECT id FROM folder WHERE path = ?")
       listFolder = try database.prepare("SELECT name, id, size, mtime, inode FROM photo WHERE folder = ?")
       let columns =
-        "folder, name, size, mtime, inode, taken, origin, offset, width, height, orientation, make, model, lens, latitude, longitude"
+        "folder, name, size, mtime, inode, taken, origin, offset, width, height, orientation, make, model, lens, latitude, longitude, burst"
       // Another scan (a second picker, `index` from cron) may have added
       // the same file since its folder was read: then this one updates it.
       let updates = columns.split(separator: ",").dropFirst(2).map { column in
@@ -33,10 +33,10 @@ extension LibraryScanner {
       // A changed file's picture may have changed: its signature is read again.
       let forgetSignature = "hash = NULL, sharpness = NULL"
       insert = try database.prepare(
-        "INSERT INTO photo(\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO photo(\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
           + " ON CONFLICT(folder, name) DO UPDATE SET \(updates), \(forgetSignature) RETURNING id")
       update = try database.prepare(
-        "UPDATE photo SET (\(columns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), \(forgetSignature) WHERE id = ?"
+        "UPDATE photo SET (\(columns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), \(forgetSignature) WHERE id = ?"
       )
     }
 
@@ -75,7 +75,7 @@ extension LibraryScanner {
         metadata.taken.origin.rawValue, metadata.taken.offsetMinutes, metadata.width, metadata.height,
         metadata.orientation, metadata.make.isEmpty ? nil : metadata.make,
         metadata.model.isEmpty ? nil : metadata.model, metadata.lens.isEmpty ? nil : metadata.lens,
-        metadata.latitude, metadata.longitude,
+        metadata.latitude, metadata.longitude, metadata.burstID,
       ]
       if let id = file.rowID {
         try update.run(values + [id])

@@ -19,6 +19,9 @@ public struct PhotoMetadata: Hashable, Sendable {
   public var lens = ""
   public var latitude: Double?
   public var longitude: Double?
+  /// The burst the shot belongs to: Apple's BurstUUID, else a burst id in
+  /// the file name (`BurstName`); nil for a shot alone.
+  public var burstID: String?
 
   public init(taken: TakenDate) { self.taken = taken }
 }
@@ -52,12 +55,15 @@ public enum PhotoMetadataReader {
       result.make = text(&header.make)
       result.model = text(&header.model)
       result.lens = text(&header.lens)
+      let burst = text(&header.burst_id)
+      if !burst.isEmpty { result.burstID = "apple-" + burst }
       if header.has_gps != 0 {
         result.latitude = header.latitude
         result.longitude = header.longitude
       }
     }
     if let date = exifDate ?? TakenDateParsing.fileName(name, latestDay: latestDay) { result.taken = date }
+    if result.burstID == nil { result.burstID = BurstName.id(fromFileName: String(decoding: name, as: UTF8.self)) }
     return result
   }
 

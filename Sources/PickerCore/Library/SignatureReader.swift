@@ -63,13 +63,13 @@ public final class SignatureReader {
     let statement = try database.prepare(
       """
       SELECT id, path, name FROM (
-        SELECT p.id, f.path, p.name, p.sharpness, p.taken,
+        SELECT p.id, f.path, p.name, p.sharpness, p.taken, p.burst,
           p.taken - lag(p.taken) OVER w AS before, lead(p.taken) OVER w - p.taken AS after
         FROM photo p JOIN folder f ON f.id = p.folder
         -- A day-only date (read as midnight) is no time to stack on (StackingRule.seconds).
         WHERE \(condition) AND NOT (p.origin = \(TakenDate.Origin.fileName.rawValue) AND p.taken % 86400000 = 0)
         WINDOW w AS (ORDER BY p.taken, p.name))
-      WHERE sharpness IS NULL AND (before <= ? OR after <= ?) ORDER BY taken DESC
+      WHERE sharpness IS NULL AND (before <= ? OR after <= ? OR burst IS NOT NULL) ORDER BY taken DESC
       """)
     statement.bind(parameters + [gap, gap])
     var photos: [Unsigned] = []

@@ -226,7 +226,7 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
       original: .file(photo.path), outputPath: photo.path)
     item.taken = photo.taken
     item.signature = photo.signature
-    item.burstID = BurstName.id(fromFileName: String(decoding: photo.name, as: UTF8.self))
+    item.burstID = photo.burstID
     return item
   }
 }

@@ -10,6 +10,8 @@ struct DirectoryEntry: Sendable {
   var isFolder: Bool
   /// When the photo was taken: read for a listing sorted by date.
   var taken: TakenDate?
+  /// The burst the shot belongs to (`PhotoMetadata.burstID`), read with the date.
+  var burstID: String?
 }
 
 /// Reads directories with readdir, trusting d_type so that a folder of

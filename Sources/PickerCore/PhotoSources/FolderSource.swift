@@ -117,7 +117,8 @@ public actor FolderSource: PhotoSource {
       guard times.indices.contains(b), let x = times[a], let y = times[b] else { return false }
       return abs(x - y) <= gap
     }
-    let wanted = entries.indices.filter { close($0, $0 - 1) || close($0, $0 + 1) }
+    // A burst's shots too, however far apart: its cover is the sharpest.
+    let wanted = entries.indices.filter { close($0, $0 - 1) || close($0, $0 + 1) || entries[$0].burstID != nil }
       .map { directory.appending(entries[$0].name) }
       .filter { signatures[$0.bytes] == nil }
     guard !wanted.isEmpty else { return }
@@ -150,10 +151,10 @@ public actor FolderSource: PhotoSource {
         guard !entries[index].isFolder else { return }
         let path = directory.appending(entries[index].name)
         guard let info = DirectoryReader.status(path) else { return }
-        shared.buffer[index].taken =
-          PhotoMetadataReader.read(
-            path: path, name: entries[index].name, modified: LibraryScanner.modified(info), latestDay: latestDay
-          ).taken
+        let metadata = PhotoMetadataReader.read(
+          path: path, name: entries[index].name, modified: LibraryScanner.modified(info), latestDay: latestDay)
+        shared.buffer[index].taken = metadata.taken
+        shared.buffer[index].burstID = metadata.burstID
       }
     }
     return dated
@@ -170,7 +171,7 @@ public actor FolderSource: PhotoSource {
       outputPath: path)
     item.taken = entry.taken
     item.signature = signatures[path.bytes]
-    item.burstID = BurstName.id(fromFileName: String(decoding: entry.name, as: UTF8.self))
+    item.burstID = entry.burstID
     return item
   }
 }

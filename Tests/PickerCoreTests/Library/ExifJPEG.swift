@@ -4,11 +4,22 @@ enum ExifJPEG {
   struct Entry {
     var tag: UInt16
     var text: String
+    /// Bytes of type UNDEFINED (a MakerNote) instead of the text.
+    var raw: [UInt8]? = nil
+  }
+
+  /// Apple's MakerNote holding a BurstUUID (tag 0x000B): "Apple iOS", a
+  /// version, "MM", then one IFD whose offsets count from the note's start.
+  static func appleMakerNote(burstUUID: String) -> [UInt8] {
+    let value = Array(burstUUID.utf8) + [0]
+    var note: [UInt8] = Array("Apple iOS".utf8) + [0, 0, 1] + Array("MM".utf8)
+    note += be16(1) + be16(0x000B) + be16(2) + be32(value.count) + be32(14 + 2 + 12 + 4) + be32(0)
+    return note + value
   }
 
   static func bytes(
     date: String? = nil, subSeconds: String? = nil, offset: String? = nil, make: String? = nil,
-    model: String? = nil, width: Int = 4000, height: Int = 3000
+    model: String? = nil, width: Int = 4000, height: Int = 3000, appleBurst: String? = nil
   ) -> [UInt8] {
     var ifd0: [Entry] = []
     if let make { ifd0.append(Entry(tag: 0x010F, text: make)) }
@@ -17,6 +28,7 @@ enum ExifJPEG {
     if let date { exif.append(Entry(tag: 0x9003, text: date)) }
     if let offset { exif.append(Entry(tag: 0x9011, text: offset)) }
     if let subSeconds { exif.append(Entry(tag: 0x9291, text: subSeconds)) }
+    if let appleBurst { exif.append(Entry(tag: 0x927C, text: "", raw: appleMakerNote(burstUUID: appleBurst))) }
     let tiff = tiffBytes(ifd0: ifd0, exif: exif)
     let app1 = Array("Exif\0\0".utf8) + tiff
     var jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1] + be16(app1.count + 2) + app1
@@ -38,8 +50,8 @@ enum ExifJPEG {
     var dataOffset = exifOffset + (exif.isEmpty ? 0 : 2 + exif.count * 12 + 4)
     var data: [UInt8] = []
     func entry(_ e: Entry) -> [UInt8] {
-      let value = Array(e.text.utf8) + [0]
-      var bytes = be16(Int(e.tag)) + be16(2) + be32(value.count)
+      let value = e.raw ?? (Array(e.text.utf8) + [0])
+      var bytes = be16(Int(e.tag)) + be16(e.raw == nil ? 2 : 7) + be32(value.count)
       if value.count <= 4 {
         bytes += value + Array(repeating: 0, count: 4 - value.count)
       } else {

@@ -72,6 +72,33 @@ import Testing
     #expect(metadata.taken.date.year == 2020)
   }
 
+  @Test func anIPhoneBurstIDComesFromApplesMakerNoteAndStacksFarApart() throws {
+    let folder = TestImages.temporaryFolder()
+    var items: [PhotoItem] = []
+    for (name, second) in [("IMG_0001.JPG", "05"), ("IMG_0002.JPG", "35")] {
+      let file = folder.appendingPathComponent(name)
+      TestImages.write(
+        ExifJPEG.bytes(date: "2024:05:01 09:00:\(second)", appleBurst: "6F1C2B0E-93A4-4E3B-9C55-0A1B2C3D4E5F"), to: file
+      )
+      let metadata = PhotoMetadataReader.read(
+        path: PathBytes(file.path), name: Array(name.utf8), modified: timespec(), latestDay: Self.latestDay)
+      #expect(metadata.burstID == "apple-6F1C2B0E-93A4-4E3B-9C55-0A1B2C3D4E5F")
+      var item = Fixture.photo(name)
+      item.taken = metadata.taken
+      item.burstID = metadata.burstID
+      items.append(item)
+    }
+    // Thirty seconds apart and no signatures: the burst id alone stacks them.
+    #expect(StackingRule().joins(items[1], after: items[0]))
+    // A photo without a maker note has none; a Samsung burst name gives one.
+    let plain = folder.appendingPathComponent("20240501_090005_001.jpg")
+    TestImages.write(ExifJPEG.bytes(date: "2024:05:01 09:00:05"), to: plain)
+    let samsung = PhotoMetadataReader.read(
+      path: PathBytes(plain.path), name: Array("20240501_090005_001.jpg".utf8), modified: timespec(),
+      latestDay: Self.latestDay)
+    #expect(samsung.burstID == "samsung-20240501_090005")
+  }
+
   /// A box of the ISO media file format: size, type, body.
   static func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
     ExifJPEG.be32(8 + body.count) + Array(type.utf8) + body
