@@ -83,8 +83,3 @@ private final class FrameWatch: @unchecked Sendable {
     return false
   }
 }
-
-private struct Unchecked<Value>: @unchecked Sendable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
-}

@@ -2,21 +2,24 @@ import Foundation
 
 /// One run of the picker on an open terminal: the state it starts from, the
 /// pipeline and the loop, and the tidy-up after (terminal, workers, command
-/// sources, rclone, the journal) in that order.
-final class PickerSession {
+/// sources, rclone, the journal) in that order. Any terminal backend will
+/// do: the ncurses one, or a recording one typing bytes in unit tests.
+package final class PickerSession {
   private let sources: [any PhotoSource]
   private let options: PickerOptions
-  private let terminal: NcursesTerminal
+  private let terminal: any TerminalBackend
+  private let traits: TerminalTraits
   private var finalState: AppState?
 
-  init(sources: [any PhotoSource], options: PickerOptions, terminal: NcursesTerminal) {
+  package init(sources: [any PhotoSource], options: PickerOptions, terminal: any TerminalBackend) {
     self.sources = sources
     self.options = options
     self.terminal = terminal
+    self.traits = terminal.traits
   }
 
   /// Runs the loop, then restores the terminal and stops the background work.
-  func run() -> LoopEnd {
+  package func run() -> LoopEnd {
     let remoteSources = sources.compactMap { $0 as? any RemoteImageSource }
     let pipeline =
       options.thumbnails != .off
@@ -24,7 +27,7 @@ final class PickerSession {
     let loop = EventLoop(
       state: initialState(), terminal: terminal, sources: sources, pipeline: pipeline,
       downloader: Downloader(folder: downloadFolder, sources: remoteSources),
-      theme: terminal.depth == .none ? Theme.monochrome : Theme.colored)
+      theme: traits.depth == .none ? Theme.monochrome : Theme.colored)
     loop.journal = options.journal
     let end = loop.run(takeSignal: { self.terminal.takeSignal() })
     finalState = loop.state
@@ -39,7 +42,7 @@ final class PickerSession {
 
   /// What the host gets: the picked items with their sources, ids and
   /// titles next to the paths the loop ended with.
-  func result(of end: LoopEnd) -> PickResult {
+  package func result(of end: LoopEnd) -> PickResult {
     switch end {
     case .signal(let signal): return .interrupted(signal: signal)
     case .outcome(.cancelled): return .cancelled
@@ -74,23 +77,23 @@ final class PickerSession {
       // Paths go back to a host as values: only lines need refusing.
       print0: !options.printsLines, showsThumbnails: options.thumbnails != .off)
     appOptions.printsURLs = options.remotePicks == .urlsOnly
-    appOptions.colorDepth = terminal.depth
-    appOptions.asciiIcons = !terminal.localeIsUTF8
+    appOptions.colorDepth = traits.depth
+    appOptions.asciiIcons = !traits.localeIsUTF8
     appOptions.sourceIcons = options.sourceIcons
     appOptions.keys = options.keys
     appOptions.stacksPhotos = options.stacksPhotos
     appOptions.stackingRule = options.stackingRule
     appOptions.today = PhotoMetadataReader.latestBelievableDay() - 1
-    if let graphics = terminal.graphics.graphics {
+    if let graphics = traits.graphics.graphics {
       appOptions.pixelFormat = PixelFormat(
-        graphics: graphics, cellSize: terminal.graphics.cellSize, colorRegisters: terminal.graphics.colorRegisters,
-        maxSize: graphics == .sixel ? terminal.graphics.sixelMaxSize : nil)
+        graphics: graphics, cellSize: traits.graphics.cellSize, colorRegisters: traits.graphics.colorRegisters,
+        maxSize: graphics == .sixel ? traits.graphics.sixelMaxSize : nil)
     }
     var state = AppState(
       sources: sources.map(SourceSummary.init), activeSource: startingSource, options: appOptions,
       size: terminal.size)
     state.keepsStartingSource = options.keepsStartingSource
-    if let notice = terminal.graphics.notice { state.notice = Notice(notice) }
+    if let notice = traits.graphics.notice { state.notice = Notice(notice) }
     if let journal = options.journal { offerResume(from: journal, to: &state) }
     return state
   }

@@ -47,10 +47,7 @@ package final class NcursesTerminal: TerminalBackend {
   private var previous: Screen?
   private var pairs: [PairKey: Int32] = [:]
   package private(set) var size: TerminalSize
-  private var decoder = InputDecoder()
-  private var clicks = ClickTracker()
-  /// When the decoder began waiting for the rest of a sequence.
-  private var waitingSince: Double?
+  private var input = TerminalInputReader()
   /// Events read before the screen started (keys typed during detection).
   private var typedAhead: [TerminalInputEvent] = []
 
@@ -83,11 +80,11 @@ package final class NcursesTerminal: TerminalBackend {
     guard termColors >= 0 else { throw TerminalError.unknownTerminal(term) }
     let probe = TerminalProbe.run(mode: thumbnails, environment: environment)
     typedAhead = probe.typedAhead
-    decoder = probe.decoder
-    if decoder.waiting != .none { waitingSince = Self.now() }
     // Over ssh a sequence can come in two packets: a longer wait keeps an
     // arrow key from turning into Esc (which would cancel).
-    escapeDelay = environment["SSH_CONNECTION"] != nil || environment["SSH_TTY"] != nil ? 0.1 : 0.04
+    input = TerminalInputReader(
+      escapeDelay: environment["SSH_CONNECTION"] != nil || environment["SSH_TTY"] != nil ? 0.1 : 0.04,
+      decoder: probe.decoder)
     facts = probe.facts
     var support = probe.support
     let plan = Self.colorPlan(
@@ -128,51 +125,24 @@ package final class NcursesTerminal: TerminalBackend {
 
   package var pollDescriptors: [Int32] { [pk_tty_fd(), pk_signal_fd()].filter { $0 >= 0 } }
 
-  /// How long a lone ESC waits for the rest of a sequence before it is the
-  /// Esc key; replies cut in two by a slow link get longer.
-  private var escapeDelay = 0.04
-  static let replyDelay = 0.5
-
   package func readInput() -> [TerminalInput] {
     pk_drain_wakeups()
     var inputs: [TerminalInput] = []
     if pk_take_resync() != 0 { inputs.append(resync()) }
-    var events = typedAhead
+    inputs += input.inputs(from: typedAhead)
     typedAhead = []
     var buffer = [UInt8](repeating: 0, count: 4096)
+    var bytes: [UInt8] = []
     while true {
       let count = buffer.withUnsafeMutableBufferPointer { pk_read_input($0.baseAddress, UInt($0.count)) }
       guard count > 0 else { break }
-      events += decoder.decode(Array(buffer[0..<count]))
-      waitingSince = Self.now()
+      bytes += buffer[0..<count]
     }
-    if decoder.waiting != .none, let since = waitingSince, Self.now() - since >= delay(for: decoder.waiting) {
-      events += decoder.timeOut()
-    }
-    if decoder.waiting == .none { waitingSince = nil }
-    for event in events {
-      switch event {
-      case .key(let key): inputs.append(.key(key))
-      case .mouse(let report):
-        if let click = clicks.event(for: report, at: Self.now()) { inputs.append(.mouse(click)) }
-      case .reply: break  // late answers to the start-up queries
-      }
-    }
-    return inputs
+    return inputs + input.read(bytes)
   }
 
   /// Milliseconds until an unfinished sequence must be decided, or -1.
-  package var inputTimeout: Int32 {
-    guard decoder.waiting != .none, let since = waitingSince else { return -1 }
-    let left = delay(for: decoder.waiting) - (Self.now() - since)
-    return Int32(max(0, (left * 1000).rounded(.up)))
-  }
-
-  private func delay(for wait: InputDecoder.Wait) -> Double {
-    wait == .replyDelay ? Self.replyDelay : escapeDelay
-  }
-
-  private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+  package var inputTimeout: Int32 { input.timeout }
 
   /// After a resize or a return from Ctrl-Z: the size may have changed
   /// while nobody was looking, and the screen may hold anything.
@@ -343,7 +313,11 @@ package final class NcursesTerminal: TerminalBackend {
 extension NcursesTerminal {
   /// The signal recorded since the last call (SIGINT, SIGTERM, SIGHUP,
   /// SIGQUIT), or 0.
-  func takeSignal() -> Int32 { pk_take_signal() }
+  package func takeSignal() -> Int32 { pk_take_signal() }
+
+  package var traits: TerminalTraits {
+    TerminalTraits(depth: depth, graphics: graphics, localeIsUTF8: localeIsUTF8)
+  }
 
   /// The process's own signal handlers back, once the terminal is closed
   /// and the sources are stopped.

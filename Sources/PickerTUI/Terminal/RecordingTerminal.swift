@@ -8,6 +8,9 @@ package final class RecordingTerminal: TerminalBackend {
   package enum Step {
     /// Handed to the loop in one read, so it is one batch of events.
     case input([TerminalInput])
+    /// Bytes as a terminal sends them (`"\u{1B}[C"` is Right), read as the
+    /// real terminal reads them: a lone ESC is Esc once its delay passes.
+    case bytes([UInt8])
     /// Nothing more is read until a frame shows what `condition` looks for.
     case waitFor(String, (Screen) -> Bool)
   }
@@ -20,6 +23,7 @@ package final class RecordingTerminal: TerminalBackend {
   private var script: [Step]
   private let patience: Double
   private var waitingSince: Double?
+  private var reader = TerminalInputReader()
 
   /// `patience`: seconds a `waitFor` may take before it fails.
   package init(size: TerminalSize, script: [Step], patience: Double = 10) {
@@ -36,9 +40,9 @@ package final class RecordingTerminal: TerminalBackend {
   /// Input is due at once; a wait looks again every 5 ms.
   package var inputTimeout: Int32 {
     switch script.first {
-    case .input?: return 0
+    case .input?, .bytes?: return 0
     case .waitFor?: return 5
-    case nil: return -1
+    case nil: return reader.timeout
     }
   }
 
@@ -48,6 +52,9 @@ package final class RecordingTerminal: TerminalBackend {
       case .input(let inputs):
         script.removeFirst()
         return inputs
+      case .bytes(let bytes):
+        script.removeFirst()
+        return reader.read(bytes)
       case .waitFor(let name, let condition):
         if let frame = frames.last, condition(frame) {
           script.removeFirst()
@@ -57,13 +64,14 @@ package final class RecordingTerminal: TerminalBackend {
         let now = Self.now()
         let since = waitingSince ?? now
         waitingSince = since
-        guard now - since > patience else { return [] }
+        guard now - since > patience else { return reader.read([]) }
         timedOut.append(name)
         script = []
         return [.key(.ctrl("c"))]
       }
     }
-    return []
+    // A sequence left unfinished (ESC alone) is decided once its delay passed.
+    return reader.read([])
   }
 
   package func draw(_ screen: Screen) { frames.append(screen) }

@@ -21,6 +21,30 @@ package protocol TerminalBackend: AnyObject {
   func draw(_ screen: Screen)
   /// Restores the terminal; safe to call twice.
   func close()
+  /// What the terminal can show, as found when it opened.
+  var traits: TerminalTraits { get }
+  /// A signal that asks the picker to end (0: none), taken once.
+  func takeSignal() -> Int32
+}
+
+extension TerminalBackend {
+  package var traits: TerminalTraits { TerminalTraits() }
+  package func takeSignal() -> Int32 { 0 }
+}
+
+/// What the picker's first state takes from the terminal: its colours, how
+/// it draws pictures, whether its locale can show UTF-8.
+package struct TerminalTraits {
+  package var depth: ColorDepth = .truecolor
+  package var graphics = GraphicsSupport()
+  package var localeIsUTF8 = true
+
+  package init(depth: ColorDepth = .truecolor, graphics: GraphicsSupport = GraphicsSupport(), localeIsUTF8: Bool = true)
+  {
+    self.depth = depth
+    self.graphics = graphics
+    self.localeIsUTF8 = localeIsUTF8
+  }
 }
 
 /// A terminal with no screen and no keys, for benchmarks of the real loop.
