@@ -69,7 +69,15 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .testTarget(name: "PickerCoreTests", dependencies: ["PickerCore"], exclude: ["Golden"]),
+    // Encoders of formats the picker reads but never writes (WebP, GIF,
+    // HEIC), for the tests' images: not linked into the shipped picker.
+    .target(
+      name: "CTestEncoders", dependencies: ["CImaging"],
+      linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("gif"), .linkedLibrary("heif")]
+    ),
+    .target(name: "PickerTestSupport", dependencies: ["PickerCore", "CTestEncoders"]),
+    .testTarget(
+      name: "PickerCoreTests", dependencies: ["PickerCore", "PickerTestSupport"], exclude: ["Golden"]),
     .testTarget(name: "PickerTUITests", dependencies: ["PickerTUI"]),
   ],
   swiftLanguageModes: [.v6]

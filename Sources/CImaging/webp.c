@@ -104,15 +104,3 @@ int pk_decode_webp(const uint8_t *data, size_t size, pk_decode_options *options,
   apply_profile(data, size, out);
   return pk_finish_orientation(options, out, orientation);
 }
-
-int pk_encode_webp(const pk_image *image, int quality, uint8_t **out, size_t *out_size) {
-  uint8_t *encoded = NULL;
-  size_t size = WebPEncodeRGBA(image->pixels, image->width, image->height, image->width * 4, (float)quality, &encoded);
-  if (size == 0) return -1;
-  *out = malloc(size);
-  if (*out != NULL) memcpy(*out, encoded, size);
-  WebPFree(encoded);
-  if (*out == NULL) return -1;
-  *out_size = size;
-  return 0;
-}

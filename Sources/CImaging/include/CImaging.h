@@ -194,21 +194,14 @@ void pk_md5_hex(const uint8_t *data, size_t size, char out[33]);
 // programs name their thumbnails after it). Returns its length, or -1.
 int pk_file_uri(const char *absolute_path, char *out, size_t capacity);
 
-// MARK: Encoders (the cache writer and the tests make images with these)
+// MARK: Encoders (the cache writer and iTerm2 pictures; the tests' other
+// formats are in CTestEncoders, outside the shipped picker)
 
 // Each returns 0 and a malloc'd buffer (release with pk_buffer_free), or -1.
 int pk_encode_jpeg(const pk_image *image, int quality, uint8_t **out, size_t *out_size);
 // One grey component (what a greyscale conversion of a photo writes).
 int pk_encode_jpeg_greyscale(const pk_image *image, int quality, uint8_t **out, size_t *out_size);
 int pk_encode_png(const pk_image *image, uint8_t **out, size_t *out_size);
-int pk_encode_webp(const pk_image *image, int quality, uint8_t **out, size_t *out_size);
-// A GIF of `count` frames of the same size, colours reduced to a 6x6x6 cube.
-int pk_encode_gif(const pk_image *frames, int count, uint8_t **out, size_t *out_size);
-// HEIC; with thumbnail_size > 0 an embedded thumbnail of that bounding size.
-// A negative thumbnail_size makes the thumbnail from the image turned a
-// quarter: a thumbnail written without the primary's rotation, as some
-// tools do (for tests).
-int pk_encode_heic(const pk_image *image, int thumbnail_size, uint8_t **out, size_t *out_size);
 void pk_buffer_free(void *buffer);
 
 // "name version" lines of the image libraries (and libchafa) in `out`;

@@ -1,17 +1,13 @@
 import CImaging
 
-/// Encodes pixels into image files: the thumbnail cache writes PNGs, and the
-/// tests make their own images with the same libraries that decode them.
+/// Encodes pixels into image files: the thumbnail cache writes PNGs, iTerm2
+/// pictures are JPEGs. (The tests' WebP, GIF and HEIC images are made by
+/// PickerTestSupport's encoder, outside the shipped picker.)
 public enum ImageEncoder {
   public enum Format: Sendable {
     case jpeg(quality: Int)
     case jpegGreyscale(quality: Int)
     case png
-    case webp(quality: Int)
-    /// Every frame must have the first one's size.
-    case gif(moreFrames: [PixelImage])
-    /// With a thumbnail of this bounding size embedded when > 0.
-    case heic(thumbnailSize: Int)
   }
 
   public static func encode(_ image: PixelImage, as format: Format) -> [UInt8]? {
@@ -22,11 +18,6 @@ public enum ImageEncoder {
     case .jpeg(let quality): status = pk_encode_jpeg(&image.raw, Int32(quality), &buffer, &size)
     case .jpegGreyscale(let quality): status = pk_encode_jpeg_greyscale(&image.raw, Int32(quality), &buffer, &size)
     case .png: status = pk_encode_png(&image.raw, &buffer, &size)
-    case .webp(let quality): status = pk_encode_webp(&image.raw, Int32(quality), &buffer, &size)
-    case .heic(let thumbnailSize): status = pk_encode_heic(&image.raw, Int32(thumbnailSize), &buffer, &size)
-    case .gif(let moreFrames):
-      let frames = [image.raw] + moreFrames.map(\.raw)
-      status = frames.withUnsafeBufferPointer { pk_encode_gif($0.baseAddress, Int32($0.count), &buffer, &size) }
     }
     guard status == 0, let buffer else { return nil }
     defer { pk_buffer_free(buffer) }

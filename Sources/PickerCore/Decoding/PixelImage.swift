@@ -9,7 +9,7 @@ import CImaging
 /// Decoded RGBA pixels (8 bits a channel, unassociated alpha), owned by this
 /// object and released with it. Never mutated once shared.
 public final class PixelImage: @unchecked Sendable {
-  var raw: pk_image
+  package var raw: pk_image
 
   init(taking raw: pk_image) { self.raw = raw }
 

@@ -23,6 +23,8 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   private var waiters: [CheckedContinuation<Void, Never>] = []
   private var lastNews = Date.distantPast
   private var scanning = false
+  /// A scan was asked for while one ran: it runs again when it ends.
+  private var rescanWanted = false
   private var stopped = false
   /// Each listing's day counts, from its first page: later pages say its
   /// size too, and start at their day instead of counting rows. Emptied at
@@ -66,25 +68,37 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   /// Scans the roots on a thread of its own; the timeline is told as
   /// batches commit (at most a few times a second) and when it ends.
   public func startScanning() {
-    // One scan at a time: a second would only repeat the first's work.
+    // One scan at a time: asked again meanwhile (Photos shown again while
+    // signatures are still read), the running one scans once more after.
     guard
       lock.withLock({ () -> Bool in
-        if scanning || stopped { return false }
+        if stopped { return false }
+        if scanning {
+          rescanWanted = true
+          return false
+        }
         scanning = true
         return true
       })
     else { return }
     lock.withLock { firstBatch = false }
     let thread = Thread { [self] in
-      let summary = runScan()
-      finishFirstBatch()
-      // A rescan that changed nothing may still find photos to sign (a
-      // stacking gap made larger in the config).
-      if readSignatures() > 0 { announceChange() }
-      lock.withLock { scanning = false }
-      // A rescan that found nothing new, moved or gone leaves what is on
-      // screen alone (listing a far window again would only cost).
-      if summary.map({ $0.read + $0.removed + $0.moved > 0 }) ?? true { announceChange() }
+      repeat {
+        let summary = runScan()
+        finishFirstBatch()
+        // A rescan that found nothing new, moved or gone leaves what is on
+        // screen alone (listing a far window again would only cost).
+        if summary.map({ $0.read + $0.removed + $0.moved > 0 }) ?? true { announceChange() }
+        // Then the signatures stacks need, the new photos already shown.
+        // A rescan that changed nothing may still find some to read (a
+        // stacking gap made larger in the config).
+        if readSignatures() > 0 { announceChange() }
+      } while lock.withLock({ () -> Bool in
+        let again = rescanWanted && !stopped
+        rescanWanted = false
+        if !again { scanning = false }
+        return again
+      })
       continuation?.yield(.status(nil))
     }
     thread.name = "library scan"

@@ -1,4 +1,5 @@
 import Foundation
+import PickerTestSupport
 import Testing
 
 @testable import PickerCore
@@ -26,7 +27,7 @@ import Testing
     #expect(process.terminationStatus == 0, "exiftool could not tag \(file.lastPathComponent)")
   }
 
-  static let formats: [(String, ImageEncoder.Format, String)] = [
+  static let formats: [(String, TestImageEncoder.Format, String)] = [
     ("jpg", .jpeg(quality: 90), "JPEG"), ("png", .png, "PNG"), ("webp", .webp(quality: 90), "WebP"),
     ("heic", .heic(thumbnailSize: 0), "HEIF/AVIF"),
   ]
@@ -35,7 +36,7 @@ import Testing
     let (ext, format, name) = Self.formats[index]
     let folder = TestImages.temporaryFolder()
     let file = folder.appendingPathComponent("photo." + ext)
-    TestImages.write(try #require(ImageEncoder.encode(TestImages.quadrants(64, 48), as: format)), to: file)
+    TestImages.write(try #require(TestImageEncoder.encode(TestImages.quadrants(64, 48), as: format)), to: file)
     try Self.tag(file)
     let facts = FactsReader.read(PathBytes(file.path), name: "photo." + ext)
     #expect(facts.error == nil)
@@ -66,7 +67,8 @@ import Testing
     }
     let image = PixelImage(width: 700, height: 500, rgba: rgba)
     let file = TestImages.temporaryFolder().appendingPathComponent("large." + ext)
-    TestImages.write(try #require(ImageEncoder.encode(image, as: ext == "png" ? .png : .webp(quality: 95))), to: file)
+    TestImages.write(
+      try #require(TestImageEncoder.encode(image, as: ext == "png" ? .png : .webp(quality: 95))), to: file)
     try Self.tag(file)
     let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0
     #expect(size > 256 * 1024)
@@ -78,7 +80,7 @@ import Testing
     let folder = TestImages.temporaryFolder()
     let file = folder.appendingPathComponent("plain.gif")
     TestImages.write(
-      try #require(ImageEncoder.encode(TestImages.quadrants(30, 20), as: .gif(moreFrames: []))), to: file)
+      try #require(TestImageEncoder.encode(TestImages.quadrants(30, 20), as: .gif(moreFrames: []))), to: file)
     let facts = FactsReader.read(PathBytes(file.path), name: "plain.gif")
     #expect(facts.format == "GIF" && facts.pixelSize == PixelSize(width: 30, height: 20) && facts.camera == nil)
   }

@@ -1,4 +1,5 @@
 import Foundation
+import PickerTestSupport
 import Testing
 
 @testable import PickerCore
@@ -20,7 +21,7 @@ import Testing
   @Test(arguments: [3, 6, 8])
   func pngOrientationFromItsEXIfChunk(orientation: Int) throws {
     let stored = TestImages.stored(TestImages.quadrants(), orientation: orientation)
-    let png = try #require(ImageEncoder.encode(stored, as: .png))
+    let png = try #require(TestImageEncoder.encode(stored, as: .png))
     let bytes = PNGBytes.inserting(chunk: "eXIf", body: tiffEXIF(orientation: orientation), into: png)
     let decoded = try ImageDecoder().decode(bytes: bytes, covering: box)
     #expect(decoded.orientation == orientation)
@@ -30,7 +31,7 @@ import Testing
   @Test(arguments: [3, 6, 8])
   func webPOrientationFromItsEXIFChunk(orientation: Int) throws {
     let stored = TestImages.stored(TestImages.quadrants(), orientation: orientation)
-    let webp = try #require(ImageEncoder.encode(stored, as: .webp(quality: 100)))
+    let webp = try #require(TestImageEncoder.encode(stored, as: .webp(quality: 100)))
     let bytes = extendedWebP(webp, width: stored.width, height: stored.height, exif: tiffEXIF(orientation: orientation))
     let decoded = try ImageDecoder().decode(bytes: bytes, covering: PixelSize(width: 32, height: 32))
     #expect(decoded.orientation == orientation)
@@ -39,7 +40,7 @@ import Testing
   }
 
   @Test func aColourThumbnailOfAGreyscalePhotoIsStale() throws {
-    let photo = try #require(ImageEncoder.encode(TestImages.quadrants(640, 480), as: .jpegGreyscale(quality: 90)))
+    let photo = try #require(TestImageEncoder.encode(TestImages.quadrants(640, 480), as: .jpegGreyscale(quality: 90)))
     let thumbnail = TestImages.jpeg(TestImages.quadrants(160, 120))
     let app1 = TestImages.exifSegment(orientation: 1, thumbnail: thumbnail, bigEndian: false)
     let bytes = Array(photo[0..<2]) + app1 + Array(photo[2...])
@@ -79,7 +80,7 @@ import Testing
     let picture = TestImages.quadrants(512, 384)
     // The thumbnail's picture is turned a quarter (its item has no rotation
     // while the primary's picture is upright): it would show sideways.
-    let bytes = try #require(ImageEncoder.encode(picture, as: .heic(thumbnailSize: -128)))
+    let bytes = try #require(TestImageEncoder.encode(picture, as: .heic(thumbnailSize: -128)))
     let decoded = try ImageDecoder().decode(bytes: bytes, covering: box)
     #expect(!decoded.usedEmbeddedThumbnail)
     #expect(decoded.image.width > decoded.image.height && TestImages.isUprightQuadrants(decoded.image))

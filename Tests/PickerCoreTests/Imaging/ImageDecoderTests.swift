@@ -1,4 +1,5 @@
 import Foundation
+import PickerTestSupport
 import Testing
 
 @testable import PickerCore
@@ -79,9 +80,9 @@ import Testing
   @Test func pngWebPAndGIFDecode() throws {
     let picture = TestImages.quadrants()
     for (name, bytes, tolerance) in [
-      ("png", ImageEncoder.encode(picture, as: .png)!, 0),
-      ("webp", ImageEncoder.encode(picture, as: .webp(quality: 90))!, 40),
-      ("gif", ImageEncoder.encode(picture, as: .gif(moreFrames: []))!, 0),
+      ("png", TestImageEncoder.encode(picture, as: .png)!, 0),
+      ("webp", TestImageEncoder.encode(picture, as: .webp(quality: 90))!, 40),
+      ("gif", TestImageEncoder.encode(picture, as: .gif(moreFrames: []))!, 0),
     ] {
       let decoded = try decoder.decode(bytes: bytes, covering: box)
       #expect(decoded.format?.rawValue == name)
@@ -90,7 +91,7 @@ import Testing
   }
 
   @Test func gifShowsItsFirstFrame() throws {
-    let bytes = ImageEncoder.encode(
+    let bytes = TestImageEncoder.encode(
       TestImages.solid(32, 32, TestImages.red), as: .gif(moreFrames: [TestImages.solid(32, 32, TestImages.blue)]))!
     let decoded = try decoder.decode(bytes: bytes, covering: box)
     #expect(TestImages.isClose(TestImages.average(decoded.image, x: 0..<32, y: 0..<32), TestImages.red, tolerance: 0))
@@ -98,10 +99,10 @@ import Testing
 
   @Test func heicDecodesAndUsesItsEmbeddedThumbnail() throws {
     let picture = TestImages.quadrants(512, 384)
-    let plain = try decoder.decode(bytes: ImageEncoder.encode(picture, as: .heic(thumbnailSize: 0))!, covering: box)
+    let plain = try decoder.decode(bytes: TestImageEncoder.encode(picture, as: .heic(thumbnailSize: 0))!, covering: box)
     #expect(plain.format == .heif && !plain.usedEmbeddedThumbnail)
     #expect(TestImages.isUprightQuadrants(plain.image))
-    let withThumbnail = ImageEncoder.encode(picture, as: .heic(thumbnailSize: 128))!
+    let withThumbnail = TestImageEncoder.encode(picture, as: .heic(thumbnailSize: 128))!
     let small = try decoder.decode(bytes: withThumbnail, covering: box)
     #expect(small.usedEmbeddedThumbnail)
     #expect(small.image.width == 128)
@@ -111,7 +112,7 @@ import Testing
   @Test func formatComesFromTheBytesNotTheName() throws {
     let folder = TestImages.temporaryFolder()
     let file = folder.appendingPathComponent("really-a-png.jpg")
-    TestImages.write(ImageEncoder.encode(TestImages.quadrants(), as: .png)!, to: file)
+    TestImages.write(TestImageEncoder.encode(TestImages.quadrants(), as: .png)!, to: file)
     let decoded = try decoder.decode(file: PathBytes(file.path), covering: box)
     #expect(decoded.format == .png)
   }
@@ -122,7 +123,7 @@ import Testing
     // The frame header's height and width bytes, claiming 60000 x 60000.
     let sof = (0..<(good.count - 1)).first { good[$0] == 0xFF && good[$0 + 1] == 0xC0 }!
     hugeJPEG.replaceSubrange((sof + 5)..<(sof + 9), with: [0xEA, 0x60, 0xEA, 0x60])
-    var hugePNG = ImageEncoder.encode(TestImages.quadrants(), as: .png)!
+    var hugePNG = TestImageEncoder.encode(TestImages.quadrants(), as: .png)!
     hugePNG.replaceSubrange(16..<24, with: [0, 0x01, 0x86, 0xA0, 0, 0x01, 0x86, 0xA0])  // 100000 x 100000
     let cases: [(String, [UInt8], String)] = [
       ("empty", [], "empty"),
@@ -131,7 +132,7 @@ import Testing
       ("garbage after SOI", [0xFF, 0xD8, 0xFF] + Array(repeating: 0x42, count: 200), "corrupt"),
       ("huge JPEG", hugeJPEG, "too large"),
       ("huge PNG", hugePNG, "too large"),
-      ("truncated PNG", Array(ImageEncoder.encode(TestImages.quadrants(), as: .png)!.prefix(60)), "PNG"),
+      ("truncated PNG", Array(TestImageEncoder.encode(TestImages.quadrants(), as: .png)!.prefix(60)), "PNG"),
       ("corrupt WebP", Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 garbage".utf8), "WebP"),
       ("corrupt GIF", Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0, 0x2C], "GIF"),
       ("corrupt HEIF", [0, 0, 0, 24] + Array("ftypheic".utf8) + Array(repeating: 7, count: 40), "HEIF"),
@@ -192,7 +193,7 @@ import Testing
   }
 
   @Test func percentEncodedDataURLsMayHoldAnyBytes() throws {
-    let png = ImageEncoder.encode(TestImages.quadrants(), as: .png)!
+    let png = TestImageEncoder.encode(TestImages.quadrants(), as: .png)!
     let encoded = png.map { String(format: "%%%02X", $0) }.joined()
     guard case .bytes(let bytes) = try DataURLLoader().load(.url("data:image/png," + encoded), isCancelled: { false })
     else {

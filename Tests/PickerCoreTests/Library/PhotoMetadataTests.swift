@@ -1,4 +1,5 @@
 import Foundation
+import PickerTestSupport
 import Testing
 
 @testable import PickerCore
@@ -18,7 +19,7 @@ import Testing
   @Test(arguments: 0..<4) func everyFormatGivesItsExifDateCameraAndPlace(_ index: Int) throws {
     let (ext, format, _) = FactsReaderTests.formats[index]
     let file = TestImages.temporaryFolder().appendingPathComponent("IMG_19990101_000000." + ext)
-    TestImages.write(try #require(ImageEncoder.encode(TestImages.quadrants(64, 48), as: format)), to: file)
+    TestImages.write(try #require(TestImageEncoder.encode(TestImages.quadrants(64, 48), as: format)), to: file)
     try FactsReaderTests.tag(file)
     let metadata = read(file.path)
     // EXIF wins over the date in the name.
