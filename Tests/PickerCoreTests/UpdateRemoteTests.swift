@@ -218,7 +218,7 @@ import Testing
     _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))
     let load = effects.loads.first { $0.sourceIndex == 1 }!
     _ = state.update(.pageFailed(load, "Holiday exited with status 1"))
-    #expect(state.stacks[1].last?.error != nil)
+    #expect(state.scopeStacks[1].last?.error != nil)
     let retry = state.update(.key(.tab))
     #expect(retry.loads.map(\.sourceIndex) == [1])
     #expect(state.scope?.error == nil)
@@ -246,7 +246,7 @@ import Testing
     _ = state.answerLoad(from: effects, with: first, total: 60, hasMore: true)
     let load = PageLoad(
       sourceIndex: 0, scope: .root, request: PageRequest(offset: 6, limit: 48), generation: state.scope!.generation)
-    state.stacks[0][0].loadingOffset = 6
+    state.scopeStacks[0][0].loadingOffset = 6
     _ = state.update(.pageLoaded(load, Page(items: first, hasMore: true, total: 60)))
     #expect(state.scope?.offersMore == false)
     #expect(state.scope?.total == 6)

@@ -63,10 +63,10 @@ import Testing
     state.press(.right)
     #expect(state.focusedTitle == "IMG_7.jpg")
     state.press(.left, .enter)
-    #expect(state.stacks[0].count == 1 && state.focusedTitle == "Album")
+    #expect(state.scopeStacks[0].count == 1 && state.focusedTitle == "Album")
     _ = state.press(.enter)
     state.press(.backspace)
-    #expect(state.stacks[0].count == 1)
+    #expect(state.scopeStacks[0].count == 1)
   }
 
   @Test func stalePagesAreDropped() {

@@ -140,9 +140,9 @@ extension AppState {
         return []
       }
       // In place: a copy of the scope would copy every loaded item.
-      let top = stacks[activeSource].count - 1
-      if stacks[activeSource][top].revealPrefetched() { return [] }
-      stacks[activeSource][top].revealOnArrival = true
+      let top = scopeStacks[activeSource].count - 1
+      if scopeStacks[activeSource][top].revealPrefetched() { return [] }
+      scopeStacks[activeSource][top].revealOnArrival = true
       return scope.isLoading ? [] : loadNextPage(sourceIndex: activeSource)
     case .item(let index):
       let item = scope.items[index]
@@ -155,7 +155,7 @@ extension AppState {
   mutating func open(folder item: PhotoItem) -> [Effect] {
     let label = Sanitizer.sanitize(item.title)
     let child = makeScope(.folder(item.id), label: label, sort: scope?.sort ?? .name, of: activeSource)
-    stacks[activeSource].append(child)
+    scopeStacks[activeSource].append(child)
     return loadNextPage(sourceIndex: activeSource)
   }
 
@@ -166,13 +166,13 @@ extension AppState {
     var child = makeScope(.stack(coverID: item.id), label: label, sort: scope?.sort ?? .name, of: activeSource)
     child.receive(Page(items: stack.members, hasMore: false, total: stack.count))
     child.focus = 1 + stack.coverIndex
-    stacks[activeSource].append(child)
+    scopeStacks[activeSource].append(child)
     return []
   }
 
   mutating func goToParent() {
-    guard stacks.indices.contains(activeSource), stacks[activeSource].count > 1 else { return }
-    stacks[activeSource].removeLast()
+    guard scopeStacks.indices.contains(activeSource), scopeStacks[activeSource].count > 1 else { return }
+    scopeStacks[activeSource].removeLast()
   }
 
   /// Shows another source: its sign-in form if it waits for one, and a
@@ -189,8 +189,8 @@ extension AppState {
       openSignIn(for: index)
       return refresh
     }
-    guard let top = stacks[index].last, top.error != nil, top.canRequestPage else { return refresh }
-    stacks[index][stacks[index].count - 1].error = nil
+    guard let top = scopeStacks[index].last, top.error != nil, top.canRequestPage else { return refresh }
+    scopeStacks[index][scopeStacks[index].count - 1].error = nil
     return refresh + loadNextPage(sourceIndex: index)
   }
 
@@ -221,7 +221,7 @@ extension AppState {
 
   /// Asks for the page after what the top scope of `sourceIndex` has loaded.
   mutating func loadNextPage(sourceIndex: Int) -> [Effect] {
-    guard var scope = stacks[sourceIndex].last, scope.canRequestPage else { return [] }
+    guard var scope = scopeStacks[sourceIndex].last, scope.canRequestPage else { return [] }
     let pageSize = layout.pageSize(requested: options.pageSize)
     // Below the root the Back cell takes a slot of the first page, so the
     // first page is one short and its last row still ends flush.
@@ -236,7 +236,7 @@ extension AppState {
     }
     let request = PageRequest(offset: scope.nextOffset, limit: limit, sort: scope.sort)
     scope.loadingOffset = request.offset
-    stacks[sourceIndex][stacks[sourceIndex].count - 1] = scope
+    scopeStacks[sourceIndex][scopeStacks[sourceIndex].count - 1] = scope
     return [
       .load(PageLoad(sourceIndex: sourceIndex, scope: scope.kind, request: request, generation: scope.generation))
     ]
@@ -244,13 +244,13 @@ extension AppState {
 
   /// Where in the stacks a page result belongs, if its scope still exists.
   private func position(of load: PageLoad) -> Int? {
-    guard stacks.indices.contains(load.sourceIndex) else { return nil }
-    return stacks[load.sourceIndex].firstIndex { $0.generation == load.generation }
+    guard scopeStacks.indices.contains(load.sourceIndex) else { return nil }
+    return scopeStacks[load.sourceIndex].firstIndex { $0.generation == load.generation }
   }
 
   mutating func receive(_ page: Page, for load: PageLoad) -> [Effect] {
     guard let depth = position(of: load) else { return [] }
-    let scope = stacks[load.sourceIndex][depth]
+    let scope = scopeStacks[load.sourceIndex][depth]
     if scope.loadingNewerOffset == load.request.offset, load.request.offset < scope.baseOffset {
       receiveNewer(page, for: load, depth: depth)
       return []
@@ -261,9 +261,9 @@ extension AppState {
     else {
       return []
     }
-    stacks[load.sourceIndex][depth].receive(page)
+    scopeStacks[load.sourceIndex][depth].receive(page)
     leaveEmptyStartingSource()
-    let isTop = depth == stacks[load.sourceIndex].count - 1
+    let isTop = depth == scopeStacks[load.sourceIndex].count - 1
     restoreFocus(in: load.sourceIndex, depth: depth)
     return finishIfNothingToPick()
       + (isTop ? followSeekToEnd(sourceIndex: load.sourceIndex) + followSeek(sourceIndex: load.sourceIndex) : [])
@@ -273,12 +273,13 @@ extension AppState {
   /// paths), show one that has something instead, unless the user has
   /// already moved on.
   private mutating func leaveEmptyStartingSource() {
-    guard !hasInteracted, !keepsStartingSource, stacks[activeSource].count == 1, let root = stacks[activeSource].first,
+    guard !hasInteracted, !keepsStartingSource, scopeStacks[activeSource].count == 1,
+      let root = scopeStacks[activeSource].first,
       root.hasLoadedOnce, root.items.isEmpty, !root.hasMore, root.error == nil
     else { return }
-    let candidates = stacks.indices.filter { $0 != activeSource }
-    if let next = candidates.first(where: { !(stacks[$0].first?.items.isEmpty ?? true) })
-      ?? candidates.first(where: { !(stacks[$0].first?.hasLoadedOnce ?? true) })
+    let candidates = scopeStacks.indices.filter { $0 != activeSource }
+    if let next = candidates.first(where: { !(scopeStacks[$0].first?.items.isEmpty ?? true) })
+      ?? candidates.first(where: { !(scopeStacks[$0].first?.hasLoadedOnce ?? true) })
     {
       activeSource = next
     }
@@ -286,7 +287,7 @@ extension AppState {
 
   mutating func receiveFailure(_ message: String, for load: PageLoad) -> [Effect] {
     guard let depth = position(of: load) else { return [] }
-    stacks[load.sourceIndex][depth].fail(message)
+    scopeStacks[load.sourceIndex][depth].fail(message)
     if load.sourceIndex == activeSource {
       notice = Notice(message, isError: true)
     }
@@ -295,10 +296,10 @@ extension AppState {
 
   /// Exit 1 when every source's root has loaded and none has anything.
   private func finishIfNothingToPick() -> [Effect] {
-    let roots = stacks.compactMap(\.first)
+    let roots = scopeStacks.compactMap(\.first)
     guard roots.count == sources.count,
       roots.allSatisfy({ $0.hasLoadedOnce && $0.items.isEmpty && !$0.hasMore && $0.error == nil }),
-      stacks.allSatisfy({ $0.count == 1 })
+      scopeStacks.allSatisfy({ $0.count == 1 })
     else { return [] }
     return [.finish(.nothingToPick)]
   }

@@ -34,10 +34,10 @@ extension AppState {
       case .stack: folder = nil
       }
       // Searching from a search replaces it rather than stacking results.
-      if case .search = current.kind { stacks[activeSource].removeLast() }
+      if case .search = current.kind { scopeStacks[activeSource].removeLast() }
       let results = makeScope(
         .search(query: query, folder: folder), label: "search: " + Sanitizer.sanitize(query), of: activeSource)
-      stacks[activeSource].append(results)
+      scopeStacks[activeSource].append(results)
       return loadNextPage(sourceIndex: activeSource)
     }
     return []

@@ -10,10 +10,10 @@ extension AppState {
   /// reason, the bar marks the source, and the form opens if the user is
   /// looking at that source (never over another source, help or search).
   mutating func receiveSignInNeeded(_ message: String, prompt: AuthPrompt, for load: PageLoad) -> [Effect] {
-    guard stacks.indices.contains(load.sourceIndex),
-      let depth = stacks[load.sourceIndex].firstIndex(where: { $0.generation == load.generation })
+    guard scopeStacks.indices.contains(load.sourceIndex),
+      let depth = scopeStacks[load.sourceIndex].firstIndex(where: { $0.generation == load.generation })
     else { return [] }
-    stacks[load.sourceIndex][depth].fail(message)
+    scopeStacks[load.sourceIndex][depth].fail(message)
     signInNeeded[load.sourceIndex] = prompt
     if load.sourceIndex == activeSource, mode == .grid || isInTray {
       openSignIn(for: load.sourceIndex)
@@ -89,10 +89,10 @@ extension AppState {
 
   /// The scope on top of the source's stack loads again if it failed.
   private mutating func retryAfterSignIn(sourceIndex index: Int) -> [Effect] {
-    guard var top = stacks[index].last else { return [] }
+    guard var top = scopeStacks[index].last else { return [] }
     guard top.error != nil || !top.hasLoadedOnce else { return [] }
     top.error = nil
-    stacks[index][stacks[index].count - 1] = top
+    scopeStacks[index][scopeStacks[index].count - 1] = top
     return top.isLoading ? [] : loadNextPage(sourceIndex: index)
   }
 
@@ -104,14 +104,14 @@ extension AppState {
       return []
     }
     let root = makeScope(.root, label: sources[activeSource].rootLabel, of: activeSource)
-    stacks[activeSource] = [root]
+    scopeStacks[activeSource] = [root]
     notice = Notice("Signing out of \(sources[activeSource].title)…")
     return [.signOut(sourceIndex: activeSource)]
   }
 
   /// Signed out: the root loads again, and the source asks for the form.
   mutating func receiveSignedOut(sourceIndex index: Int) -> [Effect] {
-    guard stacks.indices.contains(index), stacks[index].count == 1 else { return [] }
+    guard scopeStacks.indices.contains(index), scopeStacks[index].count == 1 else { return [] }
     if index == activeSource { notice = Notice("Signed out of \(sources[index].title)") }
     return loadNextPage(sourceIndex: index)
   }

@@ -30,7 +30,7 @@ extension AppState {
   /// new listing is in. A scope busy with a jump, End or a page is left for
   /// the next change.
   private mutating func relist(sourceIndex index: Int) -> [Effect] {
-    guard var top = stacks[index].last, top.hasLoadedOnce, top.canRequestPage, top.seekItem == nil, !top.seeksEnd,
+    guard var top = scopeStacks[index].last, top.hasLoadedOnce, top.canRequestPage, top.seekItem == nil, !top.seeksEnd,
       typedAhead.isEmpty
     else { return [] }
     // A stack came with its photos: nothing to list again.
@@ -41,17 +41,17 @@ extension AppState {
     let request = PageRequest(
       offset: top.baseOffset, limit: max(pageSize, min(top.loadedPhotoCount, Self.seekPageLimit)), sort: top.sort)
     top.startRelisting()
-    stacks[index][stacks[index].count - 1] = top
+    scopeStacks[index][scopeStacks[index].count - 1] = top
     return [.load(PageLoad(sourceIndex: index, scope: top.kind, request: request, generation: top.generation))]
   }
 
   /// The relisted page is in: the focus goes back to its photo.
   mutating func restoreFocus(in sourceIndex: Int, depth: Int) {
-    guard let id = stacks[sourceIndex][depth].refocusItemID else { return }
-    stacks[sourceIndex][depth].refocusItemID = nil
-    let scope = stacks[sourceIndex][depth]
+    guard let id = scopeStacks[sourceIndex][depth].refocusItemID else { return }
+    scopeStacks[sourceIndex][depth].refocusItemID = nil
+    let scope = scopeStacks[sourceIndex][depth]
     if let index = scope.itemIndex(ofPhotoID: id) {
-      stacks[sourceIndex][depth].focus = index + (scope.isRoot ? 0 : 1)
+      scopeStacks[sourceIndex][depth].focus = index + (scope.isRoot ? 0 : 1)
     }
   }
 }

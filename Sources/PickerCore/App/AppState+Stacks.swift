@@ -5,10 +5,10 @@ extension AppState {
   mutating func toggleStacks() {
     options.stacksPhotos.toggle()
     let rule = options.stacksPhotos ? options.stackingRule : nil
-    for source in stacks.indices {
-      for depth in stacks[source].indices where stacks[source][depth].groupsByDay {
-        if case .stack = stacks[source][depth].kind { continue }
-        stacks[source][depth].restack(rule)
+    for source in scopeStacks.indices {
+      for depth in scopeStacks[source].indices where scopeStacks[source][depth].groupsByDay {
+        if case .stack = scopeStacks[source][depth].kind { continue }
+        scopeStacks[source][depth].restack(rule)
       }
     }
     notice = Notice(
@@ -44,8 +44,8 @@ extension AppState {
   /// stack's size: for a stack's tile, or a photo of the stack opened.
   public func stackSharpness(of item: PhotoItem) -> (score: Int, count: Int)? {
     if let stack = item.stack { return stack.score(of: item.id).map { ($0, stack.count) } }
-    guard case .stack(let coverID)? = scope?.kind, stacks[activeSource].count >= 2 else { return nil }
-    let parent = stacks[activeSource][stacks[activeSource].count - 2]
+    guard case .stack(let coverID)? = scope?.kind, scopeStacks[activeSource].count >= 2 else { return nil }
+    let parent = scopeStacks[activeSource][scopeStacks[activeSource].count - 2]
     guard let index = parent.itemIndex(ofPhotoID: coverID), let stack = parent.items[index].stack else { return nil }
     return stack.score(of: item.id).map { ($0, stack.count) }
   }

@@ -123,11 +123,11 @@ extension AppState {
 
   /// The page before the window, asked for as the focus nears its top.
   mutating func loadNewerPage(sourceIndex: Int) -> [Effect] {
-    guard var scope = stacks[sourceIndex].last, scope.hasNewer, scope.loadingNewerOffset == nil else { return [] }
+    guard var scope = scopeStacks[sourceIndex].last, scope.hasNewer, scope.loadingNewerOffset == nil else { return [] }
     let pageSize = layout.pageSize(requested: options.pageSize)
     let offset = max(0, scope.baseOffset - pageSize)
     scope.loadingNewerOffset = offset
-    stacks[sourceIndex][stacks[sourceIndex].count - 1] = scope
+    scopeStacks[sourceIndex][scopeStacks[sourceIndex].count - 1] = scope
     let request = PageRequest(offset: offset, limit: scope.baseOffset - offset, sort: scope.sort)
     return [
       .load(PageLoad(sourceIndex: sourceIndex, scope: scope.kind, request: request, generation: scope.generation))
@@ -137,13 +137,13 @@ extension AppState {
   /// The newer page is in: in front of the window, the focus and the view
   /// on the same photo as before.
   mutating func receiveNewer(_ page: Page, for load: PageLoad, depth: Int) {
-    var scope = stacks[load.sourceIndex][depth]
+    var scope = scopeStacks[load.sourceIndex][depth]
     let before = GridRows(scope: scope, columns: layout.columns)
     let focusLine = before.row(ofCell: scope.focus) - scope.scrollRow
     scope.prepend(page, from: load.request.offset)
     let after = GridRows(scope: scope, columns: layout.columns)
     scope.scrollRow = max(0, after.row(ofCell: scope.focus) - focusLine)
-    stacks[load.sourceIndex][depth] = scope
+    scopeStacks[load.sourceIndex][depth] = scope
   }
 
   /// A page arrived while a jump waits for its target: land, or ask on.

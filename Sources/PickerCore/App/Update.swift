@@ -90,9 +90,9 @@ extension AppState {
   private mutating func start() -> [Effect] {
     guard !sources.isEmpty else { return [.finish(.nothingToPick)] }
     var effects: [Effect] = []
-    for index in sources.indices where stacks[index].isEmpty {
+    for index in sources.indices where scopeStacks[index].isEmpty {
       let root = makeScope(.root, label: sources[index].rootLabel, of: index)
-      stacks[index] = [root]
+      scopeStacks[index] = [root]
       effects += loadNextPage(sourceIndex: index)
     }
     return effects

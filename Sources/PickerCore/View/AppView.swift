@@ -33,7 +33,7 @@ public enum AppView {
   /// "~/Pictures/Trip / Sea        12 of 40 · name"
   static func drawBreadcrumb(_ state: AppState, theme: Theme, into screen: inout Screen) {
     guard let scope = state.scope else { return }
-    let stack = state.stacks[state.activeSource]
+    let stack = state.scopeStacks[state.activeSource]
     let path = stack.map(\.label).joined(separator: " / ")
     var status: String
     if !scope.hasLoadedOnce {

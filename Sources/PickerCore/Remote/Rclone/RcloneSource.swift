@@ -121,18 +121,9 @@ public final class RcloneSource: PhotoSource, RemoteImageSource, @unchecked Send
     progress: (@Sendable (Int64, Int64?) -> Void)?
   ) throws(SourceError) -> HTTPResponse {
     let daemon = try daemon()
-    let current = Self.rebased(url, on: daemon.baseURL)
-    var request = HTTPRequest(
-      url: current, authorization: daemon.authorization, credentialOrigin: Origin(daemon.baseURL), timeout: timeout,
-      maxBytes: 64 << 20)
-    if let range { request.headers["Range"] = "bytes=0-\(range - 1)" }
-    let response: HTTPResponse
-    do {
-      response = try HTTPClient.get(request, progress: progress, isCancelled: isCancelled)
-    } catch {
-      if error.kind == .transport { daemon.markUnreachable() }
-      throw SourceError("\(title): \(error.message)")
-    }
+    let response = try http(daemon).get(
+      Self.rebased(url, on: daemon.baseURL), range: range, maxBytes: 64 << 20, isCancelled: isCancelled,
+      progress: progress)
     guard (200..<300).contains(response.status) else { throw SourceError("\(title): HTTP \(response.status)") }
     return response
   }
@@ -142,16 +133,18 @@ public final class RcloneSource: PhotoSource, RemoteImageSource, @unchecked Send
     isCancelled: @escaping @Sendable () -> Bool
   ) throws(SourceError) {
     let daemon = try daemon()
-    let request = HTTPRequest(
-      url: Self.rebased(url, on: daemon.baseURL), authorization: daemon.authorization,
-      credentialOrigin: Origin(daemon.baseURL), timeout: 0, stallTimeout: timeout, maxBytes: 2 << 30)
-    let response: HTTPResponse
-    do {
-      response = try HTTPClient.get(request, into: file, progress: progress, isCancelled: isCancelled)
-    } catch {
-      throw SourceError("\(title): \(error.message)")
-    }
+    let response = try http(daemon).download(
+      Self.rebased(url, on: daemon.baseURL), into: file, isCancelled: isCancelled, progress: progress)
     guard (200..<300).contains(response.status) else { throw SourceError("\(title): HTTP \(response.status)") }
+  }
+
+  /// The daemon's GETs: its own credentials, an error in this source's words,
+  /// and a daemon that cannot be reached marked so it is started again.
+  private func http(_ daemon: RcloneDaemon) -> AuthorizedHTTP {
+    let title = title
+    return AuthorizedHTTP(
+      origin: Origin(daemon.baseURL), authorization: daemon.authorization, timeout: timeout,
+      describe: { "\(title): \($0)" }, onTransportError: { daemon.markUnreachable() })
   }
 
   /// `url`'s path and fragment on `base` (scheme, host and port).

@@ -131,15 +131,8 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
     _ url: String, isCancelled: @escaping @Sendable () -> Bool, progress: (@Sendable (Int64, Int64?) -> Void)? = nil
   ) throws(SourceError) -> LoadedImageData {
     let authorization = currentAuthorization
-    let request = HTTPRequest(
-      url: url, authorization: authorization, credentialOrigin: origin, timeout: timeout,
-      maxBytes: Self.maxThumbnailBytes)
-    let response: HTTPResponse
-    do {
-      response = try HTTPClient.get(request, progress: progress, isCancelled: isCancelled)
-    } catch {
-      throw SourceError(error.message)
-    }
+    let response = try http(authorization).get(
+      url, maxBytes: Self.maxThumbnailBytes, isCancelled: isCancelled, progress: progress)
     try check(response, sent: authorization)
     return .bytes(response.body)
   }
@@ -148,17 +141,12 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
     _ url: String, into file: Int32, progress: @escaping @Sendable (Int64, Int64?) -> Void,
     isCancelled: @escaping @Sendable () -> Bool
   ) throws(SourceError) {
-    // Originals can be large and slow: no overall limit, only a stall limit.
     let authorization = currentAuthorization
-    let request = HTTPRequest(
-      url: url, authorization: authorization, credentialOrigin: origin, timeout: 0, stallTimeout: timeout,
-      maxBytes: 2 << 30)
-    let response: HTTPResponse
-    do {
-      response = try HTTPClient.get(request, into: file, progress: progress, isCancelled: isCancelled)
-    } catch {
-      throw SourceError(error.message)
-    }
+    let response = try http(authorization).download(url, into: file, isCancelled: isCancelled, progress: progress)
     try check(response, sent: authorization)
+  }
+
+  private func http(_ authorization: String?) -> AuthorizedHTTP {
+    AuthorizedHTTP(origin: origin, authorization: authorization, timeout: timeout)
   }
 }

@@ -143,18 +143,14 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
     progress: (@Sendable (Int64, Int64?) -> Void)?
   ) throws(SourceError) -> HTTPResponse {
     let authorization = currentAuthorization
-    var request = HTTPRequest(
-      url: url, authorization: authorization, credentialOrigin: origin, timeout: timeout,
-      maxBytes: Self.maxThumbnailBytes)
-    if let range { request.headers["Range"] = "bytes=0-\(range - 1)" }
-    let response: HTTPResponse
-    do {
-      response = try HTTPClient.get(request, progress: progress, isCancelled: isCancelled)
-    } catch {
-      throw SourceError(error.message)
-    }
+    let response = try http(authorization).get(
+      url, range: range, maxBytes: Self.maxThumbnailBytes, isCancelled: isCancelled, progress: progress)
     try check(response, sent: authorization)
     return response
+  }
+
+  private func http(_ authorization: String?) -> AuthorizedHTTP {
+    AuthorizedHTTP(origin: origin, authorization: authorization, timeout: timeout)
   }
 
   public func download(
@@ -162,15 +158,7 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
     isCancelled: @escaping @Sendable () -> Bool
   ) throws(SourceError) {
     let authorization = currentAuthorization
-    let request = HTTPRequest(
-      url: url, authorization: authorization, credentialOrigin: origin, timeout: 0, stallTimeout: timeout,
-      maxBytes: 2 << 30)
-    let response: HTTPResponse
-    do {
-      response = try HTTPClient.get(request, into: file, progress: progress, isCancelled: isCancelled)
-    } catch {
-      throw SourceError(error.message)
-    }
+    let response = try http(authorization).download(url, into: file, isCancelled: isCancelled, progress: progress)
     try check(response, sent: authorization)
   }
 }

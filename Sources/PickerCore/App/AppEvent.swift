@@ -1,0 +1,31 @@
+/// Everything that can happen to the UI.
+public enum AppEvent: Hashable, Sendable {
+  case start
+  case key(Key)
+  case mouse(MouseEvent)
+  case resize(TerminalSize)
+  case pageLoaded(PageLoad, Page)
+  case pageFailed(PageLoad, String)
+  /// The source needs the user to sign in (again) before it can list.
+  case pageNeedsSignIn(PageLoad, String, AuthPrompt)
+  /// A sign-in attempt ended; nil error means signed in.
+  case signInFinished(sourceIndex: Int, error: String?)
+  case signedOut(sourceIndex: Int)
+  /// What a source can do changed (a command source said so when it started).
+  case sourceUpdated(sourceIndex: Int, SourceSummary)
+  case downloadProgress(DownloadProgress)
+  /// Every output's local path (or URL), in selection order.
+  case downloadFinished(id: Int, [PathBytes])
+  case downloadFailed(id: Int, DownloadFailure)
+  case thumbnailLoaded(ImageRequest.Key, ThumbnailResult)
+  /// A source said something unasked: its status, or that it changed.
+  case sourceChanged(sourceIndex: Int, SourceChange)
+  /// What was read of a photo for the preview's facts panel.
+  case factsLoaded(ImageReference, PhotoFacts)
+  /// A photo's sharpness (`PhotoSignature.sharpness`); nil when unreadable.
+  case sharpnessScored(ImageReference, Double?)
+  /// Bytes of a remote picture received so far, and expected when known.
+  case thumbnailProgress(ImageRequest.Key, received: Int64, expected: Int64?)
+  /// The files of a confirm were checked; these no longer exist.
+  case pickedChecked(PickCheck, missing: Set<PathBytes>)
+}

@@ -1,0 +1,8 @@
+/// A page to fetch from a source; its result comes back as an event with the
+/// same value, so it can be matched to its scope.
+public struct PageLoad: Hashable, Sendable {
+  public var sourceIndex: Int
+  public var scope: Scope.Kind
+  public var request: PageRequest
+  public var generation: Int
+}

@@ -1,0 +1,23 @@
+/// What the UI needs to know of a source, without the source itself, so the
+/// state stays a plain value.
+public struct SourceSummary: Hashable, Sendable {
+  public var id: String
+  public var title: String
+  public var icon: String
+  public var capabilities: SourceCapabilities
+  public var rootLabel: String
+
+  public init(id: String, title: String, icon: String, capabilities: SourceCapabilities, rootLabel: String) {
+    self.id = id
+    self.title = title
+    self.icon = icon
+    self.capabilities = capabilities
+    self.rootLabel = rootLabel
+  }
+
+  public init(_ source: any PhotoSource) {
+    self.init(
+      id: source.id, title: source.title, icon: source.icon,
+      capabilities: source.capabilities, rootLabel: source.rootLabel)
+  }
+}
