@@ -45,9 +45,9 @@ e2e-test: build embedded-example test-deps
 test: test-deps unit-test e2e-test
 
 bench: build bench-deps
-	scripts/bench-first-paint.sh
+	$(BENCH) first-paint bench-data/100k --make-entries 100000 --runs 7
 	scripts/make-bench-photos.py bench-data/photos
-	scripts/bench-thumbnails.py bench-data/photos
+	$(BENCH) tools bench-data/photos
 	$(BENCH) first-paint bench-data/photos/exif --exec --width 200 --height 60 --compare timg
 	rm -rf bench-data/library && scripts/make-library.py bench-data/library --count 100000 >/dev/null
 	$(BENCH) index bench-data/library

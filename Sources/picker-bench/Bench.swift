@@ -9,7 +9,7 @@ struct Bench: ParsableCommand {
     abstract: "picker-tui's benchmarks (figures come from here, not from timed tests).",
     subcommands: [
       FirstPaintBench.self, ThumbnailsBench.self, PixelsBench.self, ScrollBench.self, InteractiveBench.self,
-      RemoteBench.self, IndexBench.self, LoupeBench.self, CompareBench.self, StacksBench.self,
+      RemoteBench.self, IndexBench.self, LoupeBench.self, CompareBench.self, StacksBench.self, ToolsBench.self,
     ])
 }
 
@@ -69,7 +69,14 @@ struct FirstPaintBench: ParsableCommand {
   @Option(help: "With --timeline: an index of N made-up rows instead of a scan of the folder.")
   var synthetic: Int?
 
+  @Option(
+    help:
+      "Make the folder first, unless it is there: N empty entries named like camera photos (every 50th a non-photo) and 20 albums."
+  )
+  var makeEntries: Int?
+
   func run() throws {
+    if let count = makeEntries { try Self.makeFolder(folder, entries: count) }
     if exec && timeline {
       try ExecTimeline(
         library: folder, runs: runs, cells: TerminalSize(width: width, height: height), synthetic: synthetic
@@ -214,5 +221,27 @@ struct FirstPaintBench: ParsableCommand {
     #else
       return usage.ru_maxrss
     #endif
+  }
+}
+
+extension FirstPaintBench {
+  /// A folder of `count` entries for the listing benchmarks: empty files
+  /// named like camera photos (every 50th a text file the listing skips)
+  /// and 20 albums. Made once: a marker says it is complete.
+  static func makeFolder(_ folder: String, entries count: Int) throws {
+    let marker = folder + "/.complete-\(count)"
+    if FileManager.default.fileExists(atPath: marker) { return }
+    try? FileManager.default.removeItem(atPath: folder)
+    FileHandle.standardError.write(Data("making \(folder) with \(count) entries…\n".utf8))
+    for album in 0..<20 {
+      try FileManager.default.createDirectory(atPath: folder + "/Album \(album)", withIntermediateDirectories: true)
+    }
+    for n in 0..<max(0, count - 20) {
+      let name = n % 50 == 0 ? "notes_\(n).txt" : String(format: "IMG_%06d.jpg", n)
+      guard FileManager.default.createFile(atPath: folder + "/" + name, contents: nil) else {
+        throw BenchExit(code: 2, message: "cannot write in \(folder)")
+      }
+    }
+    FileManager.default.createFile(atPath: marker, contents: nil)
   }
 }
