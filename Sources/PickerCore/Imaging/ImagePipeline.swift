@@ -13,7 +13,11 @@ public final class ImagePipeline: Sendable {
     public var decoder = ImageDecoder()
     /// Read and written for local files; nil turns it off.
     public var diskCache: FreedesktopThumbnailCache? = nil
+    /// Grid tiles kept in memory.
     public var memoryCacheBytes = 48 << 20
+    /// Previews (and the loupe's and compare's views) kept in memory, apart
+    /// from the tiles so that they never push the grid's page out.
+    public var previewCacheBytes = 64 << 20
     public var workerCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Fetches in flight at once for remote thumbnails (loaders that say
     /// `usesNetwork`); they wait on servers, not on the CPU.
@@ -38,11 +42,12 @@ public final class ImagePipeline: Sendable {
     public var seconds: Double
   }
 
-  public let memoryCache: MemoryCache<ImageRequest.Key, Thumbnail>
+  public let memoryCache: ThumbnailMemory
   private let core: PipelineCore
 
   public init(configuration: Configuration = Configuration()) {
-    memoryCache = MemoryCache(byteLimit: configuration.memoryCacheBytes)
+    memoryCache = ThumbnailMemory(
+      tileBytes: configuration.memoryCacheBytes, previewBytes: configuration.previewCacheBytes)
     core = PipelineCore(configuration: configuration, memoryCache: memoryCache)
     for number in 0..<configuration.workerCount {
       let thread = Thread { [core] in core.work() }

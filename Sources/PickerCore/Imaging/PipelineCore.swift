@@ -33,7 +33,7 @@ final class PipelineCore: @unchecked Sendable {
   let configuration: ImagePipeline.Configuration
   /// Where thumbnails are kept between runs: local files, remote photos.
   let stores: [any ThumbnailStore]
-  let memoryCache: MemoryCache<ImageRequest.Key, Thumbnail>
+  let memoryCache: ThumbnailMemory
   private let condition = NSCondition()
   private var jobs: [ImageRequest.Key: Job] = [:]
   /// Jobs waiting for a decoding worker, and for a network worker.
@@ -56,7 +56,7 @@ final class PipelineCore: @unchecked Sendable {
   let wholeImages = MemoryCache<ImageReference, PixelImage>(byteLimit: 400 << 20)
   let wholeImageDecode = NSLock()
 
-  init(configuration: ImagePipeline.Configuration, memoryCache: MemoryCache<ImageRequest.Key, Thumbnail>) {
+  init(configuration: ImagePipeline.Configuration, memoryCache: ThumbnailMemory) {
     self.configuration = configuration
     self.memoryCache = memoryCache
     var stores: [any ThumbnailStore] = []

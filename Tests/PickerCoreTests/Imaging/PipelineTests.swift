@@ -134,6 +134,32 @@ func testRequest(_ name: String, priority: Int = 0) -> ImageRequest {
     #expect(pipeline.cachedImage(for: testRequest("a").key) == cells)
   }
 
+  @Test func previewsHaveTheirOwnBudgetAndLeaveTheTilesInMemory() {
+    let loader = CountingLoader()
+    var configuration = ImagePipeline.Configuration()
+    configuration.loaders = [loader]
+    configuration.workerCount = 1
+    // Room for the tiles only; previews go to a budget of their own.
+    configuration.memoryCacheBytes = 64 << 10
+    configuration.previewCacheBytes = 4 << 20
+    let pipeline = ImagePipeline(configuration: configuration)
+    let results = Results()
+    for name in ["a", "b", "c"] { pipeline.load(testRequest(name), completion: results.record(name)) }
+    #expect(eventually { ["a", "b", "c"].allSatisfy { results.count($0) == 1 } })
+    let previews = (1...6).map {
+      ImageRequest(reference: .url("test:preview\($0)"), columns: 120, rows: 39, depth: .truecolor)
+    }
+    for preview in previews { pipeline.load(preview, completion: results.record("p")) }
+    #expect(eventually { results.count("p") == previews.count })
+    #expect(
+      pipeline.memoryCache.previews.totalCost > configuration.memoryCacheBytes,
+      "the previews outweigh the tiles' budget")
+    for name in ["a", "b", "c"] {
+      #expect(pipeline.cachedImage(for: testRequest(name).key) != nil, "tile \(name) pushed out by the previews")
+    }
+    #expect(pipeline.cachedImage(for: previews[5].key) != nil)
+  }
+
   @Test func demandCancelsWhatLeftTheScreenAndAnswersHitsAtOnce() {
     let loader = CountingLoader(gated: true)
     let pipeline = pipeline(loader)
