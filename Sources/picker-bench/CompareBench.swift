@@ -27,22 +27,15 @@ struct CompareBench: ParsableCommand {
 
   func run() throws {
     guard (2...4).contains(files.count) else { throw BenchExit(code: 2, message: "give two to four photos") }
-    let cell = try PixelsBench.size(cellSize, "--cell-size")
     let screen = try PixelsBench.size(terminal, "--terminal")
-    let style: ThumbnailStyle =
-      graphics == "symbols"
-      ? .symbols(.truecolor)
-      : .pixels(
-        PixelFormat(
-          graphics: GraphicsProtocol(rawValue: graphics) ?? .kitty,
-          cellSize: PixelSize(width: cell.width, height: cell.height)))
+    let style = try PixelsBench.style(graphics, cellSize: cellSize)
     // The status line is the screen's last row.
     let panes = CompareLayout.panes(count: files.count, width: screen.width, height: screen.height - 1)
     var times: [Double] = []
     for _ in 0..<max(1, runs) {
       let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration())
       let done = DispatchGroup()
-      let failure = LockedMessage()
+      let failure = LockedText()
       let start = DispatchTime.now().uptimeNanoseconds
       for (file, pane) in zip(files, panes) {
         let key = ImageRequest.Key(
@@ -63,11 +56,4 @@ struct CompareBench: ParsableCommand {
         format: "compare %d-up at fit, %@: every pane ready, median %.1f ms (min %.1f, max %.1f)", files.count,
         graphics, sorted[sorted.count / 2], sorted[0], sorted[sorted.count - 1]))
   }
-}
-
-private final class LockedMessage: @unchecked Sendable {
-  private let lock = NSLock()
-  private var text: String?
-  func set(_ value: String) { lock.withLock { text = value } }
-  func get() -> String? { lock.withLock { text } }
 }

@@ -26,15 +26,8 @@ struct LoupeBench: ParsableCommand {
   var runs = 5
 
   func run() throws {
-    let cell = try PixelsBench.size(cellSize, "--cell-size")
     let area = try PixelsBench.size(cells, "--cells")
-    let style: ThumbnailStyle =
-      graphics == "symbols"
-      ? .symbols(.truecolor)
-      : .pixels(
-        PixelFormat(
-          graphics: GraphicsProtocol(rawValue: graphics) ?? .kitty,
-          cellSize: PixelSize(width: cell.width, height: cell.height)))
+    let style = try PixelsBench.style(graphics, cellSize: cellSize)
     var firsts: [Double] = []
     var pans: [Double] = []
     var panBytes: [Double] = []
@@ -89,11 +82,4 @@ struct LoupeBench: ParsableCommand {
     let sorted = values.sorted()
     return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
   }
-}
-
-private final class LockedText: @unchecked Sendable {
-  private let lock = NSLock()
-  private var text: String?
-  func set(_ value: String) { lock.withLock { text = value } }
-  func get() -> String? { lock.withLock { text } }
 }

@@ -113,6 +113,25 @@ struct PixelsBench: ParsableCommand {
     guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { throw ValidationError("\(option) must look like 8x17") }
     return TerminalSize(width: parts[0], height: parts[1])
   }
+
+  /// How pictures are drawn for `--protocol NAME` (kitty, sixel, iterm2,
+  /// or symbols) and `--cell-size WxH`.
+  static func style(_ graphics: String, cellSize: String) throws -> ThumbnailStyle {
+    if graphics == "symbols" { return .symbols(.truecolor) }
+    let cell = try size(cellSize, "--cell-size")
+    return .pixels(
+      PixelFormat(
+        graphics: GraphicsProtocol(rawValue: graphics) ?? .kitty,
+        cellSize: PixelSize(width: cell.width, height: cell.height)))
+  }
+}
+
+/// Text set on one thread and read on another (a worker's result).
+final class LockedText: @unchecked Sendable {
+  private let lock = NSLock()
+  private var text: String?
+  func set(_ value: String) { lock.withLock { text = value } }
+  func get() -> String? { lock.withLock { text } }
 }
 
 extension GraphicsProtocol: ExpressibleByArgument {}
