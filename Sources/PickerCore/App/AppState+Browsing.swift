@@ -132,8 +132,7 @@ extension AppState {
     guard let scope, let cell = scope.cell(at: scope.focus) else { return [] }
     switch cell {
     case .back:
-      goToParent()
-      return []
+      return goToParent()
     case .loadMore:
       if signInNeeded[activeSource] != nil {
         openSignIn(for: activeSource)
@@ -170,9 +169,12 @@ extension AppState {
     return []
   }
 
-  mutating func goToParent() {
-    guard scopeStacks.indices.contains(activeSource), scopeStacks[activeSource].count > 1 else { return }
+  /// Back to the scope below; it is listed again if its source changed meanwhile.
+  @discardableResult
+  mutating func goToParent() -> [Effect] {
+    guard scopeStacks.indices.contains(activeSource), scopeStacks[activeSource].count > 1 else { return [] }
     scopeStacks[activeSource].removeLast()
+    return relistIfNeeded(sourceIndex: activeSource)
   }
 
   /// Shows another source: its sign-in form if it waits for one, and a
@@ -196,6 +198,10 @@ extension AppState {
 
   mutating func cycleSort() -> [Effect] {
     guard let scope else { return [] }
+    if case .stack = scope.kind {
+      notice = Notice("A stack keeps the order its photos were taken in")
+      return []
+    }
     guard sources[activeSource].capabilities.contains(.sorting) else {
       notice = Notice("\(sources[activeSource].title) keeps its own order")
       return []
@@ -223,6 +229,12 @@ extension AppState {
   mutating func loadNextPage(sourceIndex: Int) -> [Effect] {
     guard var scope = scopeStacks[sourceIndex].last, scope.canRequestPage else { return [] }
     let pageSize = layout.pageSize(requested: options.pageSize)
+    // Pages count photos: folded into stacks, one may fill only part of
+    // the screen, and the next is shown as it comes rather than kept for
+    // Load-more.
+    if scope.stacking != nil, scope.hasLoadedOnce, scope.items.count < layout.visibleCells {
+      scope.revealOnArrival = true
+    }
     // Below the root the Back cell takes a slot of the first page, so the
     // first page is one short and its last row still ends flush.
     var limit = scope.isRoot || scope.nextOffset > 0 ? pageSize : max(1, pageSize - 1)
@@ -261,12 +273,19 @@ extension AppState {
     else {
       return []
     }
+    // A listing read again replaces what is shown: the focus goes back to
+    // the photo focused now (the user may have moved or jumped meanwhile).
+    if scope.relisting, case .item(let focused)? = scope.cell(at: scope.focus) {
+      scopeStacks[load.sourceIndex][depth].refocusItemID = scope.items[focused].id
+    }
     scopeStacks[load.sourceIndex][depth].receive(page)
     leaveEmptyStartingSource()
     let isTop = depth == scopeStacks[load.sourceIndex].count - 1
     restoreFocus(in: load.sourceIndex, depth: depth)
-    return finishIfNothingToPick()
-      + (isTop ? followSeekToEnd(sourceIndex: load.sourceIndex) + followSeek(sourceIndex: load.sourceIndex) : [])
+    let follow = isTop ? followSeekToEnd(sourceIndex: load.sourceIndex) + followSeek(sourceIndex: load.sourceIndex) : []
+    // A change that came while this page was on its way is listed now.
+    return finishIfNothingToPick() + follow
+      + (follow.isEmpty && isTop ? relistIfNeeded(sourceIndex: load.sourceIndex) : [])
   }
 
   /// When the source shown at start turns out empty (say, stdin gave no
@@ -309,6 +328,9 @@ extension AppState {
   mutating func keepFocusVisibleAndPrefetch() -> [Effect] {
     guard var scope else { return [] }
     let layout = self.layout
+    // Stacks fold a page into fewer tiles: one fetched ahead is shown while
+    // the screen is not full.
+    if scope.stacking != nil, scope.items.count < layout.visibleCells { _ = scope.revealPrefetched() }
     scope.clampFocus()
     let grid = GridRows(scope: scope, columns: layout.columns)
     let focusRow = grid.row(ofCell: scope.focus)

@@ -10,8 +10,9 @@ extension AppState {
   }
 
   mutating func openCompare() {
-    // On a stack: its photos, sharpest first.
-    if let members = focusedStackForCompare() {
+    // The picks, when there are two or more; else, on a stack, its photos,
+    // sharpest first.
+    if selection.count < 2, let members = focusedStackForCompare(), members.count >= 2 {
       rememberSharpness(of: focusedItem?.stack?.members ?? [])
       loupe = nil
       mode = .compare(CompareState(photos: members))

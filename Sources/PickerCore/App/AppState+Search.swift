@@ -30,8 +30,10 @@ extension AppState {
       case .root: folder = nil
       case .folder(let id): folder = id
       case .search(_, let within): folder = within
-      // A stack's photos are few and on screen: the whole source is searched.
-      case .stack: folder = nil
+      // A stack's photos are few and on screen: its parent's folder is searched.
+      case .stack:
+        let depth = scopeStacks[activeSource].count - 2
+        if depth >= 0, case .folder(let id) = scopeStacks[activeSource][depth].kind { folder = id }
       }
       // Searching from a search replaces it rather than stacking results.
       if case .search = current.kind { scopeStacks[activeSource].removeLast() }

@@ -1,6 +1,9 @@
 extension AppState {
   mutating func toggleFocused() {
-    guard let item = focusedItem else { return }
+    guard var item = focusedItem else { return }
+    // On a stack: unpick the photo of it already picked (its cover may have
+    // changed since, as signatures came in), else pick the cover.
+    if let picked = pickedMember(of: item) { item = picked }
     if item.isFolder {
       notice = Notice("Space picks photos; Enter opens the folder")
       return
@@ -20,6 +23,11 @@ extension AppState {
       return
     }
     selection.insert(PickedPhoto(key: key, title: item.title, output: output))
+  }
+
+  /// The photo of a stack that is picked, if one is: its tile shows ✓.
+  public func pickedMember(of item: PhotoItem) -> PhotoItem? {
+    item.stack?.members.first { selection.contains(selectionKey(for: $0)) }
   }
 
   mutating func handleTray(_ key: Key, focus: Int) -> [Effect] {

@@ -21,21 +21,27 @@ extension AppState {
       sourceStatus[index] = text
       return []
     case .contentChanged:
-      return relist(sourceIndex: index)
+      // Every listing of the source may have changed; the one on screen is
+      // listed again now, the others when they are shown again.
+      for depth in scopeStacks[index].indices {
+        if case .stack = scopeStacks[index][depth].kind { continue }
+        scopeStacks[index][depth].needsRelist = true
+      }
+      return relistIfNeeded(sourceIndex: index)
     }
   }
 
-  /// Lists the source's top scope again, as much of it as was loaded, and
-  /// keeps the focus on the same photo; what is on screen stays until the
-  /// new listing is in. A scope busy with a jump, End or a page is left for
-  /// the next change.
-  private mutating func relist(sourceIndex index: Int) -> [Effect] {
-    guard var top = scopeStacks[index].last, top.hasLoadedOnce, top.canRequestPage, top.seekItem == nil, !top.seeksEnd,
+  /// Lists the source's top scope again when its source said it changed,
+  /// as much of it as was loaded, and keeps the focus on the same photo;
+  /// what is on screen stays until the new listing is in. A scope busy
+  /// with a page, a jump or End waits until it is done (its page arriving
+  /// calls this again).
+  mutating func relistIfNeeded(sourceIndex index: Int) -> [Effect] {
+    guard scopeStacks.indices.contains(index), var top = scopeStacks[index].last, top.needsRelist,
+      top.hasLoadedOnce, top.loadingOffset == nil, top.loadingNewerOffset == nil, top.seekItem == nil, !top.seeksEnd,
       typedAhead.isEmpty
     else { return [] }
-    // A stack came with its photos: nothing to list again.
-    if case .stack = top.kind { return [] }
-    if case .item(let focused)? = top.cell(at: top.focus) { top.refocusItemID = top.items[focused].photos[0].id }
+    if case .item(let focused)? = top.cell(at: top.focus) { top.refocusItemID = top.items[focused].id }
     let pageSize = layout.pageSize(requested: options.pageSize)
     // All that was shown comes back in one page, not page by page.
     let request = PageRequest(

@@ -32,17 +32,22 @@ extension AppState {
     guard let focused = focusedItemIndex(in: scope), let current = scope.items[focused].taken?.day else { return [] }
     let index = scope.listingOffset(ofItem: focused)
     guard let position = starts.lastIndex(where: { $0.first <= index }) else { return [] }
+    // Forward jumps go from the entry's last photo: a stack taken across
+    // midnight holds the next day's first photos, and landing there again
+    // would not move.
+    let last = scope.listingOffset(ofItem: focused + 1) - 1
+    let lastPosition = starts.lastIndex(where: { $0.first <= last }) ?? position
     let month = CivilDate(dayNumber: current).monthNumber
     func monthOf(_ day: Int) -> Int { CivilDate(dayNumber: day).monthNumber }
     var target: Int?
     switch action {
     case .nextDay:
-      target = starts.indices.contains(position + 1) ? starts[position + 1].first : nil
+      target = starts.indices.contains(lastPosition + 1) ? starts[lastPosition + 1].first : nil
     case .previousDay:
       // To the start of this day first, as a player's "previous" does.
       target = index > starts[position].first ? starts[position].first : position > 0 ? starts[position - 1].first : nil
     case .nextMonth:
-      target = starts[(position + 1)...].first { monthOf($0.day) < month }?.first
+      target = starts[(lastPosition + 1)...].first { monthOf($0.day) < month }?.first
     case .previousMonth:
       // Days are newest first, so a month's first day in the list is its
       // newest: where the month starts.

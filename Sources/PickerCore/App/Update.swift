@@ -146,7 +146,7 @@ extension AppState {
     case .last: return focusLastItem()
     case .toggle: toggleFocused()
     case .activate: return activateFocused()
-    case .parent: goToParent()
+    case .parent: return goToParent()
     case .nextSource: return switchSource(to: (activeSource + 1) % max(1, sources.count))
     case .previousSource: return switchSource(to: (activeSource + sources.count - 1) % max(1, sources.count))
     case .source(let index):

@@ -80,6 +80,10 @@ public struct Scope: Hashable, Sendable {
   /// The listing is being read again from the start; the items shown stay
   /// until its first page replaces them.
   public private(set) var relisting = false
+  /// The source said its listing changed while this scope could not be
+  /// listed again (busy with a page, or under another scope): it is, once
+  /// it can.
+  public var needsRelist = false
 
   public init(kind: Kind, label: String, generation: Int, sort: SortOrder = .name) {
     self.kind = kind
@@ -128,7 +132,10 @@ public struct Scope: Hashable, Sendable {
   /// Asks for the listing again from its start (`relisting`).
   public mutating func startRelisting() {
     relisting = true
+    needsRelist = false
     loadingOffset = 0
+    // A page fetched ahead belongs to the old listing.
+    prefetched = nil
   }
 
   public mutating func receive(_ page: Page) {
@@ -159,7 +166,7 @@ public struct Scope: Hashable, Sendable {
       // Nothing to offer behind Load-more, and its total cannot be right.
       revealOnArrival = false
       seeksEnd = false
-      total = items.count
+      total = baseOffset + loadedPhotoCount
       return
     }
     if items.isEmpty || revealOnArrival || seeksEnd || seekItem != nil {
@@ -241,7 +248,8 @@ public struct Scope: Hashable, Sendable {
   private mutating func rebuildEntries(from photos: [PhotoItem]) {
     let leading = isRoot ? 0 : 1
     let wasOnLoadMore = focus - leading >= items.count
-    let focusedPhoto = items.indices.contains(focus - leading) ? items[focus - leading].photos[0].id : nil
+    // A stack's own id is its cover's: the focus stays on that photo.
+    let focusedPhoto = items.indices.contains(focus - leading) ? items[focus - leading].id : nil
     items = []
     entryStarts = []
     sections = []

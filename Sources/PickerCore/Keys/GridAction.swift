@@ -111,7 +111,7 @@ extension KeyMap where Command == GridAction {
           [.char("v")], .preview, help: "preview the photo full screen",
           group: "preview / compare picks / picked tray (keys below)"),
         Binding(
-          [.char("c")], .compare, help: "compare the picked photos side by side (on a stack: its sharpest)",
+          [.char("c")], .compare, help: "compare the picked photos side by side (none picked: a stack's)",
           group: "preview / compare picks / picked tray (keys below)"),
         Binding(
           [.char("t")], .focusTray, help: "focus the picked tray",

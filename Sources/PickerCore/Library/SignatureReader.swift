@@ -66,8 +66,10 @@ public final class SignatureReader {
         SELECT p.id, f.path, p.name, p.sharpness, p.taken, p.burst,
           p.taken - lag(p.taken) OVER w AS before, lead(p.taken) OVER w - p.taken AS after
         FROM photo p JOIN folder f ON f.id = p.folder
-        -- A day-only date (read as midnight) is no time to stack on (StackingRule.seconds).
-        WHERE \(condition) AND NOT (p.origin = \(TakenDate.Origin.fileName.rawValue) AND p.taken % 86400000 = 0)
+        -- A day-only date (read as midnight) and a file time are no times to
+        -- stack on (StackingRule.seconds).
+        WHERE \(condition) AND p.origin != \(TakenDate.Origin.fileTime.rawValue)
+          AND NOT (p.origin = \(TakenDate.Origin.fileName.rawValue) AND p.taken % 86400000 = 0)
         WINDOW w AS (ORDER BY p.taken, p.name))
       WHERE sharpness IS NULL AND (before <= ? OR after <= ? OR burst IS NOT NULL) ORDER BY taken DESC
       """)

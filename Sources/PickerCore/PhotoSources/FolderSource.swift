@@ -39,7 +39,13 @@ public actor FolderSource: PhotoSource {
 
   public nonisolated func changes() -> AsyncStream<SourceChange>? { news.stream }
 
-  public nonisolated func stop() { news.continuation.finish() }
+  /// The picker is done: signatures still to read are not read.
+  public nonisolated func stop() {
+    stopped.set()
+    news.continuation.finish()
+  }
+
+  private nonisolated let stopped = CancellationFlag()
 
   public func items(in folder: FolderID?, page: PageRequest) async throws -> Page {
     makePage(of: try listing(folder, sort: page.sort), in: folder, request: page)
@@ -123,17 +129,23 @@ public actor FolderSource: PhotoSource {
       .filter { signatures[$0.bytes] == nil }
     guard !wanted.isEmpty else { return }
     let news = news.continuation
-    Task.detached(priority: .utility) { [weak self] in
+    let stopped = stopped
+    // Decoding blocks: on a queue of its own, not in the tasks' pool.
+    DispatchQueue.global(qos: .utility).async { [weak self] in
       var read = [PhotoSignature?](repeating: nil, count: wanted.count)
       read.withUnsafeMutableBufferPointer { results in
         let results = SharedBuffer(results)
         DispatchQueue.concurrentPerform(iterations: wanted.count) { index in
+          guard !stopped.isSet else { return }
           results.buffer[index] = PhotoSignature.read(file: wanted[index])
         }
       }
-      guard let self else { return }
-      await self.remember(Array(zip(wanted, read)))
-      news.yield(.contentChanged)
+      guard let self, !stopped.isSet else { return }
+      let found = Array(zip(wanted, read))
+      Task {
+        await self.remember(found)
+        news.yield(.contentChanged)
+      }
     }
   }
 

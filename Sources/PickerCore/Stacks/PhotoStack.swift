@@ -60,11 +60,15 @@ extension StackingRule {
     Photo(taken: Self.seconds(item.taken), signature: item.signature, burstID: item.burstID)
   }
 
-  /// The date in seconds, when it knows the time of day: a messenger's
-  /// file name (IMG-20230614-WA0003) gives the day only, read as midnight,
-  /// and its photos are not seconds apart.
+  /// The date in seconds, when it says when the shot was taken to the
+  /// second: a messenger's file name (IMG-20230614-WA0003) gives the day
+  /// only, read as midnight; a file's modification time is when it was
+  /// copied (a folder copied without keeping times has them all within a
+  /// second or two). Neither stacks on time.
   static func seconds(_ taken: TakenDate?) -> Double? {
-    guard let taken, !(taken.origin == .fileName && taken.wallClock % TakenDate.millisecondsPerDay == 0) else {
+    guard let taken, taken.origin != .fileTime,
+      !(taken.origin == .fileName && taken.wallClock % TakenDate.millisecondsPerDay == 0)
+    else {
       return nil
     }
     return Double(taken.wallClock) / 1000

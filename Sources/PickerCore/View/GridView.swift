@@ -48,7 +48,9 @@ enum GridView {
               state.thumbnailKey(for: item).flatMap { state.thumbnails[$0] }.map(TileView.Picture.init) ?? .pending
             }
           content = .item(item, thumbnail)
-          selected = state.selection.contains(SelectionKey(sourceID: sourceID, itemID: item.id))
+          selected =
+            state.selection.contains(SelectionKey(sourceID: sourceID, itemID: item.id))
+            || state.pickedMember(of: item) != nil
         }
         let focused = index == scope.focus && state.mode == .grid
         TileView.draw(

@@ -12,15 +12,29 @@ import Testing
   init() throws {
     root = NSTemporaryDirectory() + "signature-test-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-    // A burst of four a second apart (one scene, moved and blurred), a
-    // different scene a second after it, and the burst's scene an hour later.
+    // Dates in the names, to the second: a burst of four a second apart
+    // (one scene, moved and blurred), a different scene a second after it,
+    // and the burst's scene an hour later. Two copies of one scene share a
+    // file time only: that is when they were copied, not taken.
     let start = 1_700_000_000
     for frame in 0..<4 {
       write(
-        "burst\(frame).png", StackingTests.scene(1, shift: frame * 2, blur: frame == 2 ? 0 : 2), time: start + frame)
+        Self.name("burst\(frame)"), StackingTests.scene(1, shift: frame * 2, blur: frame == 2 ? 0 : 2),
+        time: start + frame)
     }
-    write("other.png", StackingTests.scene(5), time: start + 4)
-    write("later.png", StackingTests.scene(1), time: start + 3_600)
+    write(Self.name("other"), StackingTests.scene(5), time: start + 4)
+    write(Self.name("later"), StackingTests.scene(1), time: start + 3_600)
+    write("copy1.png", StackingTests.scene(7), time: start - 100)
+    write("copy2.png", StackingTests.scene(7), time: start - 100)
+  }
+
+  /// The file of a photo: its date taken in its name.
+  static func name(_ label: String) -> String {
+    let times = [
+      "burst0": "221320", "burst1": "221321", "burst2": "221322", "burst3": "221323", "other": "221324",
+      "later": "231323",
+    ]
+    return "IMG_20231114_\(times[label]!)_\(label).png"
   }
 
   func write(_ name: String, _ image: PixelImage, time: Int) {
@@ -43,14 +57,15 @@ import Testing
     }
     #expect(read == 5)
     let signatures = try signatures(index)
-    #expect(signatures["later.png"]! == nil)
-    for name in ["burst0.png", "burst1.png", "burst2.png", "burst3.png", "other.png"] {
+    #expect(signatures[Self.name("later")]! == nil)
+    #expect(signatures["copy1.png"]! == nil && signatures["copy2.png"]! == nil, "file times are no shot times")
+    for name in ["burst0", "burst1", "burst2", "burst3", "other"].map(Self.name) {
       #expect(signatures[name]! != nil, "\(name) has no signature")
     }
     // The sharp frame scores highest; another scene is far in hash.
-    let burst = (0..<4).map { signatures["burst\($0).png"]!! }
+    let burst = (0..<4).map { signatures[Self.name("burst\($0)")]!! }
     #expect(burst.indices.max { burst[$0].sharpness < burst[$1].sharpness } == 2)
-    #expect(burst[0].distance(to: burst[1]) <= 10 && burst[0].distance(to: signatures["other.png"]!!) > 10)
+    #expect(burst[0].distance(to: burst[1]) <= 10 && burst[0].distance(to: signatures[Self.name("other")]!!) > 10)
     // Read once: a second run finds nothing to read.
     let again = try index.withDatabase { database throws(SQLiteError) in
       try SignatureReader(database: database, roots: [PathBytes(root)]).run(maxGap: 2)
@@ -67,7 +82,7 @@ import Testing
       }
     }
     #expect(try scanAndRead() == 5)
-    write("burst1.png", StackingTests.scene(3), time: 1_700_000_001)
+    write(Self.name("burst1"), StackingTests.scene(3), time: 1_700_000_009)
     #expect(try scanAndRead() == 1)
   }
 
@@ -83,8 +98,10 @@ import Testing
     scope.restack(StackingRule())
     scope.receive(page)
     let titles = scope.items.map { String(decoding: $0.title, as: UTF8.self) }
-    #expect(titles == ["later.png", "other.png", "burst2.png"])
+    // Newest first; the copies, dated by their file times, come last.
+    #expect(Array(titles.prefix(3)) == ["later", "other", "burst2"].map(Self.name))
     #expect(scope.items[2].stack?.count == 4)
+    #expect(titles.count == 5, "the two copies stay apart: \(titles)")
   }
 
   @Test func aFolderSortedByDateReadsItsBurstsSignaturesAndSaysSo() async throws {
@@ -97,10 +114,11 @@ import Testing
     #expect(await news.next() == .contentChanged)
     let page = try await source.items(in: nil, page: request)
     let signed = page.items.filter { $0.signature != nil }.map { String(decoding: $0.title, as: UTF8.self) }
-    #expect(Set(signed) == ["burst0.png", "burst1.png", "burst2.png", "burst3.png", "other.png"])
+    #expect(Set(signed) == Set(["burst0", "burst1", "burst2", "burst3", "other"].map(Self.name)))
     var scope = Scope(kind: .root, label: "Files", generation: 1, sort: .date)
     scope.restack(StackingRule())
     scope.receive(page)
-    #expect(scope.items.map { String(decoding: $0.title, as: UTF8.self) } == ["later.png", "other.png", "burst2.png"])
+    let titles = scope.items.map { String(decoding: $0.title, as: UTF8.self) }
+    #expect(Array(titles.prefix(3)) == ["later", "other", "burst2"].map(Self.name) && titles.count == 5)
   }
 }

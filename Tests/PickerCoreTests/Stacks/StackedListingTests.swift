@@ -102,8 +102,8 @@ import Testing
     state.press(.right, .right)
     state.press(.char("S"))
     #expect(state.scope!.items.count == 9)
-    // On the stack's first photo, where the stack began.
-    #expect(state.focusedTitle == "b1.jpg")
+    // Still on the photo the tile showed: the cover.
+    #expect(state.focusedTitle == "b3.jpg")
     #expect(state.notice?.text.hasPrefix("Stacks off") == true)
     state.press(.right, .right, .char("S"))
     #expect(state.scope!.items.count == 5 && state.focusedTitle == "b3.jpg")
@@ -209,5 +209,106 @@ extension StackedListingTests {
     first.taken = TakenDate(wallClock: midnight + 5_000, origin: .exif)
     second.taken = TakenDate(wallClock: midnight + 4_000, origin: .exif)
     #expect(rule.joins(second, after: first))
+  }
+}
+
+/// What a review of the stacks found, each pinned by a test.
+extension StackedListingTests {
+  @Test func aChangeWhileAPageIsFetchedAheadOrInFlightIsListedAfterAll() {
+    var options = AppOptions()
+    options.today = Self.day
+    options.pageSize = 4
+    var (state, effects) = Fixture.started(
+      sources: [Fixture.source("Photos", capabilities: [.paging, .search, .timeline])], options: options)
+    let listing = Self.listing
+    effects = state.answerLoad(from: effects, with: Array(listing[0..<4]), total: 9, hasMore: true)
+    // A page on its way: the change waits for it.
+    let inFlight = try! #require(effects.loads.last)
+    #expect(state.update(.sourceChanged(sourceIndex: 0, .contentChanged)).loads.isEmpty)
+    // It arrives: now the listing is read again from its start.
+    let after = state.update(.pageLoaded(inFlight, Page(items: Array(listing[4...]), hasMore: false, total: 9)))
+    let relist = try! #require(after.loads.last)
+    #expect(relist.request.offset == 0 && relist.request.limit >= 9)
+  }
+
+  @Test func sortingInsideAnOpenedStackKeepsItsPhotos() {
+    var state = Self.started()
+    state.press(.right, .right, .enter)
+    #expect(state.press(.char("s")).loads.isEmpty)
+    #expect(state.scope!.items.count == 5)
+    #expect(state.notice?.text.contains("keeps the order") == true)
+  }
+
+  @Test func theNextDayFromAStackTakenAcrossMidnightMovesPastIt() {
+    // Newest first: noon on the 15th, a burst at 00:00:00.5 on the 15th
+    // and 23:59:59.5 on the 14th, then noon on the 14th.
+    let scene: UInt64 = 0xAAAA_5555_AAAA_5555
+    var listing: [PhotoItem] = []
+    listing = [
+      Self.photo("noon15.jpg", seconds: 0, hash: 1, sharpness: 1, daysBefore: -1),
+      Self.photo("m1.jpg", seconds: -0.5, hash: scene, sharpness: 1, daysBefore: -1),
+      Self.photo("m2.jpg", seconds: 0.5, hash: scene ^ 1, sharpness: 3, daysBefore: 0),
+      Self.photo("noon14.jpg", seconds: 0, hash: 2, sharpness: 1),
+    ]
+    listing[1].taken = TakenDate(wallClock: Self.noon + 12 * 3_600_000 + 500, origin: .exif)
+    listing[2].taken = TakenDate(wallClock: Self.noon + 12 * 3_600_000 - 500, origin: .exif)
+    var state = Self.started(listing)
+    #expect(Self.titles(state) == ["noon15.jpg", "m2.jpg", "noon14.jpg"])
+    state.press(.right)
+    #expect(state.focusedItem?.stack != nil)
+    // The 14th starts inside the stack (m2 is its photo): the jump goes on
+    // to the next entry, not back onto the stack.
+    state.press(.char("}"))
+    #expect(state.focusedTitle == "noon14.jpg")
+  }
+
+  @Test func aPickedPhotoOfAStackShowsOnItsTileAndSpaceUnpicksIt() {
+    var state = Self.started()
+    // Inside the stack, pick a frame that is not the cover.
+    state.press(.right, .right, .enter, .left, .char(" "))
+    #expect(state.selection.photos.map(\.key.itemID) == ["b2.jpg"])
+    state.press(.backspace)
+    let tile = state.focusedItem!
+    #expect(tile.id == "b3.jpg" && state.pickedMember(of: tile)?.id == "b2.jpg")
+    #expect(AppView.render(state, theme: .monochrome).plainText.contains("✓"))
+    // Space on the tile unpicks that frame, not picks the cover too.
+    state.press(.char(" "))
+    #expect(state.selection.isEmpty)
+  }
+
+  @Test func aPageFoldedIntoFewTilesIsFollowedAtOnce() {
+    var options = AppOptions()
+    options.today = Self.day
+    options.pageSize = 4
+    var (state, effects) = Fixture.started(
+      sources: [Fixture.source("Photos", capabilities: [.paging, .search, .timeline])], options: options)
+    // The first page is one burst: one tile. The next page is shown as it
+    // comes, not kept behind Load-more.
+    let burst = Array(Self.listing[2..<7])
+    effects = state.answerLoad(from: effects, with: Array(burst[0..<4]), total: 7, hasMore: true)
+    #expect(state.scope!.items.count == 1)
+    let next = try! #require(effects.loads.last)
+    _ = state.update(
+      .pageLoaded(next, Page(items: [burst[4]] + Array(Self.listing[7...]), hasMore: false, total: 7)))
+    #expect(Self.titles(state) == ["b3.jpg", "turned.jpg", "yesterday.jpg"])
+  }
+
+  @Test func withTwoPicksCComparesThePicksEvenOnAStack() {
+    var state = Self.started()
+    state.press(.char(" "), .right, .char(" "), .right, .char("c"))
+    #expect(state.compareState?.photos.map(\.key.itemID) == ["single.jpg", "later.jpg"])
+  }
+}
+
+extension StackedListingTests {
+  @Test func aMoveWhileTheListingIsReadAgainIsKeptWhenItArrives() {
+    var state = Self.started()
+    // The index changed (signatures read): the listing is read again.
+    let relist = try! #require(state.update(.sourceChanged(sourceIndex: 0, .contentChanged)).loads.last)
+    // Meanwhile the user moves on to the stack.
+    state.press(.right, .right)
+    #expect(state.focusedTitle == "b3.jpg")
+    _ = state.update(.pageLoaded(relist, Page(items: Self.listing, hasMore: false, total: 9)))
+    #expect(state.focusedTitle == "b3.jpg", "the relisted page took the focus back to where it was")
   }
 }
