@@ -85,9 +85,6 @@ struct ExecFirstPaint {
   }
 
   private func report(_ rows: [(String, [PseudoTerminalRun.Timings])]) {
-    func median(_ values: [Double]) -> Double? {
-      values.isEmpty ? nil : values.sorted()[values.count / 2]
-    }
     func text(_ value: Double?) -> String { value.map { String(format: "%.1f ms", $0) } ?? "—" }
     if json {
       let objects = rows.map { name, timings in

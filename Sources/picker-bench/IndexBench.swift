@@ -127,6 +127,6 @@ struct IndexBench: ParsableCommand {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
   }
 
-  private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+  private func median(_ values: [Double]) -> Double { picker_bench.median(values) ?? 0 }
   private func format(_ value: Double) -> String { String(format: "%.1f", value) }
 }

@@ -78,8 +78,5 @@ struct LoupeBench: ParsableCommand {
     return (milliseconds, Int(size.get() ?? "0") ?? 0)
   }
 
-  private func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-  }
+  private func median(_ values: [Double]) -> Double { picker_bench.median(values) ?? 0 }
 }

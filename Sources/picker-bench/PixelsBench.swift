@@ -65,7 +65,7 @@ struct PixelsBench: ParsableCommand {
     _ = Self.frameBytes(writer, [], full: false)
     let againBytes = Self.frameBytes(writer, placements, full: false)
     let previewTimes = try previewTimes(PathBytes(files[0]), area: previewArea, format: format)
-    let median = { (values: [Double]) in values.sorted()[values.count / 2] }
+    let median = { (values: [Double]) in picker_bench.median(values) ?? 0 }
     if json {
       print(
         String(

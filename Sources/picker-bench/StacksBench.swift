@@ -129,12 +129,12 @@ struct StacksBench: ParsableCommand {
       String(
         format:
           "hash + sharpness per photo (a %d px thumbnail): median %.3f ms; stacking 10,000 photos: median %.2f ms",
-        thumbnailSize, times.sorted()[times.count / 2], stackTimes.sorted()[stackTimes.count / 2]))
+        thumbnailSize, median(times) ?? 0, median(stackTimes) ?? 0))
     print(
       String(
         format:
           "10,000 photos listed into stacked tiles (%d tiles): median %.1f ms; a signature read from its file: median %.1f ms",
-        tiles, listingTimes.sorted()[listingTimes.count / 2], readTimes.sorted()[readTimes.count / 2]))
+        tiles, median(listingTimes) ?? 0, median(readTimes) ?? 0))
   }
 
   private struct Manifest: Decodable {

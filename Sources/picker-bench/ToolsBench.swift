@@ -121,7 +121,8 @@ struct ToolsBench: ParsableCommand {
         let ratios = picker.map { String(format: "%@ %.1fx", $0.0, $0.1["median"]! / rate["median"]!) }
         lines.append(
           String(
-            format: "  %-14@ %7.1f files/s (%.1f-%.1f), peak RSS %.1f MB a process; picker-tui: %@", tool,
+            format: "  %@ %7.1f files/s (%.1f-%.1f), peak RSS %.1f MB a process; picker-tui: %@",
+            tool.padding(toLength: 14, withPad: " ", startingAt: 0),
             rate["median"]!, rate["min"]!, rate["max"]!, spread(runs.map { $0["peak_rss_mb"]! })["median"]!,
             ratios.joined(separator: ", ")))
         entry[tool] = ["per_second": rate]
