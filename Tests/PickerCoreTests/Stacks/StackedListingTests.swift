@@ -50,6 +50,15 @@ import Testing
     return state
   }
 
+  /// A timeline whose pages hold four photos, its first page not answered.
+  static func startedInPagesOfFour() -> (AppState, [Effect]) {
+    var options = AppOptions()
+    options.today = day
+    options.pageSize = 4
+    return Fixture.started(
+      sources: [Fixture.source("Photos", capabilities: [.paging, .search, .timeline])], options: options)
+  }
+
   static func titles(_ state: AppState) -> [String] {
     state.scope!.items.map { String(decoding: $0.title, as: UTF8.self) }
   }
@@ -139,11 +148,7 @@ import Testing
   }
 
   @Test func aBurstSplitAcrossPagesIsOneStack() {
-    var options = AppOptions()
-    options.today = Self.day
-    options.pageSize = 4
-    var (state, effects) = Fixture.started(
-      sources: [Fixture.source("Photos", capabilities: [.paging, .search, .timeline])], options: options)
+    var (state, effects) = Self.startedInPagesOfFour()
     let listing = Self.listing
     effects = state.answerLoad(from: effects, with: Array(listing[0..<4]), total: 9, hasMore: true)
     #expect(Self.titles(state) == ["single.jpg", "later.jpg", "b2.jpg"])
@@ -215,11 +220,7 @@ extension StackedListingTests {
 /// What a review of the stacks found, each pinned by a test.
 extension StackedListingTests {
   @Test func aChangeWhileAPageIsFetchedAheadOrInFlightIsListedAfterAll() {
-    var options = AppOptions()
-    options.today = Self.day
-    options.pageSize = 4
-    var (state, effects) = Fixture.started(
-      sources: [Fixture.source("Photos", capabilities: [.paging, .search, .timeline])], options: options)
+    var (state, effects) = Self.startedInPagesOfFour()
     let listing = Self.listing
     effects = state.answerLoad(from: effects, with: Array(listing[0..<4]), total: 9, hasMore: true)
     // A page on its way: the change waits for it.
@@ -277,11 +278,7 @@ extension StackedListingTests {
   }
 
   @Test func aPageFoldedIntoFewTilesIsFollowedAtOnce() {
-    var options = AppOptions()
-    options.today = Self.day
-    options.pageSize = 4
-    var (state, effects) = Fixture.started(
-      sources: [Fixture.source("Photos", capabilities: [.paging, .search, .timeline])], options: options)
+    var (state, effects) = Self.startedInPagesOfFour()
     // The first page is one burst: one tile. The next page is shown as it
     // comes, not kept behind Load-more.
     let burst = Array(Self.listing[2..<7])
