@@ -77,11 +77,8 @@ struct ExecFirstPaint {
   }
 
   private static func executable(named name: String) throws -> String {
-    for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
-      let path = "\(folder)/\(name)"
-      if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    throw BenchExit(code: 2, message: "\(name) is not on PATH")
+    guard let path = programOnPath(name) else { throw BenchExit(code: 2, message: "\(name) is not on PATH") }
+    return path
   }
 
   private func report(_ rows: [(String, [PseudoTerminalRun.Timings])]) {

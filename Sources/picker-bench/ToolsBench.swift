@@ -56,7 +56,7 @@ struct ToolsBench: ParsableCommand {
       guard ["vipsthumbnail", "timg", "chafa"].contains(tool) else {
         throw BenchExit(code: 2, message: "unknown tool \(tool) (known: vipsthumbnail, timg, chafa)")
       }
-      if Self.which(tool) != nil { present.append(tool) } else { skipped[tool] = "not installed" }
+      if programOnPath(tool) != nil { present.append(tool) } else { skipped[tool] = "not installed" }
     }
     // Every (folder, what) pair, visited once per run in a rotating order.
     var tasks: [(set: Int, what: String)] = []
@@ -211,12 +211,5 @@ struct ToolsBench: ParsableCommand {
     var pid: pid_t = 0
     let status = posix_spawnp(&pid, command[0], &actions, nil, &arguments, environ)
     return status == 0 ? pid : nil
-  }
-
-  static func which(_ program: String) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":").map { "\($0)/\(program)" }.first {
-      FileManager.default.isExecutableFile(atPath: $0)
-    }
   }
 }

@@ -12,12 +12,7 @@ extension AppState {
   mutating func openCompare() {
     // The picks, when there are two or more; else, on a stack, its photos,
     // sharpest first.
-    if selection.count < 2, let members = focusedStackForCompare(), members.count >= 2 {
-      rememberSharpness(of: focusedItem?.stack?.members ?? [])
-      loupe = nil
-      mode = .compare(CompareState(photos: members))
-      return
-    }
+    if selection.count < 2, let stack = focusedItem?.stack, compare(stack: stack) { return }
     guard selection.count >= 2 else {
       notice = Notice("Pick two to four photos (Space), then c shows them side by side (or c on a stack)")
       return

@@ -17,25 +17,21 @@ extension AppState {
         : "Stacks off: every photo shows on its own (S turns them on)")
   }
 
-  /// The focused stack's photos, sharpest first, for compare; nil when
-  /// the focus is not on a stack.
-  func focusedStackForCompare() -> [ComparedPhoto]? {
-    guard let stack = focusedItem?.stack else { return nil }
-    return stack.bySharpness.compactMap { member in
-      member.pickedOutput.map { PickedPhoto(key: selectionKey(for: member), title: member.title, output: $0) }
-    }
-  }
-
-  /// What the index knew of the stack's sharpness, so compare shows the
-  /// scores without decoding again.
-  mutating func rememberSharpness(of members: [PhotoItem]) {
-    for member in members {
-      guard let signature = member.signature, signature.sharpness >= 0, let output = member.pickedOutput else {
-        continue
-      }
+  /// Compare on a stack: its photos sharpest first, with the sharpness
+  /// the index knew (nothing decoded again). False when fewer than two
+  /// of them can be compared.
+  mutating func compare(stack: PhotoStack) -> Bool {
+    var photos: [ComparedPhoto] = []
+    for member in stack.bySharpness {
+      guard let output = member.pickedOutput else { continue }
       let photo = PickedPhoto(key: selectionKey(for: member), title: member.title, output: output)
-      sharpness[photo.reference] = .some(signature.sharpness)
+      if let signature = member.signature { sharpness[photo.reference] = .some(signature.sharpness) }
+      photos.append(photo)
     }
+    guard photos.count >= 2 else { return false }
+    loupe = nil
+    mode = .compare(CompareState(photos: photos))
+    return true
   }
 }
 

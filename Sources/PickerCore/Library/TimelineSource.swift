@@ -119,17 +119,19 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
         announceChange()
       }
     }
-    // A file index scans on a connection of its own, so listings go on
-    // meanwhile; one in memory has only the one connection.
-    func scanner(_ database: SQLiteDatabase) -> LibraryScanner {
+    return onScanConnection { database throws(SQLiteError) in
       let scanner = LibraryScanner(database: database, roots: filter.roots)
       scanner.isCancelled = { [self] in lock.withLock { stopped } }
-      return scanner
+      return try scanner.scan(progress: report)
     }
-    if let connection = index.secondConnection() {
-      return try? scanner(connection).scan(progress: report)
-    }
-    return try? index.withDatabase { database throws(SQLiteError) in try scanner(database).scan(progress: report) }
+  }
+
+  /// Runs `body` on the connection background work uses: a file index's
+  /// own second connection, so listings go on meanwhile; one in memory has
+  /// only the one connection. Nil when the index fails.
+  private func onScanConnection<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) -> T? {
+    if let connection = index.secondConnection() { return try? body(connection) }
+    return try? index.withDatabase(body)
   }
 
   /// Reads the signatures stacking needs, announcing the stacks as
@@ -143,18 +145,12 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
       continuation?.yield(.status("Reading bursts \(done.formatted()) of \(total.formatted())"))
       announceChange()
     }
-    func reader(_ database: SQLiteDatabase) -> SignatureReader {
+    let read = onScanConnection { database throws(SQLiteError) in
       let reader = SignatureReader(database: database, roots: filter.roots)
       reader.isCancelled = { [self] in lock.withLock { stopped } }
-      return reader
+      return try reader.run(maxGap: gap, progress: report)
     }
-    if let connection = index.secondConnection() {
-      return (try? reader(connection).run(maxGap: gap, progress: report)) ?? 0
-    }
-    return
-      (try? index.withDatabase { database throws(SQLiteError) in
-        try reader(database).run(maxGap: gap, progress: report)
-      }) ?? 0
+    return read ?? 0
   }
 
   /// The index changed: counts kept from before are stale.

@@ -11,16 +11,10 @@ public struct PhotoStack: Hashable, Sendable {
 
   init(members: [PhotoItem]) {
     self.members = members
-    let signatures = members.map(\.signature)
-    let top = signatures.compactMap { $0?.sharpness }.max() ?? 0
-    scores = signatures.map { signature in
-      signature.map { top > 0 ? Int(max(0, $0.sharpness) / top * 100 + 0.5) : 100 }
-    }
+    let (scores, sharpest) = StackingRule.scores(members.map(\.signature))
+    self.scores = scores
     // The sharpest; the first when none is scored.
-    coverIndex =
-      members.indices.max { a, b in
-        (signatures[a]?.sharpness ?? -2, b) < (signatures[b]?.sharpness ?? -2, a)
-      } ?? 0
+    coverIndex = sharpest ?? 0
   }
 
   public var count: Int { members.count }
@@ -78,20 +72,5 @@ extension StackingRule {
   func joins(_ item: PhotoItem, after entry: PhotoItem) -> Bool {
     guard item.kind == .photo, entry.kind == .photo, !item.isMissing, !entry.isMissing else { return false }
     return joins(photo(item), after: photo(entry.photos[entry.photos.count - 1]))
-  }
-
-  /// A listing's photos as entries: each run of near-identical shots one stack.
-  func entries(of photos: [PhotoItem]) -> [PhotoItem] {
-    var entries: [PhotoItem] = []
-    var run: [PhotoItem] = []
-    for photo in photos {
-      if let last = run.last, !joins(photo, after: last) {
-        entries.append(PhotoStack.entry(for: run))
-        run = []
-      }
-      run.append(photo)
-    }
-    if !run.isEmpty { entries.append(PhotoStack.entry(for: run)) }
-    return entries
   }
 }

@@ -47,15 +47,25 @@ public struct StackingRule: Hashable, Sendable {
     return runs
   }
 
-  /// Each photo's sharpness as 0-100 of the sharpest in its stack, and
-  /// which one that is (the cover).
-  public static func scores(_ signatures: [PhotoSignature]) -> (scores: [Int], sharpest: Int?) {
-    guard let best = signatures.indices.max(by: { signatures[$0].sharpness < signatures[$1].sharpness }) else {
-      return ([], nil)
+  /// Each photo's sharpness as 0-100 of the sharpest in its stack (nil
+  /// for one not scored yet), and which one that is (the cover; the first
+  /// of equals, nil when none is scored).
+  public static func scores(_ signatures: [PhotoSignature?]) -> (scores: [Int?], sharpest: Int?) {
+    let scored = signatures.indices.filter { signatures[$0] != nil }
+    guard let best = scored.max(by: { signatures[$0]!.sharpness < signatures[$1]!.sharpness }) else {
+      return (signatures.map { _ in nil }, nil)
     }
-    let top = signatures[best].sharpness
-    let scores = signatures.map { top > 0 ? Int(($0.sharpness / top * 100).rounded()) : 100 }
+    let top = signatures[best]!.sharpness
+    let scores = signatures.map { signature in
+      signature.map { top > 0 ? Int((max(0, $0.sharpness) / top * 100).rounded()) : 100 }
+    }
     return (scores, best)
+  }
+
+  /// The same, every photo scored.
+  public static func scores(_ signatures: [PhotoSignature]) -> (scores: [Int], sharpest: Int?) {
+    let (scores, sharpest) = scores(signatures.map(Optional.some))
+    return (scores.map { $0 ?? 0 }, sharpest)
   }
 }
 
