@@ -313,6 +313,22 @@ int pk_write_tty(const unsigned char *bytes, unsigned long count) {
   return pk_io_write_all(fileno(tty_file), bytes, count);
 }
 
+long pk_write_tty_available(const unsigned char *bytes, unsigned long count) {
+  if (tty_file == NULL) return -1;
+  int fd = fileno(tty_file);
+  // The descriptor is ncurses' too and stays blocking for it: non-blocking
+  // only for this one write (all writes happen on the loop's thread).
+  int flags = fcntl(fd, F_GETFL);
+  if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) return -1;
+  ssize_t n;
+  do n = write(fd, bytes, count);
+  while (n < 0 && errno == EINTR);
+  int saved_errno = errno;
+  fcntl(fd, F_SETFL, flags);
+  if (n >= 0) return (long)n;
+  return saved_errno == EAGAIN || saved_errno == EWOULDBLOCK ? 0 : -1;
+}
+
 int pk_can_address_cursor(void) {
   char *cup = tigetstr("cup");
   return cup != NULL && cup != (char *)-1;

@@ -100,6 +100,10 @@ long pk_read_input(unsigned char *buffer, unsigned long capacity);
 
 /// Writes all bytes to the terminal (after ncurses' own output is flushed).
 int pk_write_tty(const unsigned char *bytes, unsigned long count);
+/// Writes what the tty takes now without waiting: the count written, 0
+/// when it is full, -1 when it is gone. Pictures go out this way, as the
+/// terminal reads them.
+long pk_write_tty_available(const unsigned char *bytes, unsigned long count);
 
 /// Whether the terminal can move the cursor (TERM=dumb cannot draw a grid).
 int pk_can_address_cursor(void);

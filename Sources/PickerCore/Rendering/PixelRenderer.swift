@@ -141,6 +141,9 @@ public enum KittyEncoding {
     Array("\u{1B}_Ga=d,d=i,i=\(id),p=\(placement),q=2\u{1B}\\".utf8)
   }
 
+  /// An empty last chunk: ends a load cut short (kitty drops the image).
+  public static let endLoad = Array("\u{1B}_Gm=0,q=2;\u{1B}\\".utf8)
+
   /// Frees an image and its placements (our own id only, never "all").
   public static func delete(id: UInt32) -> [UInt8] {
     Array("\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\".utf8)

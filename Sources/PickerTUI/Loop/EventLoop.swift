@@ -73,11 +73,19 @@ package final class EventLoop {
     var descriptors = ([inbox.wakeDescriptor] + terminal.pollDescriptors).map {
       pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
     }
+    // Pictures still on their way go out as the terminal reads them, in
+    // this same wait, so a key is never stuck behind them.
+    if let output = terminal.pendingOutputDescriptor {
+      descriptors.append(pollfd(fd: output, events: Int16(POLLOUT), revents: 0))
+    }
     // Signals write to one of these descriptors, so one arriving while the
     // loop was busy still ends this wait at once.
     _ = poll(&descriptors, nfds_t(descriptors.count), terminal.inputTimeout)
+    // Input first: it may carry the terminal's answers that let more go.
+    let inputs = terminal.readInput()
+    terminal.writePending()
     var events: [AppEvent] = []
-    for input in terminal.readInput() {
+    for input in inputs {
       switch input {
       case .key(let key): events.append(.key(key))
       case .mouse(let mouse): events.append(.mouse(mouse))

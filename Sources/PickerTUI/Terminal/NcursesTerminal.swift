@@ -129,6 +129,7 @@ package final class NcursesTerminal: TerminalBackend {
     pk_drain_wakeups()
     var inputs: [TerminalInput] = []
     if pk_take_resync() != 0 { inputs.append(resync()) }
+    let repliesBefore = input.attributeReplies
     inputs += input.inputs(from: typedAhead)
     typedAhead = []
     var buffer = [UInt8](repeating: 0, count: 4096)
@@ -138,11 +139,22 @@ package final class NcursesTerminal: TerminalBackend {
       guard count > 0 else { break }
       bytes += buffer[0..<count]
     }
-    return inputs + input.read(bytes)
+    inputs += input.read(bytes)
+    let now = Self.now()
+    for _ in repliesBefore..<input.attributeReplies { pictures.answered(now: now) }
+    return inputs
   }
 
-  /// Milliseconds until an unfinished sequence must be decided, or -1.
-  package var inputTimeout: Int32 { input.timeout }
+  /// Milliseconds until an unfinished sequence must be decided (or a
+  /// question about picture bytes given up on), or -1.
+  package var inputTimeout: Int32 {
+    let sequence = input.timeout
+    guard let left = pictures.timeoutLeft(now: Self.now()) else { return sequence }
+    let question = Int32((left * 1000).rounded(.up))
+    return sequence < 0 ? question : min(sequence, question)
+  }
+
+  private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
   /// After a resize or a return from Ctrl-Z: the size may have changed
   /// while nobody was looking, and the screen may hold anything.
@@ -164,6 +176,12 @@ package final class NcursesTerminal: TerminalBackend {
     let full = previous == nil || previous!.width != screen.width || previous!.height != screen.height
     var repaint: [Int] = []
     if let writer {
+      // What the terminal has not begun to read of older pictures is
+      // dropped (the writer sends again what this frame still shows); the
+      // picture in progress is brought to an end before any text.
+      let (ending, undelivered) = pictures.supersede(now: Self.now())
+      if !ending.isEmpty { _ = ending.withUnsafeBufferPointer { pk_write_tty($0.baseAddress, UInt($0.count)) } }
+      writer.undelivered(undelivered)
       repaint = writer.prepare(&screen, fullRedraw: full)
       // ncurses repaints these lines whole: pictures that left are erased.
       for line in repaint where line >= 0 && line < screen.height { wredrawln(pk_stdscr(), Int32(line), 1) }
@@ -182,12 +200,27 @@ package final class NcursesTerminal: TerminalBackend {
     for line in repaint where line >= 0 && line < screen.height {
       for x in 0..<screen.width { changed.mark(x: x, y: line) }
     }
-    let bytes = writer.finish(screen, changed: changed, fullRedraw: full)
-    if !bytes.isEmpty { _ = bytes.withUnsafeBufferPointer { pk_write_tty($0.baseAddress, UInt($0.count)) } }
+    pictures.append(writer.finishUnits(screen, changed: changed, fullRedraw: full))
+    writePending()
     let cleanup = writer.cleanup
     if cleanup != crashCleanup {
       crashCleanup = cleanup
       cleanup.withUnsafeBufferPointer { pk_set_crash_cleanup($0.baseAddress, UInt($0.count)) }
+    }
+  }
+
+  /// Picture bytes the terminal has not taken yet, sent as it reads them.
+  private let pictures = GraphicsQueue(flowControl: GraphicsFlowControl())
+
+  package var pendingOutputDescriptor: Int32? {
+    guard pictures.canWrite else { return nil }
+    let descriptor = pk_tty_fd()
+    return descriptor >= 0 ? descriptor : nil
+  }
+
+  package func writePending() {
+    pictures.pump(now: Self.now()) { bytes in
+      bytes.withUnsafeBufferPointer { Int(pk_write_tty_available($0.baseAddress, UInt($0.count))) }
     }
   }
 
@@ -276,6 +309,9 @@ package final class NcursesTerminal: TerminalBackend {
 
   package func close() {
     guard screenHandle != nil else { return }
+    // A picture half sent would swallow what the shell prints next.
+    let ending = pictures.drain()
+    if !ending.isEmpty { _ = ending.withUnsafeBufferPointer { pk_write_tty($0.baseAddress, UInt($0.count)) } }
     if let bytes = writer?.clear(), !bytes.isEmpty {
       _ = bytes.withUnsafeBufferPointer { pk_write_tty($0.baseAddress, UInt($0.count)) }
     }

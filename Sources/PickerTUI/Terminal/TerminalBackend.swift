@@ -25,11 +25,18 @@ package protocol TerminalBackend: AnyObject {
   var traits: TerminalTraits { get }
   /// A signal that asks the picker to end (0: none), taken once.
   func takeSignal() -> Int32
+  /// While pictures are on their way: the descriptor to wait on until the
+  /// terminal can take more. nil when nothing waits.
+  var pendingOutputDescriptor: Int32? { get }
+  /// Writes what the terminal takes now of what waits; never blocks.
+  func writePending()
 }
 
 extension TerminalBackend {
   package var traits: TerminalTraits { TerminalTraits() }
   package func takeSignal() -> Int32 { 0 }
+  package var pendingOutputDescriptor: Int32? { nil }
+  package func writePending() {}
 }
 
 /// What the picker's first state takes from the terminal: its colours, how

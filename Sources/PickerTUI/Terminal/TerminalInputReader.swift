@@ -15,6 +15,9 @@ package struct TerminalInputReader {
   /// Esc key; replies cut in two by a slow link get longer.
   private let escapeDelay: Double
   static let replyDelay = 0.5
+  /// DA1 answers read so far: the output queue's flow control asks DA1
+  /// after each batch of picture bytes.
+  package private(set) var attributeReplies = 0
 
   /// `decoder`: one that may hold the start of a sequence (bytes read
   /// before the screen started).
@@ -42,6 +45,7 @@ package struct TerminalInputReader {
       case .key(let key): inputs.append(.key(key))
       case .mouse(let report):
         if let click = clicks.event(for: report, at: Self.now()) { inputs.append(.mouse(click)) }
+      case .reply(.primaryAttributes): attributeReplies += 1
       case .reply: break  // late answers to the start-up queries
       }
     }

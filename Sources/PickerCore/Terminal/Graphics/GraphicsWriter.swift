@@ -6,14 +6,24 @@ public protocol GraphicsWriter: AnyObject {
   /// Before the text: may rewrite cells (kitty placeholders) and names the
   /// screen lines ncurses must repaint whole (where a picture went away).
   func prepare(_ screen: inout Screen, fullRedraw: Bool) -> [Int]
-  /// After the text: the bytes that draw this frame's pictures. `changed`
+  /// After the text: the units that draw this frame's pictures. `changed`
   /// says which cells ncurses wrote (text erases pixels under it).
-  func finish(_ screen: Screen, changed: ChangedCells, fullRedraw: Bool) -> [UInt8]
+  func finishUnits(_ screen: Screen, changed: ChangedCells, fullRedraw: Bool) -> [GraphicsUnit]
+  /// Units of earlier frames that never reached the terminal whole (a
+  /// newer frame came first): what they carried is not on screen.
+  func undelivered(_ tags: [GraphicsUnitTag])
   /// Leaving the screen (exit, suspend): removes every picture of ours.
   func clear() -> [UInt8]
   /// What `clear` would send now, changing nothing: kept ready for the
   /// crash handler, which cannot run Swift.
   var cleanup: [UInt8] { get }
+}
+
+extension GraphicsWriter {
+  /// A frame's picture bytes, as one write to a terminal that reads them all.
+  public func finish(_ screen: Screen, changed: ChangedCells, fullRedraw: Bool) -> [UInt8] {
+    finishUnits(screen, changed: changed, fullRedraw: fullRedraw).joinedBytes
+  }
 }
 
 /// The cells a frame rewrote, and where each line's blank tail starts (a
@@ -50,6 +60,8 @@ enum CursorBytes {
   static let save: [UInt8] = [0x1B, UInt8(ascii: "7")]
   static let restore: [UInt8] = [0x1B, UInt8(ascii: "8")]
   static func move(x: Int, y: Int) -> [UInt8] { Array("\u{1B}[\(y + 1);\(x + 1)H".utf8) }
+  /// Bytes drawn at a cell, the cursor put back after.
+  static func at(x: Int, y: Int, _ bytes: [UInt8]) -> [UInt8] { save + move(x: x, y: y) + bytes + restore }
 }
 
 /// The writer for what detection decided; nil draws symbols only.

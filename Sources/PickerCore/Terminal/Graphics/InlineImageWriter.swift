@@ -18,9 +18,9 @@ public final class InlineImageWriter: GraphicsWriter {
     return lines.sorted()
   }
 
-  public func finish(_ screen: Screen, changed: ChangedCells, fullRedraw: Bool) -> [UInt8] {
+  public func finishUnits(_ screen: Screen, changed: ChangedCells, fullRedraw: Bool) -> [GraphicsUnit] {
     let before = Set(shown)
-    var out: [UInt8] = []
+    var units: [GraphicsUnit] = []
     var drawn: [ImagePlacement] = []
     for placement in screen.images {
       // An image that reaches the last line makes the terminal scroll.
@@ -28,12 +28,33 @@ public final class InlineImageWriter: GraphicsWriter {
         placement.x + placement.columns <= screen.width
       else { continue }
       drawn.append(placement)
-      if !fullRedraw && before.contains(placement) && !changed.touches(placement) { continue }
-      out += CursorBytes.move(x: placement.x, y: placement.y)
-      out += placement.image.payload
+      if !fullRedraw && before.contains(placement) && !changed.touches(placement) && !stale.contains(placement) {
+        continue
+      }
+      units.append(Self.unit(drawing: placement))
     }
     shown = drawn
-    return out.isEmpty ? [] : CursorBytes.save + out + CursorBytes.restore
+    stale.removeAll()
+    return units
+  }
+
+  /// Pictures cut short or never sent: still counted as shown (their
+  /// lines are repainted if they leave), and sent again if they stay.
+  private var stale: Set<ImagePlacement> = []
+
+  public func undelivered(_ tags: [GraphicsUnitTag]) {
+    for case .inline(let placement) in tags { stale.insert(placement) }
+  }
+
+  /// A sixel picture may end early after any band (`-`): the string is
+  /// closed there and shows the bands sent. An iTerm2 picture is one file
+  /// and goes whole.
+  static func unit(drawing placement: ImagePlacement) -> GraphicsUnit {
+    let bytes = CursorBytes.at(x: placement.x, y: placement.y, placement.image.payload)
+    guard placement.image.graphics == .sixel else { return GraphicsUnit(bytes: bytes, tag: .inline(placement)) }
+    return GraphicsUnit(
+      bytes: bytes, tag: .inline(placement), stopAfter: [UInt8(ascii: "-")],
+      ending: [0x1B, UInt8(ascii: "\\")] + CursorBytes.restore)
   }
 
   public var cleanup: [UInt8] { [] }

@@ -9,27 +9,43 @@ public final class KittyPlaceholderWriter: GraphicsWriter {
   /// Ids are palette colours (`38;5;N`): tmux passes 256-colour
   /// foregrounds on unchanged, 24-bit ones only to terminals it trusts.
   private var kept = LRUIDs(first: 1, last: 255)
-  private var pending: [UInt8] = []
+  private var pending: [GraphicsUnit] = []
 
   public func prepare(_ screen: inout Screen, fullRedraw: Bool) -> [Int] {
     if fullRedraw {
-      for id in kept.allIDs { pending += KittyEncoding.delete(id: id) }
+      for id in kept.allIDs { pending.append(Self.required(KittyEncoding.delete(id: id))) }
       kept.removeAll()
     }
     var evicted: [UInt32] = []
     for placement in screen.images {
       let (id, isNew) = kept.id(for: placement.image.id, evicted: &evicted)
-      if isNew { pending += KittyEncoding.transmit(placement.image, id: id, virtualPlacement: true) }
+      if isNew {
+        // Inside tmux's passthrough a load cut short cannot be closed
+        // safely: a picture, once begun, goes whole.
+        pending.append(
+          GraphicsUnit(
+            bytes: GraphicsDetection.tmuxPassthrough(
+              KittyEncoding.transmit(placement.image, id: id, virtualPlacement: true)),
+            tag: .transmit(id)))
+      }
       Self.drawPlaceholders(of: placement, id: id, into: &screen)
     }
-    for id in evicted { pending = KittyEncoding.delete(id: id) + pending }
+    pending.insert(contentsOf: evicted.map { Self.required(KittyEncoding.delete(id: $0)) }, at: 0)
     screen.images.removeAll()
     return []
   }
 
-  public func finish(_ screen: Screen, changed: ChangedCells, fullRedraw: Bool) -> [UInt8] {
+  public func finishUnits(_ screen: Screen, changed: ChangedCells, fullRedraw: Bool) -> [GraphicsUnit] {
     defer { pending.removeAll() }
-    return pending.isEmpty ? [] : GraphicsDetection.tmuxPassthrough(pending)
+    return pending
+  }
+
+  public func undelivered(_ tags: [GraphicsUnitTag]) {
+    for case .transmit(let id) in tags { kept.forget(id: id) }
+  }
+
+  private static func required(_ bytes: [UInt8]) -> GraphicsUnit {
+    GraphicsUnit(bytes: GraphicsDetection.tmuxPassthrough(bytes))
   }
 
   public func clear() -> [UInt8] {

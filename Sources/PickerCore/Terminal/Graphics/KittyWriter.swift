@@ -19,12 +19,12 @@ public final class KittyWriter: GraphicsWriter {
 
   public func prepare(_ screen: inout Screen, fullRedraw: Bool) -> [Int] { [] }
 
-  public func finish(_ screen: Screen, changed: ChangedCells, fullRedraw: Bool) -> [UInt8] {
-    var out: [UInt8] = []
+  public func finishUnits(_ screen: Screen, changed: ChangedCells, fullRedraw: Bool) -> [GraphicsUnit] {
+    var units: [GraphicsUnit] = []
     if fullRedraw {
       // A full clear (ESC [2J, a screen switch) drops image data in some
       // kitty versions: free ours and send again what is needed.
-      for id in kept.allIDs { out += KittyEncoding.delete(id: id) }
+      for id in kept.allIDs { units.append(GraphicsUnit(bytes: KittyEncoding.delete(id: id))) }
       kept.removeAll()
       shown.removeAll()
       cleanupBytes = nil
@@ -33,21 +33,53 @@ public final class KittyWriter: GraphicsWriter {
     for placement in screen.images {
       let (id, isNew) = kept.id(for: placement.image.id, cost: Self.cost(of: placement.image))
       if isNew {
-        out += KittyEncoding.transmit(placement.image, id: id)
+        units.append(Self.transmitUnit(placement.image, id: id))
         cleanupBytes = nil
       }
       next[id] = (placement.x, placement.y)
       if let old = shown[id], old == (placement.x, placement.y) { continue }
-      out += CursorBytes.move(x: placement.x, y: placement.y)
-      out += KittyEncoding.place(placement.image, id: id, placement: 1)
+      units.append(
+        GraphicsUnit(
+          bytes: CursorBytes.at(
+            x: placement.x, y: placement.y, KittyEncoding.place(placement.image, id: id, placement: 1)),
+          tag: .place(id)))
     }
-    for (id, _) in shown where next[id] == nil { out += KittyEncoding.removePlacement(id: id, placement: 1) }
+    for (id, _) in shown where next[id] == nil {
+      units.append(GraphicsUnit(bytes: KittyEncoding.removePlacement(id: id, placement: 1)))
+    }
     shown = next
     for id in kept.evict(keepingCost: Self.maxKeptBytes, protected: Set(next.keys)) {
-      out += KittyEncoding.delete(id: id)
+      units.append(GraphicsUnit(bytes: KittyEncoding.delete(id: id)))
       cleanupBytes = nil
     }
-    return out.isEmpty ? [] : CursorBytes.save + out + CursorBytes.restore
+    return units
+  }
+
+  /// A picture's data pauses between two chunks for a frame's text (kitty
+  /// goes on loading at the next chunk; only another picture's data may not
+  /// come between). When the picker ends, it ends there: an empty last
+  /// chunk closes the load (kitty drops the short image), and the id is
+  /// freed.
+  static func transmitUnit(_ image: PixelThumbnail, id: UInt32) -> GraphicsUnit {
+    GraphicsUnit(
+      bytes: KittyEncoding.transmit(image, id: id), tag: .transmit(id), stopAfter: [0x1B, UInt8(ascii: "\\")],
+      ending: KittyEncoding.endLoad + KittyEncoding.delete(id: id), pausable: true)
+  }
+
+  public func undelivered(_ tags: [GraphicsUnitTag]) {
+    for tag in tags {
+      switch tag {
+      case .transmit(let id):
+        kept.forget(id: id)
+        shown[id] = nil
+        cleanupBytes = nil
+      case .place(let id) where shown[id] != nil:
+        // Where it shows now is not known: placed again if it stays,
+        // removed if it leaves.
+        shown[id] = (-1, -1)
+      default: break
+      }
+    }
   }
 
   public func clear() -> [UInt8] {
@@ -151,6 +183,15 @@ public struct LRUIDs {
       }
     }
     return freed
+  }
+
+  /// Lets go of `id` (its data never arrived); it may be handed out again.
+  public mutating func forget(id: UInt32) {
+    guard let content = byContent.first(where: { $0.value == id })?.key else { return }
+    byContent[content] = nil
+    totalCost -= costs.removeValue(forKey: content) ?? 0
+    order.removeAll { $0 == content }
+    free.append(id)
   }
 
   public mutating func removeAll() {

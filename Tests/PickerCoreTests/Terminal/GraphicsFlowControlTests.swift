@@ -1,0 +1,124 @@
+import Testing
+
+@testable import PickerCore
+
+/// A terminal on a virtual clock: a tty buffer of `capacity` bytes that it
+/// reads `speed` bytes a second from, answering each DA1 it reads.
+private final class SimulatedTerminal {
+  let capacity: Int
+  let speed: Double
+  let answers: Bool
+  var buffer: [UInt8] = []
+  var read = 0
+  private var tail: [UInt8] = []
+  var replies = 0
+  private var carry = 0.0
+
+  init(capacity: Int = 18 << 10, speed: Double, answers: Bool = true) {
+    self.capacity = capacity
+    self.speed = speed
+    self.answers = answers
+  }
+
+  func write(_ bytes: ArraySlice<UInt8>) -> Int {
+    let taken = min(bytes.count, capacity - buffer.count)
+    buffer += bytes.prefix(taken)
+    return taken
+  }
+
+  /// Reads for `seconds`; returns how many questions it answered.
+  func run(for seconds: Double) -> Int {
+    carry += speed * seconds
+    let count = min(buffer.count, Int(carry))
+    carry -= Double(count)
+    let chunk = tail + buffer.prefix(count)
+    buffer.removeFirst(count)
+    read += count
+    tail = Array(chunk.suffix(2))
+    guard answers, chunk.count >= 3 else { return 0 }
+    // A question split between two reads counts once, when it is whole.
+    let query = GraphicsFlowControl.query
+    var found = 0
+    for index in 0...(chunk.count - 3) where chunk[index] == query[0] {
+      if chunk[index + 1] == query[1] && chunk[index + 2] == query[2] { found += 1 }
+    }
+    return found
+  }
+}
+
+private func picture(_ id: UInt32, bytes: Int) -> GraphicsUnit {
+  // kitty-like: chunks of 4 KB, each a sequence of its own.
+  var data: [UInt8] = []
+  var left = bytes
+  while left > 0 {
+    let piece = min(4096, left)
+    data += Array("\u{1B}_G".utf8) + [UInt8](repeating: UInt8(ascii: "A"), count: piece) + [0x1B, 0x5C]
+    left -= piece
+  }
+  return GraphicsUnit(bytes: data, tag: .transmit(id), stopAfter: [0x1B, 0x5C], pausable: true)
+}
+
+@Suite struct GraphicsFlowControlTests {
+  @Test func aSlowTerminalIsNeverSentMoreThanAFewMillisecondsAhead() {
+    let terminal = SimulatedTerminal(speed: 1_000_000)
+    let queue = GraphicsQueue(flowControl: GraphicsFlowControl())
+    queue.append((1...60).map { picture($0, bytes: 70_000) })
+    var now = 0.0
+    var worst = 0
+    var worstLate = 0
+    // Three seconds, a millisecond at a time; the first second learns.
+    for step in 0..<3000 {
+      if queue.canWrite { queue.pump(now: now, write: terminal.write) }
+      now += 0.001
+      for _ in 0..<terminal.run(for: 0.001) { queue.answered(now: now) }
+      if step < 1000 { worst = 0 } else { worstLate = max(worstLate, terminal.buffer.count) }
+      worst = max(worst, terminal.buffer.count)
+    }
+    // Text written now waits behind what the tty holds: at 1 MB/s, 16 ms
+    // is 16,000 bytes.
+    #expect(worstLate < 16_000, "the tty held \(worstLate) bytes")
+    #expect(terminal.read > 2_850_000, "and the terminal still read at its speed: \(terminal.read)")
+  }
+
+  @Test func aFastTerminalGetsAWideWindow() {
+    let terminal = SimulatedTerminal(capacity: 1 << 30, speed: 200_000_000)
+    let queue = GraphicsQueue(flowControl: GraphicsFlowControl())
+    queue.append((1...200).map { picture($0, bytes: 70_000) })
+    var now = 0.0
+    for _ in 0..<100 {
+      if queue.canWrite { queue.pump(now: now, write: terminal.write) }
+      now += 0.001
+      for _ in 0..<terminal.run(for: 0.001) { queue.answered(now: now) }
+    }
+    #expect(queue.flow!.window > 1 << 20, "window \(queue.flow!.window)")
+    #expect(queue.isEmpty, "14 MB in 100 ms")
+  }
+
+  @Test func aTerminalThatNeverAnswersIsSentEverythingAfterAFewSeconds() {
+    let terminal = SimulatedTerminal(capacity: 1 << 30, speed: 100_000_000, answers: false)
+    let queue = GraphicsQueue(flowControl: GraphicsFlowControl())
+    queue.append((1...10).map { picture($0, bytes: 70_000) })
+    var now = 0.0
+    while now < 5 && !queue.isEmpty {
+      queue.pump(now: now, write: terminal.write)
+      now += 0.01
+      _ = terminal.run(for: 0.01)
+    }
+    #expect(queue.isEmpty && queue.flow!.isEnabled == false)
+    #expect(now > 1.9, "questions were waited for, a second each")
+  }
+
+  @Test func questionsGoOnlyBetweenSequences() {
+    let terminal = SimulatedTerminal(capacity: 1 << 30, speed: 1_000_000)
+    let queue = GraphicsQueue(flowControl: GraphicsFlowControl())
+    let sixel = GraphicsUnit(
+      bytes: Array("\u{1B}Pq".utf8) + [UInt8](repeating: UInt8(ascii: "~"), count: 100_000) + [0x1B, 0x5C],
+      tag: .place(1), stopAfter: Array("-".utf8))
+    queue.append([sixel, picture(2, bytes: 20_000)])
+    queue.pump(now: 0, write: terminal.write)
+    let sent = String(decoding: terminal.buffer, as: UTF8.self)
+    // The sixel string is one sequence: the question waits for its end.
+    #expect(!sent.prefix(100_003).contains("\u{1B}[c"))
+    #expect(sent.dropFirst(100_005).hasPrefix("\u{1B}[c"))
+  }
+}
