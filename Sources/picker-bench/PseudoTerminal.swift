@@ -13,7 +13,7 @@ final class PseudoTerminalRun {
     var exit: Double?
   }
 
-  private let master: Int32
+  let master: Int32
   private let slavePath: String
 
   /// `cells` and `cellPixels`: the window the program sees (TIOCGWINSZ).
@@ -101,7 +101,7 @@ final class PseudoTerminalRun {
 
   /// A new session whose controlling terminal is the pseudo-terminal: the
   /// first tty a session leader opens becomes its own.
-  private func spawn(_ arguments: [String], environment: [String: String]) throws -> pid_t {
+  func spawn(_ arguments: [String], environment: [String: String]) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -128,7 +128,7 @@ final class PseudoTerminalRun {
 
   /// A terminal answers DA1 at once and says it draws kitty images: the
   /// programs measured wait for these answers before they draw.
-  private func answerQueries(in chunk: Data) {
+  func answerQueries(in chunk: Data) {
     var answers = ""
     // In the order asked: the kitty query comes before the DA1 sentinel.
     if let start = chunk.range(of: Data("\u{1B}_Gi=".utf8)),

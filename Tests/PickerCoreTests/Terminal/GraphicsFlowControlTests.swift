@@ -70,7 +70,8 @@ private func picture(_ id: UInt32, bytes: Int) -> GraphicsUnit {
     for step in 0..<3000 {
       if queue.canWrite { queue.pump(now: now, write: terminal.write) }
       now += 0.001
-      for _ in 0..<terminal.run(for: 0.001) { queue.answered(now: now) }
+      // It reads in bursts, 4 ms at a time.
+      if step % 4 == 3 { for _ in 0..<terminal.run(for: 0.004) { queue.answered(now: now) } }
       if step < 1000 { worst = 0 } else { worstLate = max(worstLate, terminal.buffer.count) }
       worst = max(worst, terminal.buffer.count)
     }
@@ -78,6 +79,27 @@ private func picture(_ id: UInt32, bytes: Int) -> GraphicsUnit {
     // is 16,000 bytes.
     #expect(worstLate < 16_000, "the tty held \(worstLate) bytes")
     #expect(terminal.read > 2_850_000, "and the terminal still read at its speed: \(terminal.read)")
+  }
+
+  @Test func aSlowTerminalGetsSixelPicturesBandByBand() {
+    let terminal = SimulatedTerminal(speed: 1_000_000)
+    let queue = GraphicsQueue(flowControl: GraphicsFlowControl())
+    // Tiles of 8 KB (a grid tile is about that) in 1 KB bands: no
+    // question can go inside one, so a tile goes at the pace the tty takes
+    // it once the question before it is answered.
+    let band = [UInt8](repeating: UInt8(ascii: "~"), count: 1023) + [UInt8(ascii: "-")]
+    let sixel = Array("\u{1B}Pq".utf8) + Array(repeating: band, count: 8).flatMap { $0 } + [0x1B, 0x5C]
+    queue.append((0..<450).map { GraphicsUnit(bytes: sixel, tag: .place(UInt32($0)), stopAfter: Array("-".utf8)) })
+    var now = 0.0
+    var worstLate = 0
+    for step in 0..<3000 {
+      if queue.canWrite { queue.pump(now: now, write: terminal.write) }
+      now += 0.001
+      for _ in 0..<terminal.run(for: 0.001) { queue.answered(now: now) }
+      if step >= 1000 { worstLate = max(worstLate, terminal.buffer.count) }
+    }
+    #expect(worstLate < 16_000, "the tty held \(worstLate) bytes")
+    #expect(terminal.read > 2_850_000, "read \(terminal.read)")
   }
 
   @Test func aFastTerminalGetsAWideWindow() {

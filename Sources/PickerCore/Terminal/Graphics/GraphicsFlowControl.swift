@@ -14,7 +14,7 @@ public struct GraphicsFlowControl {
   public static let query: [UInt8] = Array("\u{1B}[c".utf8)
 
   /// Seconds of reading a key's frame may wait behind.
-  public var target = 0.008
+  public var target = 0.005
   public static let minimumWindow = 4 << 10
   public static let maximumWindow = 8 << 20
   /// An answer not back after this long is taken as given (a terminal busy
@@ -35,7 +35,10 @@ public struct GraphicsFlowControl {
   /// when its batch began.
   private var asked: [(written: Int, at: Double, batchStart: Double, batchBytes: Int, alone: Bool)] = []
   private var batchStart: Double?
-  private var lastAnswer: Double?
+  /// The span of answers being measured: when it began, bytes answered.
+  private var spanStart: (at: Double, bytes: Int)?
+  private var lastSpanEnd: Double?
+  static let span = 0.02
   private var quickestAnswer = Double.infinity
   /// Recent reading speeds (bytes/s) with when they were seen: the window
   /// follows the fastest of the last second, so a batch the picker had
@@ -44,6 +47,9 @@ public struct GraphicsFlowControl {
   private var timeoutsInARow = 0
 
   public init() {}
+
+  /// Questions asked and not yet answered.
+  public var hasQuestionsOut: Bool { !asked.isEmpty }
 
   /// Bytes that may be written now.
   public var room: Int { isEnabled ? max(0, window - (written - answered)) : .max }
@@ -79,12 +85,16 @@ public struct GraphicsFlowControl {
     timeoutsInARow = 0
     answered = max(answered, question.written)
     if question.alone { quickestAnswer = min(quickestAnswer, now - question.at) }
-    // The batch was read from when it was written or when the one before
-    // it was done, whichever came later.
-    let began = max(question.batchStart, lastAnswer ?? question.batchStart)
-    lastAnswer = now
-    if question.batchBytes >= Self.minimumWindow / 4, now - began > 0 {
-      speeds.append((Double(question.batchBytes) / (now - began), now))
+    // Reading speed over spans of at least `span`: a terminal reads in
+    // bursts, and two answers read together would look infinitely fast.
+    // A span starts when its first batch was written or when the span
+    // before it ended, whichever came later.
+    if spanStart == nil { spanStart = (max(question.batchStart, lastSpanEnd ?? question.batchStart), 0) }
+    spanStart!.bytes += question.batchBytes
+    if now - spanStart!.at >= Self.span {
+      speeds.append((Double(spanStart!.bytes) / (now - spanStart!.at), now))
+      spanStart = nil
+      lastSpanEnd = now
     }
     speeds.removeAll { now - $0.at > 1 }
     guard let fastest = speeds.map(\.speed).max() else { return }

@@ -33,7 +33,13 @@ public final class GraphicsQueue {
   public var canWrite: Bool {
     guard !isEmpty else { return false }
     guard let flow, urgent.isEmpty, sent == pieceEnd else { return true }
-    return flow.room > 0 || flow.wantsQuestion(idle: false)
+    return flow.room > 0 || flow.wantsQuestion(idle: false) || mustGoOn(flow)
+  }
+
+  /// In the middle of a sequence no question can go: with none on its way
+  /// that would let more go, the sequence goes on regardless.
+  private func mustGoOn(_ flow: GraphicsFlowControl) -> Bool {
+    head < units.count && sent > 0 && !units[head].pausable && !flow.hasQuestionsOut
   }
 
   public func append(_ more: [GraphicsUnit]) {
@@ -71,13 +77,15 @@ public final class GraphicsQueue {
       }
       let unit = units[head]
       if sent == pieceEnd {
-        // Between two pieces: a question may go, and flow control decides.
-        if flow?.wantsQuestion(idle: false) == true {
+        // Between two pieces: a question may go where a sequence may
+        // (between units, or at a stop of one that pauses), and flow
+        // control decides whether the next piece goes now.
+        if sent == 0 || unit.pausable, flow?.wantsQuestion(idle: false) == true {
           ask(now: now)
           continue
         }
-        if let flow, flow.room == 0 { break }
-        pieceEnd = unit.pausable ? (unit.stop(atOrAfter: sent + 1) ?? unit.bytes.count) : unit.bytes.count
+        if let flow, flow.room == 0, !mustGoOn(flow) { break }
+        pieceEnd = unit.stop(atOrAfter: sent + 1) ?? unit.bytes.count
       }
       let end = limit - total >= pieceEnd - sent ? pieceEnd : sent + (limit - total)
       let offered = end - sent
