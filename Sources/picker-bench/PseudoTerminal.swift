@@ -70,6 +70,7 @@ final class PseudoTerminalRun {
         if count > 0 {
           let chunk = buffer[0..<count]
           answerQueries(in: Data(chunk))
+          readFiles(in: chunk)
           if timings.firstFrame == nil, firstFrame(chunk) { timings.firstFrame = elapsed() }
           if timings.thumbnails == nil, thumbnails(chunk) { timings.thumbnails = elapsed() }
         }
@@ -126,20 +127,82 @@ final class PseudoTerminalRun {
     return pid
   }
 
+  /// Whether it reads pictures from files, as kitty on the same machine
+  /// does (then it answers the file query OK, and reads and deletes each
+  /// file as kitty would); false is a terminal across a link.
+  var readsFiles = true
+  /// Pictures read from files so far.
+  private(set) var filesRead = 0
+  private var fileCommands = KittyFileCommands()
+
   /// A terminal answers DA1 at once and says it draws kitty images: the
   /// programs measured wait for these answers before they draw.
   func answerQueries(in chunk: Data) {
     var answers = ""
-    // In the order asked: the kitty query comes before the DA1 sentinel.
-    if let start = chunk.range(of: Data("\u{1B}_Gi=".utf8)),
-      chunk[start.upperBound...].prefix(80).range(of: Data("a=q".utf8)) != nil
+    // In the order asked: the kitty queries come before the DA1 sentinel.
+    var from = chunk.startIndex
+    while let start = chunk[from...].range(of: Data("\u{1B}_Gi=".utf8)),
+      let end = chunk[start.upperBound...].range(of: Data("\u{1B}\\".utf8))
     {
-      let id = chunk[start.upperBound...].prefix { (0x30...0x39).contains($0) }
-      answers += "\u{1B}_Gi=\(String(decoding: id, as: UTF8.self));OK\u{1B}\\"
+      let command = chunk[start.upperBound..<end.lowerBound]
+      from = end.upperBound
+      guard command.range(of: Data("a=q".utf8)) != nil else { continue }
+      let id = String(decoding: command.prefix { (0x30...0x39).contains($0) }, as: UTF8.self)
+      if command.range(of: Data("t=t".utf8)) != nil {
+        let read = readsFiles && readFile(named: command.split(separator: UInt8(ascii: ";")).last ?? Data())
+        answers += "\u{1B}_Gi=\(id);\(read ? "OK" : "EBADF:no such file")\u{1B}\\"
+      } else {
+        answers += "\u{1B}_Gi=\(id);OK\u{1B}\\"
+      }
     }
     if chunk.range(of: Data("\u{1B}[c".utf8)) != nil || chunk.range(of: Data("\u{1B}[0c".utf8)) != nil {
       answers += "\u{1B}[?62;4;22c"
     }
     if !answers.isEmpty { _ = answers.withCString { write(master, $0, strlen($0)) } }
+  }
+
+  /// Reads the pictures sent as files in this chunk, and deletes them.
+  func readFiles(in chunk: ArraySlice<UInt8>) {
+    guard readsFiles else { return }
+    for name in fileCommands.names(in: chunk) where readFile(named: Data(name)) { filesRead += 1 }
+  }
+
+  private func readFile(named base64: Data) -> Bool {
+    guard let decoded = Data(base64Encoded: base64) else { return false }
+    let path = String(decoding: decoded, as: UTF8.self)
+    guard FileManager.default.contents(atPath: path) != nil else { return false }
+    unlink(path)
+    return true
+  }
+}
+
+/// Finds kitty transmissions from files (`a=t,…,t=t;NAME`) in output read
+/// chunk by chunk: each file's name (base64), once.
+struct KittyFileCommands {
+  private static let marker = Array("\u{1B}_Ga=t,".utf8)
+  private var tail: [UInt8] = []
+  /// Bytes seen before `tail`, and where the last command handled started.
+  private var before = 0
+  private var handled = -1
+
+  mutating func names(in chunk: ArraySlice<UInt8>) -> [[UInt8]] {
+    let window = tail + chunk
+    var names: [[UInt8]] = []
+    var from = 0
+    while let found = OutputSearch.firstIndex(of: Self.marker, in: window, from: from) {
+      from = found + Self.marker.count
+      guard let end = window[from...].firstIndex(of: 0x1B) else { break }
+      guard before + found > handled else { continue }
+      let command = window[from..<end]
+      guard let semicolon = command.firstIndex(of: UInt8(ascii: ";")),
+        command[..<semicolon].split(separator: UInt8(ascii: ",")).contains(where: { $0.elementsEqual("t=t".utf8) })
+      else { continue }
+      handled = before + found
+      names.append(Array(window[(semicolon + 1)..<end]))
+    }
+    let keep = min(window.count, 512)
+    before += window.count - keep
+    tail = Array(window.suffix(keep))
+    return names
   }
 }

@@ -82,10 +82,7 @@ class SlowTerminal:
             assert time.monotonic() < deadline, f"timed out; {len(self.data)} bytes read"
             chunk = self._read(RATE // 100, 0.01)
             self.data += chunk
-            asked = self.data.count(DA1)
-            if asked > self.answered:
-                os.write(self.master, DA1_ANSWER * (asked - self.answered))
-                self.answered = asked
+            self._answer()
             time.sleep(len(chunk) / RATE)
 
     def type(self, keys: bytes) -> int:
@@ -93,12 +90,19 @@ class SlowTerminal:
         os.write(self.master, keys)
         return len(self.data)
 
+    def _answer(self) -> None:
+        asked = self.data.count(DA1)
+        if asked > self.answered:
+            os.write(self.master, DA1_ANSWER * (asked - self.answered))
+            self.answered = asked
+
     def finish(self) -> int:
-        """Reads at full speed until the picker exits; its status."""
+        """Reads at full speed, answering, until the picker exits; its status."""
         deadline = time.monotonic() + TIMEOUT
         while True:
             chunk = self._read(65536, 0.05)
             self.data += chunk
+            self._answer()
             pid, status = os.waitpid(self.pid, os.WNOHANG)
             if pid == self.pid:
                 while chunk := self._read(65536, 0.05):
@@ -126,7 +130,8 @@ def test_a_key_is_answered_before_the_page_of_pictures_has_drained(picker_bin, t
         assert behind < 48_000, f"the frame came {behind} bytes after the key"
         # And the page was still coming: its pictures go on after the frame.
         terminal.read_slowly_until(lambda data: data.count(b"\x1b_Ga=t,", frame_at) >= 2)
-        # Leaving now, mid-picture: the load in progress is closed, and the
+        # Leaving now, mid-picture (the answers to its questions coming
+        # right behind the Esc): the load in progress is closed, and the
         # terminal gets its screen back after it.
         terminal.type(b"\x1b")
         status = terminal.finish()

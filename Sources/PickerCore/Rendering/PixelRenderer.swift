@@ -46,12 +46,12 @@ public enum PixelRenderer {
     switch format.graphics {
     case .kitty:
       // Sent as it is and placed with a pixel offset: no padding to send.
-      guard let (payload, dataFormat) = KittyEncoding.payload(shown) else { return nil }
+      guard let (payload, dataFormat) = KittyEncoding.payload(shown, base64: !format.kittyFiles) else { return nil }
       let offset = PixelSize(
         width: (columns * cell.width - shown.width) / 2, height: (rows * cell.height - shown.height) / 2)
       return PixelThumbnail(
         graphics: .kitty, columns: columns, rows: rows, pixelSize: PixelSize(width: shown.width, height: shown.height),
-        payload: payload, dataFormat: dataFormat, offset: offset)
+        payload: payload, dataFormat: dataFormat, offset: offset, payloadIsRaw: format.kittyFiles)
     case .sixel:
       guard let padded = shown.padded(width: columns * cell.width, height: rows * cell.height) else { return nil }
       var buffer: UnsafeMutablePointer<UInt8>?
@@ -76,8 +76,9 @@ public enum PixelRenderer {
 
 /// kitty's graphics protocol: the transmitted data, and the commands.
 public enum KittyEncoding {
-  /// The pixels in base64, and the format keys that describe them.
-  public static func payload(_ image: PixelImage) -> (payload: [UInt8], dataFormat: String)? {
+  /// The pixels in base64 (or as they are), and the format keys that
+  /// describe them.
+  public static func payload(_ image: PixelImage, base64: Bool = true) -> (payload: [UInt8], dataFormat: String)? {
     var buffer: UnsafeMutablePointer<UInt8>?
     var size = 0
     var bits: Int32 = 0
@@ -86,7 +87,8 @@ public enum KittyEncoding {
     // `bench pixels`.
     guard pk_kitty_pixels(&image.raw, &buffer, &size, &bits) == 0, let buffer else { return nil }
     defer { pk_buffer_free(buffer) }
-    return (Array(Data(bytes: buffer, count: size).base64EncodedData()), "f=\(bits)")
+    let pixels = UnsafeBufferPointer(start: buffer, count: size)
+    return (base64 ? Array(Data(buffer: pixels).base64EncodedData()) : Array(pixels), "f=\(bits)")
   }
 
   /// Transmits a thumbnail's data under `id` (chunks of at most 4096 bytes,
@@ -94,12 +96,13 @@ public enum KittyEncoding {
   /// creates the placement that Unicode placeholder cells show.
   public static func transmit(_ image: PixelThumbnail, id: UInt32, virtualPlacement: Bool = false) -> [UInt8] {
     let chunk = 4096
+    let payload = image.payloadIsRaw ? Array(Data(image.payload).base64EncodedData()) : image.payload
     var out: [UInt8] = []
-    out.reserveCapacity(image.payload.count + image.payload.count / chunk * 8 + 96)
+    out.reserveCapacity(payload.count + payload.count / chunk * 8 + 96)
     var offset = 0
     repeat {
-      let end = min(image.payload.count, offset + chunk)
-      let more = end < image.payload.count ? 1 : 0
+      let end = min(payload.count, offset + chunk)
+      let more = end < payload.count ? 1 : 0
       var control = "m=\(more)"
       if offset == 0 {
         control =
@@ -108,14 +111,22 @@ public enum KittyEncoding {
         control += ",q=2"
       }
       out += Array("\u{1B}_G\(control);".utf8)
-      out += image.payload[offset..<end]
+      out += payload[offset..<end]
       out += [0x1B, UInt8(ascii: "\\")]
       offset = end
-    } while offset < image.payload.count
+    } while offset < payload.count
     if virtualPlacement {
       out += Array("\u{1B}_Ga=p,U=1,i=\(id),c=\(image.columns),r=\(image.rows),q=2\u{1B}\\".utf8)
     }
     return out
+  }
+
+  /// Transmits a thumbnail's raw pixels from a temporary file under `id`
+  /// (kitty reads the file, then deletes it).
+  public static func transmit(_ image: PixelThumbnail, id: UInt32, file: String) -> [UInt8] {
+    let name = Data(file.utf8).base64EncodedString()
+    let size = "s=\(image.pixelSize.width),v=\(image.pixelSize.height)"
+    return Array("\u{1B}_Ga=t,i=\(id),\(image.dataFormat),\(size),t=t,q=2;\(name)\u{1B}\\".utf8)
   }
 
   /// Sends and shows an image at the cursor in one go, with no id to keep

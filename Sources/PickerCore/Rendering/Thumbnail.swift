@@ -17,6 +17,9 @@ public struct PixelFormat: Hashable, Sendable {
   /// The largest image the terminal draws whole (xterm crops sixel images
   /// past its maxGraphicSize, 1000x1000 by default).
   public var maxSize: PixelSize?
+  /// kitty: the terminal reads pictures from files, so they are kept as
+  /// raw pixels, not base64.
+  public var kittyFiles = false
 
   public init(graphics: GraphicsProtocol, cellSize: PixelSize, colorRegisters: Int = 256, maxSize: PixelSize? = nil) {
     self.graphics = graphics
@@ -78,9 +81,11 @@ public final class PixelThumbnail: Hashable, Sendable, CustomStringConvertible {
   /// The image's own size in pixels (padded to whole cells for kitty and
   /// sixel).
   public let pixelSize: PixelSize
-  /// kitty: the pixels in base64; sixel: the whole DCS string; iTerm2:
-  /// the whole OSC 1337 string. Positioning is the writer's.
+  /// kitty: the pixels in base64 (or as they are, `payloadIsRaw`, for a
+  /// terminal that reads them from a file); sixel: the whole DCS string;
+  /// iTerm2: the whole OSC 1337 string. Positioning is the writer's.
   public let payload: [UInt8]
+  public let payloadIsRaw: Bool
   /// kitty: what the data is (`f=24` or `f=32`).
   public let dataFormat: String
   /// kitty: where the picture starts inside its first cell, in pixels, so
@@ -89,7 +94,7 @@ public final class PixelThumbnail: Hashable, Sendable, CustomStringConvertible {
 
   public init(
     graphics: GraphicsProtocol, columns: Int, rows: Int, pixelSize: PixelSize, payload: [UInt8],
-    dataFormat: String = "f=32", offset: PixelSize = PixelSize(width: 0, height: 0)
+    dataFormat: String = "f=32", offset: PixelSize = PixelSize(width: 0, height: 0), payloadIsRaw: Bool = false
   ) {
     self.id = Self.nextID()
     self.graphics = graphics
@@ -97,6 +102,7 @@ public final class PixelThumbnail: Hashable, Sendable, CustomStringConvertible {
     self.rows = rows
     self.pixelSize = pixelSize
     self.payload = payload
+    self.payloadIsRaw = payloadIsRaw
     self.dataFormat = dataFormat
     self.offset = offset
   }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How thumbnails are drawn: `--thumbnails` and the config's `thumbnails`.
 public enum ThumbnailMode: String, CaseIterable, Sendable {
   /// Pixels where the terminal answers that it can draw them, else symbols.
@@ -20,6 +22,9 @@ public struct TerminalFacts: Hashable, Sendable {
   public var attributes: [Int]?
   /// The kitty graphics query was answered OK.
   public var kittyGraphics = false
+  /// The terminal read the query's picture from a temporary file: it runs
+  /// on this machine and can be sent pictures as files.
+  public var kittyReadsFiles = false
   /// XTVERSION, e.g. "XTerm(379)" or "kitty(0.26.5)".
   public var version: String?
   /// XTSMGRAPHICS: sixel colour registers, and the largest sixel image.
@@ -41,6 +46,7 @@ public struct TerminalFacts: Hashable, Sendable {
     case .primaryAttributes(let values): attributes = values
     case .kittyGraphics(let id, let message):
       if id == GraphicsDetection.queryImageID && message == "OK" { kittyGraphics = true }
+      if id == GraphicsDetection.fileQueryImageID && message == "OK" { kittyReadsFiles = true }
     case .version(let text): version = text
     case .graphicsAttribute(let item, let status, let values):
       guard status == 0 else { return }
@@ -77,6 +83,9 @@ public struct GraphicsSupport: Hashable, Sendable {
   public var reasons: [String] = []
   /// Said once in the footer (e.g. how to let images through tmux).
   public var notice: String?
+  /// kitty: the folder the terminal reads pictures from as temporary
+  /// files (a terminal on this machine); nil sends them in the stream.
+  public var kittyFileFolder: String?
 
   public init() {}
 }
@@ -86,15 +95,21 @@ public struct GraphicsSupport: Hashable, Sendable {
 public enum GraphicsDetection {
   /// The id of the 1x1 image the kitty query names (never displayed).
   public static let queryImageID = 31
+  /// The id of the second kitty query, whose 1x1 picture is a temporary
+  /// file: only a terminal on this machine can read it.
+  public static let fileQueryImageID = 32
 
-  /// One batch, DA1 last as the sentinel: kitty graphics query, XTVERSION,
-  /// XTSMGRAPHICS (colour registers, sixel geometry), cell size, text area
-  /// in pixels and cells, DA1.
-  /// `kitty` false leaves the kitty query out (see `mayAskKitty`).
-  public static func queries(kitty: Bool = true) -> [UInt8] {
+  /// One batch, DA1 last as the sentinel: kitty graphics query (and, given
+  /// `kittyFile`, a 1x1 RGB temporary file, the one that asks whether
+  /// pictures may go as files), XTVERSION, XTSMGRAPHICS (colour registers,
+  /// sixel geometry), cell size, text area in pixels and cells, DA1.
+  /// `kitty` false leaves the kitty queries out (see `mayAskKitty`).
+  public static func queries(kitty: Bool = true, kittyFile: String? = nil) -> [UInt8] {
     let esc = "\u{1B}"
+    let file = kittyFile.map { Data($0.utf8).base64EncodedString() }
     let parts =
-      (kitty ? ["\(esc)_Gi=\(queryImageID),s=1,v=1,a=q,t=d,f=24;AAAA\(esc)\\"] : []) + [
+      (kitty ? ["\(esc)_Gi=\(queryImageID),s=1,v=1,a=q,t=d,f=24;AAAA\(esc)\\"] : [])
+      + (kitty && file != nil ? ["\(esc)_Gi=\(fileQueryImageID),s=1,v=1,a=q,t=t,f=24;\(file!)\(esc)\\"] : []) + [
         "\(esc)[>0q",
         "\(esc)[?1;1;0S",
         "\(esc)[?2;1;0S",
@@ -136,7 +151,7 @@ public enum GraphicsDetection {
   /// cell size.
   public static func decide(
     mode: ThumbnailMode, facts: TerminalFacts, environment: [String: String], passthrough: Bool?,
-    windowPixels: PixelSize?, windowCells: TerminalSize?
+    windowPixels: PixelSize?, windowCells: TerminalSize?, kittyFileFolder: String? = nil
   ) -> GraphicsSupport {
     var support = GraphicsSupport()
     support.inTmux = passthrough != nil
@@ -170,6 +185,10 @@ public enum GraphicsDetection {
     // tmux moves text, not images: kitty images there are placeholder
     // cells that tmux moves like text.
     support.usesPlaceholders = support.inTmux && support.graphics == .kitty
+    if support.graphics == .kitty && !support.usesPlaceholders, let folder = kittyFileFolder, facts.kittyReadsFiles {
+      support.kittyFileFolder = folder
+      support.reasons.append("kitty read the query's temporary file: pictures go as files in \(folder)")
+    }
     return support
   }
 

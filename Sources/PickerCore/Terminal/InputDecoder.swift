@@ -173,8 +173,16 @@ public struct InputDecoder: Sendable {
       // where the first ESC is no key of its own. Anything else is Esc
       // pressed twice, quickly: both count (the first closes a form, the
       // second cancels, as the user meant).
+      // But a terminal's reply right after Esc (`ESC [ ? … c`, the answer
+      // to the question asked after each batch of pictures) leaves the
+      // Esc a key of its own.
       guard let third = byte(index + 2) else { return .needMore(.escapeDelay) }
-      if third == UInt8(ascii: "[") || third == UInt8(ascii: "O") { return .skip(1) }
+      if third == UInt8(ascii: "[") {
+        guard let fourth = byte(index + 3) else { return .needMore(.escapeDelay) }
+        if "?>=".utf8.contains(fourth) { return .event(.key(.escape), length: 1) }
+        return .skip(1)
+      }
+      if third == UInt8(ascii: "O") { return .skip(1) }
       return .event(.key(.escape), length: 1)
     case 0x00..<0x20, 0x7F:
       // Alt plus a control key (or Esc and Enter typed fast): the control

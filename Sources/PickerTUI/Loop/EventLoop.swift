@@ -73,6 +73,9 @@ package final class EventLoop {
     var descriptors = ([inbox.wakeDescriptor] + terminal.pollDescriptors).map {
       pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
     }
+    // The timeout first: it gives up on questions that went unanswered,
+    // which may let pictures go at once (then the tty is waited on too).
+    let timeout = terminal.inputTimeout
     // Pictures still on their way go out as the terminal reads them, in
     // this same wait, so a key is never stuck behind them.
     if let output = terminal.pendingOutputDescriptor {
@@ -80,7 +83,7 @@ package final class EventLoop {
     }
     // Signals write to one of these descriptors, so one arriving while the
     // loop was busy still ends this wait at once.
-    _ = poll(&descriptors, nfds_t(descriptors.count), terminal.inputTimeout)
+    _ = poll(&descriptors, nfds_t(descriptors.count), timeout)
     // Input first: it may carry the terminal's answers that let more go.
     let inputs = terminal.readInput()
     terminal.writePending()

@@ -88,6 +88,7 @@ package final class PickerSession {
       appOptions.pixelFormat = PixelFormat(
         graphics: graphics, cellSize: traits.graphics.cellSize, colorRegisters: traits.graphics.colorRegisters,
         maxSize: graphics == .sixel ? traits.graphics.sixelMaxSize : nil)
+      appOptions.pixelFormat?.kittyFiles = traits.graphics.kittyFileFolder != nil
     }
     var state = AppState(
       sources: sources.map(SourceSummary.init), activeSource: startingSource, options: appOptions,

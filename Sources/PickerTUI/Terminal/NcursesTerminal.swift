@@ -86,6 +86,8 @@ package final class NcursesTerminal: TerminalBackend {
       escapeDelay: environment["SSH_CONNECTION"] != nil || environment["SSH_TTY"] != nil ? 0.1 : 0.04,
       decoder: probe.decoder)
     facts = probe.facts
+    // The probe's own DA1 answer may still come, after its deadline.
+    if !probe.facts.isComplete { pictures.flow?.expectLateAnswer(now: Self.now()) }
     var support = probe.support
     let plan = Self.colorPlan(
       requested: requested, environment: environment, usesPlaceholders: support.usesPlaceholders)
@@ -213,7 +215,7 @@ package final class NcursesTerminal: TerminalBackend {
   private let pictures = GraphicsQueue(flowControl: GraphicsFlowControl())
 
   package var pendingOutputDescriptor: Int32? {
-    guard pictures.canWrite else { return nil }
+    guard pictures.canWrite(now: Self.now()) else { return nil }
     let descriptor = pk_tty_fd()
     return descriptor >= 0 ? descriptor : nil
   }
@@ -310,13 +312,33 @@ package final class NcursesTerminal: TerminalBackend {
   package func close() {
     guard screenHandle != nil else { return }
     // A picture half sent would swallow what the shell prints next.
-    let ending = pictures.drain()
+    let (ending, undelivered) = pictures.drain()
+    writer?.undelivered(undelivered)
     if !ending.isEmpty { _ = ending.withUnsafeBufferPointer { pk_write_tty($0.baseAddress, UInt($0.count)) } }
+    awaitAnswers()
     if let bytes = writer?.clear(), !bytes.isEmpty {
       _ = bytes.withUnsafeBufferPointer { pk_write_tty($0.baseAddress, UInt($0.count)) }
     }
     pk_close_terminal(screenHandle)
     screenHandle = nil
+  }
+
+  /// Answers to questions still out would reach the shell after the
+  /// picker ends (`62;22c` at the prompt): they are read here, a short
+  /// while at most, and dropped with anything typed meanwhile.
+  private func awaitAnswers() {
+    guard var awaited = pictures.flow?.answersAwaited, awaited > 0 else { return }
+    let end = Self.now() + 0.3
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while awaited > 0, Self.now() < end {
+      var ready = pollfd(fd: pk_tty_fd(), events: Int16(POLLIN), revents: 0)
+      guard poll(&ready, 1, Int32(max(1, (end - Self.now()) * 1000))) > 0 else { continue }
+      let count = buffer.withUnsafeMutableBufferPointer { pk_read_input($0.baseAddress, UInt($0.count)) }
+      guard count > 0 else { break }
+      let before = input.attributeReplies
+      _ = input.read(Array(buffer[0..<count]))
+      awaited -= input.attributeReplies - before
+    }
   }
 
   /// The colours the picker would draw with here, and why fewer (doctor).

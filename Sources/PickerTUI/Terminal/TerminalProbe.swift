@@ -44,14 +44,25 @@ package struct TerminalProbe {
     var facts = TerminalFacts()
     var typed: [TerminalInputEvent] = []
     var decoder = InputDecoder()
+    // Outside tmux, a second kitty query names a temporary file: a
+    // terminal on this machine reads it, and then gets pictures as files.
+    var fileFolder: String?
     if passthrough != false {
-      var queries = GraphicsDetection.queries(kitty: GraphicsDetection.mayAskKitty(environment: environment))
+      let kitty = GraphicsDetection.mayAskKitty(environment: environment)
+      var queryFile: String?
+      if kitty && !inTmux && mode != .sixel && mode != .iterm2 {
+        fileFolder = KittyFiles.folder(environment: environment)
+        queryFile = fileFolder.flatMap { KittyFiles.writeQueryFile(in: $0) }
+      }
+      var queries = GraphicsDetection.queries(kitty: kitty, kittyFile: queryFile)
       if inTmux { queries = GraphicsDetection.tmuxPassthrough(queries) }
       (facts, typed) = exchange(queries, deadline: deadline(environment: environment), decoder: &decoder)
+      // kitty deleted it if it read it.
+      if let queryFile { unlink(queryFile) }
     }
     var support = GraphicsDetection.decide(
       mode: mode, facts: facts, environment: environment, passthrough: inTmux ? (passthrough ?? true) : nil,
-      windowPixels: windowCells.pixels, windowCells: windowCells.cells)
+      windowPixels: windowCells.pixels, windowCells: windowCells.cells, kittyFileFolder: fileFolder)
     if inTmux && passthrough == nil && !facts.isComplete && mode == .auto {
       support.notice = "Pixel thumbnails in tmux need: tmux set -g allow-passthrough on"
     }

@@ -68,7 +68,7 @@ private func picture(_ id: UInt32, bytes: Int) -> GraphicsUnit {
     var worstLate = 0
     // Three seconds, a millisecond at a time; the first second learns.
     for step in 0..<3000 {
-      if queue.canWrite { queue.pump(now: now, write: terminal.write) }
+      if queue.canWrite(now: now) { queue.pump(now: now, write: terminal.write) }
       now += 0.001
       // It reads in bursts, 4 ms at a time.
       if step % 4 == 3 { for _ in 0..<terminal.run(for: 0.004) { queue.answered(now: now) } }
@@ -93,7 +93,7 @@ private func picture(_ id: UInt32, bytes: Int) -> GraphicsUnit {
     var now = 0.0
     var worstLate = 0
     for step in 0..<3000 {
-      if queue.canWrite { queue.pump(now: now, write: terminal.write) }
+      if queue.canWrite(now: now) { queue.pump(now: now, write: terminal.write) }
       now += 0.001
       for _ in 0..<terminal.run(for: 0.001) { queue.answered(now: now) }
       if step >= 1000 { worstLate = max(worstLate, terminal.buffer.count) }
@@ -108,7 +108,7 @@ private func picture(_ id: UInt32, bytes: Int) -> GraphicsUnit {
     queue.append((1...200).map { picture($0, bytes: 70_000) })
     var now = 0.0
     for _ in 0..<100 {
-      if queue.canWrite { queue.pump(now: now, write: terminal.write) }
+      if queue.canWrite(now: now) { queue.pump(now: now, write: terminal.write) }
       now += 0.001
       for _ in 0..<terminal.run(for: 0.001) { queue.answered(now: now) }
     }
@@ -128,6 +128,67 @@ private func picture(_ id: UInt32, bytes: Int) -> GraphicsUnit {
     }
     #expect(queue.isEmpty && queue.flow!.isEnabled == false)
     #expect(now > 1.9, "questions were waited for, a second each")
+  }
+
+  @Test func inTheMiddleOfASixelWithQuestionsOutTheQueueWaitsInsteadOfSpinning() {
+    let queue = GraphicsQueue(flowControl: GraphicsFlowControl())
+    let band = [UInt8](repeating: UInt8(ascii: "~"), count: 1023) + [UInt8(ascii: "-")]
+    let sixel = Array("\u{1B}Pq".utf8) + Array(repeating: band, count: 100).flatMap { $0 } + [0x1B, 0x5C]
+    // A picture before it leaves a question out.
+    queue.append([picture(1, bytes: 40_000), GraphicsUnit(bytes: sixel, tag: .place(2), stopAfter: Array("-".utf8))])
+    var taken = 0
+    queue.pump(now: 0) { bytes in
+      taken += bytes.count
+      return bytes.count
+    }
+    #expect(taken < 40_000 + 32 << 10, "the window held: \(taken)")
+    // Until the terminal answers, nothing can go: the loop must not be
+    // woken for room it cannot use.
+    #expect(!queue.canWrite(now: 0.001))
+    #expect(queue.pump(now: 0.001) { $0.count } == 0)
+    queue.answered(now: 0.01)
+    #expect(queue.canWrite(now: 0.01))
+  }
+
+  @Test func aSixelBegunBeforeAnySpeedIsKnownGoesOnOnceItsQuestionIsAnswered() {
+    let queue = GraphicsQueue(flowControl: GraphicsFlowControl())
+    let band = [UInt8](repeating: UInt8(ascii: "~"), count: 1023) + [UInt8(ascii: "-")]
+    let sixel = Array("\u{1B}Pq".utf8) + Array(repeating: band, count: 100).flatMap { $0 } + [0x1B, 0x5C]
+    queue.append([picture(1, bytes: 40_000), GraphicsUnit(bytes: sixel, tag: .place(2), stopAfter: Array("-".utf8))])
+    var now = 0.0
+    var sent = 0
+    // A terminal that answers each question a millisecond later: no span
+    // is long enough to measure a speed by, yet the picture must finish.
+    while now < 1 && !queue.isEmpty {
+      if queue.canWrite(now: now) { sent += queue.pump(now: now) { $0.count } }
+      now += 0.001
+      if queue.flow!.answersAwaited > 0 { queue.answered(now: now) }
+    }
+    #expect(queue.isEmpty, "sent \(sent) of \(40_000 + sixel.count)")
+  }
+
+  @Test func aLateAnswerToAQuestionGivenUpOnDoesNotAnswerANewerOne() {
+    var flow = GraphicsFlowControl()
+    flow.wrote(10_000, now: 0)
+    flow.asked(now: 0)
+    flow.checkTimeouts(now: 1.5)
+    #expect(!flow.hasQuestionsOut && flow.answersAwaited == 1)
+    flow.wrote(10_000, now: 1.5)
+    flow.asked(now: 1.5)
+    flow.answer(now: 1.6)  // the first question's, late
+    #expect(flow.hasQuestionsOut, "the newer question still waits for its own")
+    #expect(flow.answered == 10_000)
+    flow.answer(now: 1.7)
+    #expect(!flow.hasQuestionsOut && flow.answered == 20_000)
+  }
+
+  @Test func theProbesLateAnswerIsNotTakenForOurs() {
+    var flow = GraphicsFlowControl()
+    flow.expectLateAnswer(now: 0)
+    flow.wrote(5_000, now: 0)
+    flow.asked(now: 0)
+    flow.answer(now: 0.001)
+    #expect(flow.hasQuestionsOut && flow.answered == 0)
   }
 
   @Test func questionsGoOnlyBetweenSequences() {

@@ -98,7 +98,7 @@ private func image(_ graphics: GraphicsProtocol, payload: [UInt8]) -> PixelThumb
     ])
     let terminal = SlowTerminal(room: 1)
     queue.pump(write: terminal.write)
-    #expect(String(decoding: queue.drain(), as: UTF8.self) == "B-!del")
+    #expect(String(decoding: queue.drain().bytes, as: UTF8.self) == "B-!del")
     #expect(queue.isEmpty)
   }
 }
@@ -170,7 +170,7 @@ private func image(_ graphics: GraphicsProtocol, payload: [UInt8]) -> PixelThumb
     queue.append(writer.finishUnits(screen, changed: ChangedCells(width: 20, height: 10), fullRedraw: false))
     let terminal = SlowTerminal(room: 100)
     queue.pump(write: terminal.write)
-    let tail = String(decoding: queue.drain(), as: UTF8.self)
+    let tail = String(decoding: queue.drain().bytes, as: UTF8.self)
     #expect(tail.hasSuffix("\u{1B}_Gm=0,q=2;\u{1B}\\\u{1B}_Ga=d,d=I,i=\(0x50_0000),q=2\u{1B}\\"))
     #expect(!tail.contains("a=p,"))
   }

@@ -77,6 +77,15 @@ private func events(_ bytes: [UInt8]) -> [TerminalInputEvent] {
     #expect(keys("\u{1B}\u{1B}q") == [.escape, .alt("q")])
   }
 
+  @Test func escFollowedByATerminalsReplyIsStillEsc() {
+    // Pictures going out ask DA1 after each batch: its answer may come
+    // right after an Esc the user typed.
+    #expect(events(Array("\u{1B}\u{1B}[?62;22c".utf8)) == [.key(.escape), .reply(.primaryAttributes([62, 22]))])
+    var decoder = InputDecoder()
+    #expect(decoder.decode(Array("\u{1B}\u{1B}[".utf8)).isEmpty, "not decided before the next byte")
+    #expect(decoder.decode(Array("?62c".utf8)) == [.key(.escape), .reply(.primaryAttributes([62]))])
+  }
+
   @Test func unknownSequencesAreIgnoredNotEsc() {
     #expect(keys("\u{1B}[99~\u{1B}[1;5X\u{1B}Oz\u{1B}[200~").isEmpty)
     // An unfinished sequence that times out is dropped, not Esc.

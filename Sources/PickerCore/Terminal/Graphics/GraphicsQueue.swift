@@ -17,7 +17,7 @@ public final class GraphicsQueue {
   /// Bytes that go before anything else: a question half written.
   private var urgent: ArraySlice<UInt8> = []
   /// nil: bytes go as fast as the tty takes them (tests, headless runs).
-  public private(set) var flow: GraphicsFlowControl?
+  public var flow: GraphicsFlowControl?
 
   public init(flowControl: GraphicsFlowControl? = nil) { flow = flowControl }
 
@@ -28,18 +28,35 @@ public final class GraphicsQueue {
     urgent.count + units[head...].reduce(0) { $0 + $1.bytes.count } - sent
   }
 
-  /// Whether a write now could send something: not when only answers from
-  /// the terminal can let more go.
-  public var canWrite: Bool {
-    guard !isEmpty else { return false }
-    guard let flow, urgent.isEmpty, sent == pieceEnd else { return true }
-    return flow.room > 0 || flow.wantsQuestion(idle: false) || mustGoOn(flow)
+  /// What the queue would do next.
+  private enum Next { case urgent, ask, piece, wait, idle }
+
+  private func next(now: Double) -> Next {
+    if !urgent.isEmpty { return .urgent }
+    guard let flow else { return head < units.count ? .piece : .idle }
+    guard head < units.count else { return flow.wantsQuestion(idle: true) ? .ask : .idle }
+    // A piece begun is finished whatever flow control says.
+    if sent != pieceEnd { return .piece }
+    let unit = units[head]
+    // A question may go where a sequence may: between units, or at a stop
+    // of one that pauses.
+    let canAsk = sent == 0 || unit.pausable
+    if canAsk && flow.wantsQuestion(idle: false) { return .ask }
+    if flow.room > 0 { return .piece }
+    // In the middle of a sequence no question can go: with none on its
+    // way, it goes on at the pace the terminal was last seen reading.
+    if !canAsk && !flow.hasQuestionsOut && flow.pacedRoom(now: now) > 0 { return .piece }
+    return .wait
   }
 
-  /// In the middle of a sequence no question can go: with none on its way
-  /// that would let more go, the sequence goes on regardless.
-  private func mustGoOn(_ flow: GraphicsFlowControl) -> Bool {
-    head < units.count && sent > 0 && !units[head].pausable && !flow.hasQuestionsOut
+  /// Whether a write now could send something: not when only answers from
+  /// the terminal, or time, can let more go.
+  public func canWrite(now: Double) -> Bool {
+    flow?.checkTimeouts(now: now)
+    switch next(now: now) {
+    case .urgent, .ask, .piece: return true
+    case .wait, .idle: return false
+    }
   }
 
   public func append(_ more: [GraphicsUnit]) {
@@ -49,10 +66,13 @@ public final class GraphicsQueue {
   /// The terminal answered a question (flow control).
   public func answered(now: Double) { flow?.answer(now: now) }
 
-  /// Seconds until an unanswered question must be given up on, or nil.
+  /// Seconds until the queue may send more by itself (a question given up
+  /// on, a sequence paced by the reading speed), or nil.
   public func timeoutLeft(now: Double) -> Double? {
     flow?.checkTimeouts(now: now)
-    return flow?.timeoutLeft(now: now)
+    guard let flow else { return nil }
+    let times = [flow.timeoutLeft(now: now), next(now: now) == .wait ? flow.paceWait(now: now) : nil]
+    return times.compactMap { $0 }.min()
   }
 
   /// Offers bytes to `write` (which returns how many it took; 0 when the
@@ -63,47 +83,33 @@ public final class GraphicsQueue {
   public func pump(limit: Int = .max, now: Double = 0, write: (ArraySlice<UInt8>) -> Int) -> Int {
     var total = 0
     flow?.checkTimeouts(now: now)
-    while total < limit {
-      if !urgent.isEmpty {
+    loop: while total < limit {
+      switch next(now: now) {
+      case .idle, .wait: break loop
+      case .urgent:
         let taken = write(urgent)
         if taken < 0 { return dropAll(total) }
         urgent = urgent.dropFirst(taken)
-        if !urgent.isEmpty { break }
-        continue
+        if !urgent.isEmpty { break loop }
+      case .ask:
+        urgent = ArraySlice(GraphicsFlowControl.query)
+        flow?.asked(now: now)
+      case .piece:
+        let unit = units[head]
+        if sent == pieceEnd { pieceEnd = unit.stop(atOrAfter: sent + 1) ?? unit.bytes.count }
+        let end = limit - total >= pieceEnd - sent ? pieceEnd : sent + (limit - total)
+        let offered = end - sent
+        let taken = write(unit.bytes[sent..<end])
+        if taken < 0 { return dropAll(total) }
+        sent += taken
+        total += taken
+        flow?.wrote(taken, now: now)
+        if sent == unit.bytes.count { advance() }
+        if taken < offered { break loop }
       }
-      if head == units.count {
-        if flow?.wantsQuestion(idle: true) == true { ask(now: now) } else { break }
-        continue
-      }
-      let unit = units[head]
-      if sent == pieceEnd {
-        // Between two pieces: a question may go where a sequence may
-        // (between units, or at a stop of one that pauses), and flow
-        // control decides whether the next piece goes now.
-        if sent == 0 || unit.pausable, flow?.wantsQuestion(idle: false) == true {
-          ask(now: now)
-          continue
-        }
-        if let flow, flow.room == 0, !mustGoOn(flow) { break }
-        pieceEnd = unit.stop(atOrAfter: sent + 1) ?? unit.bytes.count
-      }
-      let end = limit - total >= pieceEnd - sent ? pieceEnd : sent + (limit - total)
-      let offered = end - sent
-      let taken = write(unit.bytes[sent..<end])
-      if taken < 0 { return dropAll(total) }
-      sent += taken
-      total += taken
-      flow?.wrote(taken, now: now)
-      if sent == unit.bytes.count { advance() }
-      if taken < offered { break }
     }
     compact()
     return total
-  }
-
-  private func ask(now: Double) {
-    urgent = ArraySlice(GraphicsFlowControl.query)
-    flow?.asked(now: now)
   }
 
   /// Before a new frame: brings the unit in progress to a point where text
@@ -151,11 +157,12 @@ public final class GraphicsQueue {
   }
 
   /// For when the picker ends: the unit in progress brought to an end,
-  /// and what must arrive; nothing else.
-  public func drain() -> [UInt8] {
-    let (finish, _) = supersede(pausing: false)
+  /// and what must arrive; nothing else. Also the tags of units that did
+  /// not arrive whole.
+  public func drain() -> (bytes: [UInt8], undelivered: [GraphicsUnitTag]) {
+    let (finish, undelivered) = supersede(pausing: false)
     defer { _ = dropAll(0) }
-    return finish + units.joinedBytes
+    return (finish + units.joinedBytes, undelivered)
   }
 
   private func advance() {

@@ -67,7 +67,9 @@ enum CursorBytes {
 /// The writer for what detection decided; nil draws symbols only.
 public func makeGraphicsWriter(for support: GraphicsSupport) -> GraphicsWriter? {
   switch support.graphics {
-  case .kitty?: return support.usesPlaceholders ? KittyPlaceholderWriter() : KittyWriter()
+  case .kitty?:
+    if support.usesPlaceholders { return KittyPlaceholderWriter() }
+    return KittyWriter(files: support.kittyFileFolder.map { KittyFiles(folder: $0) })
   case .sixel?, .iterm2?: return InlineImageWriter()
   case nil: return nil
   }

@@ -3,7 +3,13 @@
 /// costs no image data again. Pictures float above the text, so ncurses'
 /// redraws never erase them; every one that leaves the screen is removed.
 public final class KittyWriter: GraphicsWriter {
-  public init() {}
+  /// `files`: a terminal on this machine reads pictures from these.
+  public init(files: KittyFiles? = nil) { self.files = files }
+
+  private let files: KittyFiles?
+  /// The file each picture sent as one was written to, by terminal id: a
+  /// picture dropped before it went out leaves its file to delete.
+  private var pictureFiles: [UInt32: String] = [:]
 
   /// Pictures the terminal holds, by content id, in least recently shown
   /// order; past `maxKeptBytes` the oldest not on screen are freed.
@@ -33,7 +39,7 @@ public final class KittyWriter: GraphicsWriter {
     for placement in screen.images {
       let (id, isNew) = kept.id(for: placement.image.id, cost: Self.cost(of: placement.image))
       if isNew {
-        units.append(Self.transmitUnit(placement.image, id: id))
+        units.append(transmitUnit(placement.image, id: id))
         cleanupBytes = nil
       }
       next[id] = (placement.x, placement.y)
@@ -60,8 +66,12 @@ public final class KittyWriter: GraphicsWriter {
   /// come between). When the picker ends, it ends there: an empty last
   /// chunk closes the load (kitty drops the short image), and the id is
   /// freed.
-  static func transmitUnit(_ image: PixelThumbnail, id: UInt32) -> GraphicsUnit {
-    GraphicsUnit(
+  func transmitUnit(_ image: PixelThumbnail, id: UInt32) -> GraphicsUnit {
+    if let files, image.payloadIsRaw, let file = files.store(image.payload) {
+      pictureFiles[id] = file
+      return GraphicsUnit(bytes: KittyEncoding.transmit(image, id: id, file: file), tag: .transmit(id))
+    }
+    return GraphicsUnit(
       bytes: KittyEncoding.transmit(image, id: id), tag: .transmit(id), stopAfter: [0x1B, UInt8(ascii: "\\")],
       ending: KittyEncoding.endLoad + KittyEncoding.delete(id: id), pausable: true)
   }
@@ -70,6 +80,7 @@ public final class KittyWriter: GraphicsWriter {
     for tag in tags {
       switch tag {
       case .transmit(let id):
+        if let file = pictureFiles.removeValue(forKey: id) { files?.remove(file) }
         kept.forget(id: id)
         shown[id] = nil
         cleanupBytes = nil
@@ -84,6 +95,8 @@ public final class KittyWriter: GraphicsWriter {
 
   public func clear() -> [UInt8] {
     let out = cleanup
+    files?.removeAll()
+    pictureFiles.removeAll()
     kept.removeAll()
     shown.removeAll()
     cleanupBytes = nil
@@ -92,7 +105,10 @@ public final class KittyWriter: GraphicsWriter {
 
   public var cleanup: [UInt8] {
     if let cleanupBytes { return cleanupBytes }
-    let bytes = kept.allIDs.sorted().flatMap { KittyEncoding.delete(id: $0) }
+    // A load paused between two chunks (a crash mid-page) is closed first,
+    // or the next picture any program sends would be taken for its rest.
+    let bytes =
+      [0x1B, UInt8(ascii: "\\")] + KittyEncoding.endLoad + kept.allIDs.sorted().flatMap { KittyEncoding.delete(id: $0) }
     cleanupBytes = bytes
     return bytes
   }
