@@ -1,20 +1,23 @@
 // Camera RAWs are read by LibRaw in a child process. LibRaw parses dozens of
 // makers' formats, and the version Debian ships crashes on some damaged files
 // (a mutated DNG segfaulted it within seconds of fuzzing): in the picker's
-// own process that would take down the whole screen for one bad file. The
-// child gets the bytes on stdin (a memfd) and answers on stdout with a
-// header and the pixels, or the facts; a crash, a hang past the deadline or
-// a short answer becomes an error for that one photo.
+// own process that would take down the whole screen for one bad file. Each
+// file is read in a child forked for it by a helper server (see below): it
+// gets the bytes (a memfd) and answers with a header and the pixels, or the
+// facts; a crash, a hang past the deadline or a short answer becomes an
+// error for that one photo.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,26 +76,48 @@ static int read_all(int fd, void *buffer, size_t size, int64_t deadline) {
   return 0;
 }
 
-// Starts the helper with `input` as its stdin and a pipe as its stdout; its
-// stderr goes nowhere (a crash report is not for the picker's screen).
-static pid_t start_helper(const char *mode, int input, int *output, const pk_decode_options *options) {
-  int pipe_fds[2];
-  if (pipe2(pipe_fds, O_CLOEXEC) != 0) return -1;
-  char need_w[16], need_h[16], enough_w[16], enough_h[16], max_pixels[24];
-  snprintf(need_w, sizeof need_w, "%d", (int)options->need_width);
-  snprintf(need_h, sizeof need_h, "%d", (int)options->need_height);
-  snprintf(enough_w, sizeof enough_w, "%d", (int)options->enough_width);
-  snprintf(enough_h, sizeof enough_h, "%d", (int)options->enough_height);
-  snprintf(max_pixels, sizeof max_pixels, "%lld", (long long)options->max_pixels);
-  char *argv[] = {"picker-tui", "--raw-helper", (char *)mode, need_w, need_h, enough_w, enough_h, max_pixels, NULL};
+// The helper stays: a server started once (`--raw-helper serve`) that forks
+// a fresh child for each RAW. Each file is still read in a process of its
+// own that nothing before it touched, so a crash or a hang costs that one
+// photo; what is saved is the exec, the dynamic loading and the runtime's
+// start for every file. A request carries the file as a descriptor (a
+// memfd of its bytes, or the file itself for facts); the server answers
+// with the read end of a pipe the child writes its answer to, then, once
+// the child is gone, its wait status. Idle servers are kept for the next
+// request, one per request running at once.
+enum { request_decode = 1, request_facts = 2 };
+
+typedef struct {
+  uint32_t magic;
+  int32_t kind;
+  int32_t need_width, need_height, enough_width, enough_height;
+  int64_t max_pixels;
+} raw_request;
+
+typedef struct {
+  pid_t pid;  // also its process group: a child it forked goes with it
+  int socket;
+} raw_server;
+
+enum { max_idle_servers = 8 };
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static raw_server idle_servers[max_idle_servers];
+static int idle_count = 0;
+
+// Starts a server with one end of a socket pair as its stdin; stdout and
+// stderr go nowhere (a crash report is not for the picker's screen).
+static int start_server(raw_server *server) {
+  int fds[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) return -1;
+  char *argv[] = {"picker-tui", "--raw-helper", "serve", NULL};
   // The environment plus one setting: the Swift runtime's crash backtrace
-  // would keep a crashed helper alive for seconds.
+  // would keep a crashed child alive for seconds.
   size_t count = 0;
   while (environ[count] != NULL) count++;
   char **env = calloc(count + 2, sizeof *env);
   if (env == NULL) {
-    close(pipe_fds[0]);
-    close(pipe_fds[1]);
+    close(fds[0]);
+    close(fds[1]);
     return -1;
   }
   size_t kept = 0;
@@ -102,40 +127,146 @@ static pid_t start_helper(const char *mode, int input, int *output, const pk_dec
   posix_spawn_file_actions_t actions;
   posix_spawnattr_t attributes;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, input, 0);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 0);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
   posix_spawnattr_init(&attributes);
-  // The picker blocks and handles signals its own way; the helper starts
-  // with none blocked and every handler at its default.
+  // The picker blocks and handles signals its own way; the server starts
+  // with none blocked and every handler at its default, in a process group
+  // of its own (killed whole, with the child it forked, on a hang).
   sigset_t none, all;
   sigemptyset(&none);
   sigfillset(&all);
   posix_spawnattr_setsigmask(&attributes, &none);
   posix_spawnattr_setsigdefault(&attributes, &all);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
   pid_t pid = -1;
   if (posix_spawn(&pid, raw_helper, &actions, &attributes, argv, env) != 0) pid = -1;
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   free(env);
-  close(pipe_fds[1]);
+  close(fds[1]);
   if (pid < 0) {
-    close(pipe_fds[0]);
+    close(fds[0]);
     return -1;
   }
-  *output = pipe_fds[0];
-  return pid;
+  server->pid = pid;
+  server->socket = fds[0];
+  return 0;
 }
 
-// Waits for the helper, killing it first when it has not answered in full.
-// Returns 1 when it crashed (a signal), else 0.
-static int finish_helper(pid_t pid, int answered) {
-  if (!answered) kill(pid, SIGKILL);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+static void end_server(raw_server *server) {
+  kill(-server->pid, SIGKILL);
+  kill(server->pid, SIGKILL);
+  close(server->socket);
+  while (waitpid(server->pid, NULL, 0) < 0 && errno == EINTR) {
   }
-  return WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL;
+}
+
+// An idle server, or a new one; `fresh` says which.
+static int take_server(raw_server *server, int *fresh) {
+  pthread_mutex_lock(&pool_lock);
+  const int found = idle_count > 0;
+  if (found) *server = idle_servers[--idle_count];
+  pthread_mutex_unlock(&pool_lock);
+  *fresh = !found;
+  return found ? 0 : start_server(server);
+}
+
+static void give_back(raw_server *server) {
+  pthread_mutex_lock(&pool_lock);
+  const int kept = idle_count < max_idle_servers;
+  if (kept) idle_servers[idle_count++] = *server;
+  pthread_mutex_unlock(&pool_lock);
+  if (!kept) end_server(server);
+}
+
+// Bytes with a descriptor riding along (SCM_RIGHTS); -1 when it fails.
+static int send_with_descriptor(int socket, const void *bytes, size_t size, int descriptor) {
+  struct iovec part = {(void *)bytes, size};
+  union {
+    char buffer[CMSG_SPACE(sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  memset(&control, 0, sizeof control);
+  struct msghdr message = {0};
+  message.msg_iov = &part;
+  message.msg_iovlen = 1;
+  message.msg_control = control.buffer;
+  message.msg_controllen = sizeof control.buffer;
+  struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+  header->cmsg_level = SOL_SOCKET;
+  header->cmsg_type = SCM_RIGHTS;
+  header->cmsg_len = CMSG_LEN(sizeof(int));
+  memcpy(CMSG_DATA(header), &descriptor, sizeof(int));
+  ssize_t sent;
+  do sent = sendmsg(socket, &message, MSG_NOSIGNAL);
+  while (sent < 0 && errno == EINTR);
+  return sent == (ssize_t)size ? 0 : -1;
+}
+
+// Receives `size` bytes and the descriptor that came with them; -1 on
+// end, error, a missing descriptor or the deadline (-1: none).
+static int receive_with_descriptor(int socket, void *bytes, size_t size, int *descriptor, int64_t deadline) {
+  if (deadline >= 0) {
+    const int64_t left = deadline - now_ms();
+    struct pollfd ready = {socket, POLLIN, 0};
+    if (left <= 0 || pk_io_poll(&ready, 1, (int)left) <= 0) return -1;
+  }
+  struct iovec part = {bytes, size};
+  union {
+    char buffer[CMSG_SPACE(sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  struct msghdr message = {0};
+  message.msg_iov = &part;
+  message.msg_iovlen = 1;
+  message.msg_control = control.buffer;
+  message.msg_controllen = sizeof control.buffer;
+  ssize_t got;
+  do got = recvmsg(socket, &message, MSG_CMSG_CLOEXEC | MSG_WAITALL);
+  while (got < 0 && errno == EINTR);
+  struct cmsghdr *header = got > 0 ? CMSG_FIRSTHDR(&message) : NULL;
+  if (header == NULL || header->cmsg_type != SCM_RIGHTS || header->cmsg_len != CMSG_LEN(sizeof(int))) return -1;
+  memcpy(descriptor, CMSG_DATA(header), sizeof(int));
+  if (got != (ssize_t)size) {
+    close(*descriptor);
+    return -1;
+  }
+  return 0;
+}
+
+// One request to a server: the pipe its child answers on, or -1. A server
+// taken from the pool may have gone meanwhile: then a fresh one is asked.
+static int ask(raw_server *server, const raw_request *request, int input, int64_t deadline) {
+  for (int attempt = 0; attempt < 2; attempt++) {
+    int fresh = 0;
+    if (take_server(server, &fresh) != 0) return -1;
+    char byte;
+    int answer = -1;
+    if (send_with_descriptor(server->socket, request, sizeof *request, input) == 0 &&
+        receive_with_descriptor(server->socket, &byte, 1, &answer, deadline) == 0)
+      return answer;
+    end_server(server);
+    if (fresh) return -1;
+  }
+  return -1;
+}
+
+// After the answer: the child's wait status (a child that died answering
+// reports too). The server goes back to the pool when it came before the
+// deadline, else it is ended with a child that hangs. Returns 1 when the
+// child crashed (not when it was cut off: an answer larger than allowed is
+// left unread, and its writer dies of the closed pipe).
+static int finish(raw_server *server, int64_t deadline) {
+  int32_t status = 0;
+  if (read_all(server->socket, &status, sizeof status, deadline) != 0) {
+    end_server(server);
+    return 0;
+  }
+  give_back(server);
+  return WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL && WTERMSIG(status) != SIGPIPE;
 }
 
 int pk_decode_raw_isolated(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
@@ -144,14 +275,17 @@ int pk_decode_raw_isolated(const uint8_t *data, size_t size, pk_decode_options *
     if (input >= 0) close(input);
     return pk_fail(options, "cannot hand the camera RAW to its reader: %s", strerror(errno));
   }
-  int output = -1;
-  pid_t pid = start_helper("decode", input, &output, options);
+  const raw_request request = {answer_magic,          request_decode,         (int32_t)options->need_width,
+    (int32_t)options->need_height, (int32_t)options->enough_width, (int32_t)options->enough_height,
+    options->max_pixels};
+  const int64_t deadline = now_ms() + helper_deadline_ms;
+  raw_server server;
+  int output = ask(&server, &request, input, deadline);
   close(input);
-  if (pid < 0) {
+  if (output < 0) {
     options->content_error = 0;
     return pk_fail(options, "cannot start the camera RAW reader");
   }
-  const int64_t deadline = now_ms() + helper_deadline_ms;
   decode_answer answer;
   int answered = read_all(output, &answer, sizeof answer, deadline) == 0 && answer.magic == answer_magic;
   uint8_t *pixels = NULL;
@@ -167,7 +301,9 @@ int pk_decode_raw_isolated(const uint8_t *data, size_t size, pk_decode_options *
     }
   }
   close(output);
-  const int crashed = finish_helper(pid, answered);
+  // A child that died answering still reports its status; one that hung
+  // is ended with its server.
+  const int crashed = finish(&server, deadline);
   if (!answered) {
     options->content_error = 1;
     return pk_fail(options, crashed ? "damaged camera RAW (its reader crashed)" : "damaged camera RAW (no answer)");
@@ -192,24 +328,24 @@ int pk_decode_raw_isolated(const uint8_t *data, size_t size, pk_decode_options *
 int pk_raw_facts_isolated(const char *path, pk_facts *facts) {
   int input = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (input < 0) return -1;
-  pk_decode_options none = {0};
-  int output = -1;
-  pid_t pid = start_helper("facts", input, &output, &none);
+  const raw_request request = {answer_magic, request_facts, 0, 0, 0, 0, 0};
+  const int64_t deadline = now_ms() + helper_deadline_ms;
+  raw_server server;
+  int output = ask(&server, &request, input, deadline);
   close(input);
-  if (pid < 0) return -1;
+  if (output < 0) return -1;
   pk_facts answer;
-  const int answered = read_all(output, &answer, sizeof answer, now_ms() + helper_deadline_ms) == 0;
+  const int answered = read_all(output, &answer, sizeof answer, deadline) == 0;
   close(output);
-  finish_helper(pid, answered);
+  finish(&server, deadline);
   if (!answered || answer.format != PK_FORMAT_RAW) return -1;
   answer.error[sizeof answer.error - 1] = 0;
   *facts = answer;
   return 0;
 }
 
-// The helper's side: reads everything on stdin, answers on stdout.
-int pk_raw_helper_main(int argc, char **argv) {
-  if (argc < 8) return 2;
+// The child's side: the file's bytes from `input`, the answer to `output`.
+static int answer_request(const raw_request *request, int input, int output) {
   size_t capacity = 1 << 20, size = 0;
   uint8_t *data = malloc(capacity);
   for (;;) {
@@ -221,27 +357,27 @@ int pk_raw_helper_main(int argc, char **argv) {
       if (grown == NULL) return 2;
       data = grown;
     }
-    ssize_t n = pk_io_read_once(0, data + size, capacity - size);
+    ssize_t n = pk_io_read_once(input, data + size, capacity - size);
     if (n < 0) return 2;
     if (n == 0) break;
     size += (size_t)n;
   }
-  if (strcmp(argv[2], "facts") == 0) {
+  if (request->kind == request_facts) {
     pk_facts facts;
     memset(&facts, 0, sizeof facts);
     facts.file_size = (int64_t)size;
     if (pk_raw_facts_memory(data, size, &facts) != 0) return 1;
     facts.format = PK_FORMAT_RAW;
-    return pk_io_write_all(1, &facts, sizeof facts) == 0 ? 0 : 2;
+    return pk_io_write_all(output, &facts, sizeof facts) == 0 ? 0 : 2;
   }
   decode_answer answer;
   memset(&answer, 0, sizeof answer);
   answer.magic = answer_magic;
-  answer.options.need_width = atoi(argv[3]);
-  answer.options.need_height = atoi(argv[4]);
-  answer.options.enough_width = atoi(argv[5]);
-  answer.options.enough_height = atoi(argv[6]);
-  answer.options.max_pixels = atoll(argv[7]);
+  answer.options.need_width = request->need_width;
+  answer.options.need_height = request->need_height;
+  answer.options.enough_width = request->enough_width;
+  answer.options.enough_height = request->enough_height;
+  answer.options.max_pixels = request->max_pixels;
   answer.options.content_error = 1;
   answer.options.orientation = 1;
   answer.options.scale_denominator = 1;
@@ -254,10 +390,48 @@ int pk_raw_helper_main(int argc, char **argv) {
     answer.width = image.width;
     answer.height = image.height;
   }
-  int failed = pk_io_write_all(1, &answer, sizeof answer);
-  if (!failed && answer.status == 0) failed = pk_io_write_all(1, image.pixels, (size_t)image.width * image.height * 4);
+  int failed = pk_io_write_all(output, &answer, sizeof answer);
+  if (!failed && answer.status == 0) failed = pk_io_write_all(output, image.pixels, (size_t)image.width * image.height * 4);
   pk_image_free(&image);
   return failed ? 2 : 0;
+}
+
+// The server's side, on the socket that is its stdin: a child for each
+// request, until the picker closes its end.
+int pk_raw_helper_main(int argc, char **argv) {
+  if (argc < 3 || strcmp(argv[2], "serve") != 0) return 2;
+  signal(SIGPIPE, SIG_IGN);
+  for (;;) {
+    raw_request request;
+    int input = -1;
+    if (receive_with_descriptor(0, &request, sizeof request, &input, -1) != 0) return 0;
+    if (request.magic != answer_magic) {
+      close(input);
+      return 2;
+    }
+    int pipe_fds[2];
+    if (pipe2(pipe_fds, O_CLOEXEC) != 0) return 2;
+    const pid_t child = fork();
+    if (child == 0) {
+      close(pipe_fds[0]);
+      signal(SIGPIPE, SIG_DFL);
+      _exit(answer_request(&request, input, pipe_fds[1]));
+    }
+    close(pipe_fds[1]);
+    close(input);
+    if (child < 0) {
+      close(pipe_fds[0]);
+      return 2;
+    }
+    const char byte = 1;
+    const int sent = send_with_descriptor(0, &byte, 1, pipe_fds[0]);
+    close(pipe_fds[0]);
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    int32_t reported = status;
+    if (sent != 0 || pk_io_write_all(0, &reported, sizeof reported) != 0) return 0;
+  }
 }
 
 #else

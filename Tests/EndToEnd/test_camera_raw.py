@@ -1,7 +1,10 @@
 """Camera RAWs in the grid: the camera's preview, read by LibRaw in a helper
 process, so a file that crashes LibRaw costs one tile, not the picker."""
 
+import os
 import shutil
+import subprocess
+import time
 from pathlib import Path
 
 from images import gradient, write_png
@@ -25,6 +28,36 @@ def test_a_raw_that_crashes_libraw_is_one_error_tile(picker, tmp_path):
     p.press("Right", "good.png")
     p.send("Enter")
     assert p.finish(0) == str(folder / "crasher.dng").encode() + b"\n"
+
+
+def _helper_servers() -> list[str]:
+    found = subprocess.run(["pgrep", "-f", "--", "--raw-helper serve"], capture_output=True, text=True)
+    return found.stdout.split()
+
+
+def test_raws_share_helper_servers_and_a_crash_costs_only_its_own_file(picker, tmp_path):
+    # Ten RAWs and a crasher between them: each file gets a child of its
+    # own, forked by a server that stays; the grid's two decoding threads
+    # need at most two servers, however many files there are.
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    shutil.copy(LIBRAW_CRASHER, folder / "f-crasher.dng")
+    for index in range(10):
+        os.symlink(real_raw("canon-eos-30d"), folder / f"{'a' if index < 5 else 'k'}{index}.cr2")
+    p = picker.start([str(folder)], env=TRUECOLOR)
+    screen = p.wait(lambda s: "░" not in str(s) and "✗" in str(s), "every tile drawn")
+    tiles = {tile.name: tile for tile in screen.tiles()}
+    assert "✗" in tiles["f-crasher.dng"].text, screen
+    assert all("✗" not in tile.text for name, tile in tiles.items() if name.endswith(".cr2")), screen
+    servers = _helper_servers()
+    assert 1 <= len(servers) <= 2, servers
+    p.send("Escape")
+    p.finish(130)
+    # They end with the picker.
+    deadline = time.monotonic() + 5
+    while _helper_servers() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _helper_servers() == []
 
 
 def test_the_helper_answers_the_thumbnail_command_too(picker_bin, tmp_path):

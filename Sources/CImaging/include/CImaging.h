@@ -97,7 +97,7 @@ int pk_decode_file(const char *path, pk_decode_options *options, pk_image *out);
 
 typedef enum {
   PK_RAW_IN_PROCESS = 0,  // LibRaw in this process (tests, the default)
-  PK_RAW_ISOLATED,  // LibRaw in a helper process: `helper --raw-helper ...`
+  PK_RAW_ISOLATED,  // LibRaw in a child of a helper server: `helper --raw-helper serve`
   PK_RAW_OFF,  // camera RAWs are not read (fuzzing the rest)
 } pk_raw_reader;
 
@@ -107,7 +107,8 @@ typedef enum {
 void pk_set_raw_reader(pk_raw_reader mode, const char *helper);
 pk_raw_reader pk_get_raw_reader(void);
 
-// The helper's main: argv as the picker passes it. Returns the exit status.
+// The helper server's main: argv as the picker passes it (`--raw-helper serve`).
+// Returns the exit status.
 int pk_raw_helper_main(int argc, char **argv);
 
 // MARK: Facts (the preview's panel)
