@@ -58,6 +58,12 @@ private func picture(_ id: UInt32, bytes: Int) -> GraphicsUnit {
   return GraphicsUnit(bytes: data, tag: .transmit(id), stopAfter: [0x1B, 0x5C], pausable: true)
 }
 
+/// A sixel string of 1 KB bands: no question may go inside it.
+private func sixelBytes(bands: Int) -> [UInt8] {
+  let band = [UInt8](repeating: UInt8(ascii: "~"), count: 1023) + [UInt8(ascii: "-")]
+  return Array("\u{1B}Pq".utf8) + Array(repeating: band, count: bands).flatMap { $0 } + [0x1B, 0x5C]
+}
+
 @Suite struct GraphicsFlowControlTests {
   @Test func aSlowTerminalIsNeverSentMoreThanAFewMillisecondsAhead() {
     let terminal = SimulatedTerminal(speed: 1_000_000)
@@ -87,8 +93,7 @@ private func picture(_ id: UInt32, bytes: Int) -> GraphicsUnit {
     // Tiles of 8 KB (a grid tile is about that) in 1 KB bands: no
     // question can go inside one, so a tile goes at the pace the tty takes
     // it once the question before it is answered.
-    let band = [UInt8](repeating: UInt8(ascii: "~"), count: 1023) + [UInt8(ascii: "-")]
-    let sixel = Array("\u{1B}Pq".utf8) + Array(repeating: band, count: 8).flatMap { $0 } + [0x1B, 0x5C]
+    let sixel = sixelBytes(bands: 8)
     queue.append((0..<450).map { GraphicsUnit(bytes: sixel, tag: .place(UInt32($0)), stopAfter: Array("-".utf8)) })
     var now = 0.0
     var worstLate = 0
@@ -132,8 +137,7 @@ private func picture(_ id: UInt32, bytes: Int) -> GraphicsUnit {
 
   @Test func inTheMiddleOfASixelWithQuestionsOutTheQueueWaitsInsteadOfSpinning() {
     let queue = GraphicsQueue(flowControl: GraphicsFlowControl())
-    let band = [UInt8](repeating: UInt8(ascii: "~"), count: 1023) + [UInt8(ascii: "-")]
-    let sixel = Array("\u{1B}Pq".utf8) + Array(repeating: band, count: 100).flatMap { $0 } + [0x1B, 0x5C]
+    let sixel = sixelBytes(bands: 100)
     // A picture before it leaves a question out.
     queue.append([picture(1, bytes: 40_000), GraphicsUnit(bytes: sixel, tag: .place(2), stopAfter: Array("-".utf8))])
     var taken = 0
@@ -152,8 +156,7 @@ private func picture(_ id: UInt32, bytes: Int) -> GraphicsUnit {
 
   @Test func aSixelBegunBeforeAnySpeedIsKnownGoesOnOnceItsQuestionIsAnswered() {
     let queue = GraphicsQueue(flowControl: GraphicsFlowControl())
-    let band = [UInt8](repeating: UInt8(ascii: "~"), count: 1023) + [UInt8(ascii: "-")]
-    let sixel = Array("\u{1B}Pq".utf8) + Array(repeating: band, count: 100).flatMap { $0 } + [0x1B, 0x5C]
+    let sixel = sixelBytes(bands: 100)
     queue.append([picture(1, bytes: 40_000), GraphicsUnit(bytes: sixel, tag: .place(2), stopAfter: Array("-".utf8))])
     var now = 0.0
     var sent = 0

@@ -103,15 +103,21 @@ private func image(_ graphics: GraphicsProtocol, payload: [UInt8]) -> PixelThumb
   }
 }
 
+/// A first frame showing one sixel picture: its screen and units.
+private func firstFrame(_ writer: InlineImageWriter, _ picture: ImagePlacement) -> (Screen, [GraphicsUnit]) {
+  var screen = Screen(width: 20, height: 10)
+  screen.images = [picture]
+  _ = writer.prepare(&screen, fullRedraw: true)
+  return (screen, writer.finishUnits(screen, changed: ChangedCells(width: 20, height: 10), fullRedraw: true))
+}
+
 @Suite struct UndeliveredPictureTests {
   @Test func aSixelCutShortIsClosedAfterABandAndSentAgainNextFrame() {
     let writer = InlineImageWriter()
     let picture = ImagePlacement(x: 1, y: 1, image: image(.sixel, payload: sixel(40)))
-    var screen = Screen(width: 20, height: 10)
-    screen.images = [picture]
-    _ = writer.prepare(&screen, fullRedraw: true)
+    let (screen, units) = firstFrame(writer, picture)
     let queue = GraphicsQueue()
-    queue.append(writer.finishUnits(screen, changed: ChangedCells(width: 20, height: 10), fullRedraw: true))
+    queue.append(units)
     let terminal = SlowTerminal(room: 30)
     queue.pump(write: terminal.write)
     let (ending, undelivered) = queue.supersede()
@@ -128,10 +134,7 @@ private func image(_ graphics: GraphicsProtocol, payload: [UInt8]) -> PixelThumb
   @Test func aSixelCutShortThatLeftHasItsLinesRepainted() {
     let writer = InlineImageWriter()
     let picture = ImagePlacement(x: 1, y: 3, image: image(.sixel, payload: sixel(4)))
-    var screen = Screen(width: 20, height: 10)
-    screen.images = [picture]
-    _ = writer.prepare(&screen, fullRedraw: true)
-    _ = writer.finishUnits(screen, changed: ChangedCells(width: 20, height: 10), fullRedraw: true)
+    _ = firstFrame(writer, picture)
     writer.undelivered([.inline(picture)])
     var empty = Screen(width: 20, height: 10)
     #expect(writer.prepare(&empty, fullRedraw: false) == [3, 4])
