@@ -19,6 +19,9 @@ RawIsolation.turnOff()
 // A small pixel limit keeps each run fast; the limit itself is under test.
 let decoder = ImageDecoder(maxPixels: 4_000_000)
 let scratch = PathBytes("/dev/shm/picker-tui-fuzz-\(getpid()).img")
+// libFuzzer ends with exit(): the scratch file goes then, not left in
+// memory-backed /dev/shm after every run.
+atexit { unlink(scratch.lossyString) }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
