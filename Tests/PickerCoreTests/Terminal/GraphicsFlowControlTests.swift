@@ -132,6 +132,7 @@ private func sixelBytes(bands: Int) -> [UInt8] {
       _ = terminal.run(for: 0.01)
     }
     #expect(queue.isEmpty && queue.flow!.isEnabled == false)
+    #expect(queue.flow!.answersAwaited == 0, "nothing to wait for at exit")
     #expect(now > 1.9, "questions were waited for, a second each")
   }
 
@@ -190,6 +191,7 @@ private func sixelBytes(bands: Int) -> [UInt8] {
     flow.expectLateAnswer(now: 0)
     flow.wrote(5_000, now: 0)
     flow.asked(now: 0)
+    #expect(flow.answersAwaited == 1, "the picker waits at exit for its own question only")
     flow.answer(now: 0.001)
     #expect(flow.hasQuestionsOut && flow.answered == 0)
   }

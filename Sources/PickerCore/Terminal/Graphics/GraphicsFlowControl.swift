@@ -49,6 +49,8 @@ public struct GraphicsFlowControl {
     var alone: Bool
     /// Given up on: its bytes count as read, its answer is still awaited.
     var expired = false
+    /// Not ours: the start-up probe's, which may never come.
+    var probe = false
   }
 
   private var asked: [Question] = []
@@ -69,8 +71,9 @@ public struct GraphicsFlowControl {
 
   /// Questions asked, not answered and not given up on.
   public var hasQuestionsOut: Bool { asked.contains { !$0.expired } }
-  /// Answers still to come, late ones included.
-  public var answersAwaited: Int { asked.count }
+  /// Answers to our questions still to come, late ones included (none
+  /// once the terminal is taken not to answer).
+  public var answersAwaited: Int { isEnabled ? asked.filter { !$0.probe }.count : 0 }
 
   /// Bytes that may be written now.
   public var room: Int { isEnabled ? max(0, window - (written - answered)) : .max }
@@ -120,7 +123,8 @@ public struct GraphicsFlowControl {
   /// probe's, after its deadline): it is awaited like a late one.
   public mutating func expectLateAnswer(now: Double) {
     asked.insert(
-      Question(written: answered, at: now, batchStart: now, batchBytes: 0, alone: false, expired: true), at: 0)
+      Question(written: answered, at: now, batchStart: now, batchBytes: 0, alone: false, expired: true, probe: true),
+      at: 0)
   }
 
   /// The terminal answered the oldest question.
