@@ -282,6 +282,44 @@ void pk_install_resize_wakeup(void) {
 
 int pk_take_resync(void) { return __atomic_exchange_n(&resync_pending, 0, __ATOMIC_SEQ_CST); }
 
+// Ctrl-Z: ncurses' own handler would stop the picker wherever it is, maybe
+// between two chunks of a picture or inside a sixel string, and the shell's
+// next output would be taken for the rest of it. The handler only records
+// the wish; the loop finishes its pictures, then calls pk_suspend.
+static volatile sig_atomic_t suspend_pending = 0;
+
+static void record_suspend(int sig) {
+  (void)sig;
+  suspend_pending = 1;
+  wake_loop();
+}
+
+static void install_suspend_handler(void) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = record_suspend;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGTSTP, &action, NULL);
+}
+
+void pk_install_suspend_handler(void) { install_suspend_handler(); }
+
+int pk_take_suspend(void) { return __atomic_exchange_n(&suspend_pending, 0, __ATOMIC_SEQ_CST); }
+
+void pk_suspend(void) {
+  endwin();
+  // Stopped by SIGTSTP itself, as the shell expects; SIGCONT (fg) resumes
+  // here and asks the loop to draw everything again.
+  signal(SIGTSTP, SIG_DFL);
+  sigset_t tstp;
+  sigemptyset(&tstp);
+  sigaddset(&tstp, SIGTSTP);
+  sigprocmask(SIG_UNBLOCK, &tstp, NULL);
+  raise(SIGTSTP);
+  install_suspend_handler();
+  resync_pending = 1;
+}
+
 int pk_window_size(int *out_rows, int *out_columns, int *pixel_width, int *pixel_height) {
   struct winsize size;
   if (tty_fd < 0 || ioctl(tty_fd, TIOCGWINSZ, &size) != 0 || size.ws_row == 0 || size.ws_col == 0) return -1;

@@ -146,3 +146,40 @@ def test_a_key_is_answered_before_the_page_of_pictures_has_drained(picker_bin, t
         except (ProcessLookupError, ChildProcessError):
             pass
         os.close(terminal.master)
+
+
+def test_ctrl_z_mid_picture_closes_it_before_the_screen_is_left(picker_bin, tmp_path):
+    folder = tmp_path / "photos"
+    _photos(folder, 40)
+    terminal = SlowTerminal(picker_bin, folder, tmp_path)
+    try:
+        terminal.read_fast_until(b"? help")
+        terminal.read_slowly_until(lambda data: data.count(b"\x1b_Ga=t,") >= 3)
+        typed_at = terminal.type(b"\x1a")  # Ctrl-Z: SIGTSTP from the tty
+        # Read at full speed, answering, until the screen is left.
+        deadline = time.monotonic() + TIMEOUT
+        while b"\x1b[?1049l" not in terminal.data[typed_at:]:
+            assert time.monotonic() < deadline, bytes(terminal.data[-600:])
+            terminal.data += terminal._read(65536, 0.05)
+            terminal._answer()
+        left = bytes(terminal.data[typed_at:])
+        assert END_LOAD in left and left.index(END_LOAD) < left.index(b"\x1b[?1049l"), \
+            "the picture in progress was closed before the shell got the screen"
+        # Under a shell the picker stops now; here, with no shell to resume
+        # it, the kernel does not stop an orphaned process group. Either
+        # way SIGCONT (fg) brings the grid back whole, and keys work.
+        os.kill(terminal.pid, signal.SIGCONT)
+        back_at = len(terminal.data)
+        terminal.read_slowly_until(lambda data: b"\x1b[?1049h" in data[back_at:] and b"? help" in data[back_at:])
+        typed_at = terminal.type(b" ")
+        terminal.read_slowly_until(lambda data: CHECK in data[typed_at:])
+        terminal.type(b"\x1b")
+        status = terminal.finish()
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 130, status
+    finally:
+        try:
+            os.kill(terminal.pid, signal.SIGKILL)
+            os.waitpid(terminal.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        os.close(terminal.master)

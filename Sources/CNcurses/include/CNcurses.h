@@ -86,6 +86,14 @@ void pk_drain_wakeups(void);
 void pk_install_resize_wakeup(void);
 int pk_take_resync(void);
 
+/// Ctrl-Z (SIGTSTP) is recorded and wakes the loop instead of stopping the
+/// picker at once; `pk_take_suspend` says whether it came. `pk_suspend`
+/// leaves the screen and stops the process; it returns once continued,
+/// with a resync recorded.
+void pk_install_suspend_handler(void);
+int pk_take_suspend(void);
+void pk_suspend(void);
+
 /// The terminal's size in cells and pixels (pixels 0 when unknown), from
 /// TIOCGWINSZ on /dev/tty; returns 0 on success.
 int pk_window_size(int *rows, int *columns, int *pixel_width, int *pixel_height);

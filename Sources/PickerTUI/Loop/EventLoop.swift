@@ -84,6 +84,7 @@ package final class EventLoop {
     // Signals write to one of these descriptors, so one arriving while the
     // loop was busy still ends this wait at once.
     _ = poll(&descriptors, nfds_t(descriptors.count), timeout)
+    terminal.suspendIfAsked()
     // Input first: it may carry the terminal's answers that let more go.
     let inputs = terminal.readInput()
     terminal.writePending()

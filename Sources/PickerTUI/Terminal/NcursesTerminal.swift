@@ -120,6 +120,7 @@ package final class NcursesTerminal: TerminalBackend {
     pk_configure_screen(chosen == .none ? 0 : 1)
     _ = pk_enable_mouse()
     pk_install_resize_wakeup()
+    pk_install_suspend_handler()
     pk_install_crash_handler()
     size = TerminalSize(width: Int(getmaxx(pk_stdscr())), height: Int(getmaxy(pk_stdscr())))
     started = true
@@ -311,7 +312,24 @@ package final class NcursesTerminal: TerminalBackend {
 
   package func close() {
     guard screenHandle != nil else { return }
-    // A picture half sent would swallow what the shell prints next.
+    leavePictures()
+    pk_close_terminal(screenHandle)
+    screenHandle = nil
+  }
+
+  package func suspendIfAsked() {
+    guard screenHandle != nil, pk_take_suspend() != 0 else { return }
+    leavePictures()
+    pk_suspend()
+    // Continued: the screen may hold anything, and the terminal none of
+    // our pictures.
+    previous = nil
+  }
+
+  /// Before the screen is left: a picture half sent would swallow what the
+  /// shell prints next, answers still out would land at its prompt, and
+  /// kitty would keep our pictures.
+  private func leavePictures() {
     let (ending, undelivered) = pictures.drain()
     writer?.undelivered(undelivered)
     if !ending.isEmpty { _ = ending.withUnsafeBufferPointer { pk_write_tty($0.baseAddress, UInt($0.count)) } }
@@ -319,8 +337,6 @@ package final class NcursesTerminal: TerminalBackend {
     if let bytes = writer?.clear(), !bytes.isEmpty {
       _ = bytes.withUnsafeBufferPointer { pk_write_tty($0.baseAddress, UInt($0.count)) }
     }
-    pk_close_terminal(screenHandle)
-    screenHandle = nil
   }
 
   /// Answers to questions still out would reach the shell after the

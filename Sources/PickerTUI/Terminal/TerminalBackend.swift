@@ -30,6 +30,9 @@ package protocol TerminalBackend: AnyObject {
   var pendingOutputDescriptor: Int32? { get }
   /// Writes what the terminal takes now of what waits; never blocks.
   func writePending()
+  /// Ctrl-Z came: leaves the screen cleanly and stops until continued
+  /// (then the next input is a resize that draws everything again).
+  func suspendIfAsked()
 }
 
 extension TerminalBackend {
@@ -37,6 +40,7 @@ extension TerminalBackend {
   package func takeSignal() -> Int32 { 0 }
   package var pendingOutputDescriptor: Int32? { nil }
   package func writePending() {}
+  package func suspendIfAsked() {}
 }
 
 /// What the picker's first state takes from the terminal: its colours, how
