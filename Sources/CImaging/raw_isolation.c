@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -64,10 +66,11 @@ static int64_t now_ms(void) {
 static int read_all(int fd, void *buffer, size_t size, int64_t deadline) {
   uint8_t *at = buffer;
   while (size > 0) {
+    // Past the deadline what is already there is still taken: the picker
+    // may have been stopped (Ctrl-Z) while the answer came.
     const int64_t left = deadline - now_ms();
-    if (left <= 0) return -1;
     struct pollfd ready = {fd, POLLIN, 0};
-    if (pk_io_poll(&ready, 1, (int)left) <= 0) return -1;
+    if (pk_io_poll(&ready, 1, left > 0 ? (int)left : 0) <= 0) return -1;
     ssize_t n = pk_io_read_once(fd, at, size);
     if (n <= 0) return -1;
     at += n;
@@ -130,6 +133,9 @@ static int start_server(raw_server *server) {
   posix_spawn_file_actions_adddup2(&actions, fds[1], 0);
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  // It lives as long as the picker: nothing another thread opened without
+  // close-on-exec yet (a source's pipe) may stay open in it.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
   posix_spawnattr_init(&attributes);
   // The picker blocks and handles signals its own way; the server starts
   // with none blocked and every handler at its default, in a process group
@@ -254,19 +260,23 @@ static int ask(raw_server *server, const raw_request *request, int input, int64_
   return -1;
 }
 
+typedef enum { child_ended, child_crashed, child_hung } child_end;
+
 // After the answer: the child's wait status (a child that died answering
 // reports too). The server goes back to the pool when it came before the
-// deadline, else it is ended with a child that hangs. Returns 1 when the
-// child crashed (not when it was cut off: an answer larger than allowed is
-// left unread, and its writer dies of the closed pipe).
-static int finish(raw_server *server, int64_t deadline) {
+// deadline, else it is ended with a child that hangs. A crash is a signal
+// the file caused, not one that cut it off (an answer larger than allowed
+// is left unread, and its writer dies of the closed pipe; the kernel's
+// out-of-memory killer sends SIGKILL).
+static child_end finish(raw_server *server, int64_t deadline) {
   int32_t status = 0;
   if (read_all(server->socket, &status, sizeof status, deadline) != 0) {
     end_server(server);
-    return 0;
+    return child_hung;
   }
   give_back(server);
-  return WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL && WTERMSIG(status) != SIGPIPE;
+  const int crashed = WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL && WTERMSIG(status) != SIGPIPE;
+  return crashed ? child_crashed : child_ended;
 }
 
 int pk_decode_raw_isolated(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
@@ -303,10 +313,14 @@ int pk_decode_raw_isolated(const uint8_t *data, size_t size, pk_decode_options *
   close(output);
   // A child that died answering still reports its status; one that hung
   // is ended with its server.
-  const int crashed = finish(&server, deadline);
+  const child_end end = finish(&server, deadline);
   if (!answered) {
-    options->content_error = 1;
-    return pk_fail(options, crashed ? "damaged camera RAW (its reader crashed)" : "damaged camera RAW (no answer)");
+    // A crash or a hang is the file's doing, and remembered as such; a
+    // reader that ran out of memory or was killed says nothing of it.
+    options->content_error = end != child_ended;
+    if (end == child_crashed) return pk_fail(options, "damaged camera RAW (its reader crashed)");
+    if (end == child_hung) return pk_fail(options, "damaged camera RAW (no answer)");
+    return pk_fail(options, "the camera RAW reader failed (out of memory?)");
   }
   // The outputs the helper's decoder set, the caller's inputs kept.
   options->format = answer.options.format;
@@ -323,6 +337,12 @@ int pk_decode_raw_isolated(const uint8_t *data, size_t size, pk_decode_options *
   out->height = answer.height;
   out->pixels = pixels;
   return 0;
+}
+
+void pk_raw_end_servers(void) {
+  pthread_mutex_lock(&pool_lock);
+  while (idle_count > 0) end_server(&idle_servers[--idle_count]);
+  pthread_mutex_unlock(&pool_lock);
 }
 
 int pk_raw_facts_isolated(const char *path, pk_facts *facts) {
@@ -415,6 +435,9 @@ int pk_raw_helper_main(int argc, char **argv) {
     if (child == 0) {
       close(pipe_fds[0]);
       signal(SIGPIPE, SIG_DFL);
+      // A child looping on a damaged file must not outlive its server.
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() == 1) _exit(2);
       _exit(answer_request(&request, input, pipe_fds[1]));
     }
     close(pipe_fds[1]);
@@ -426,7 +449,21 @@ int pk_raw_helper_main(int argc, char **argv) {
     const char byte = 1;
     const int sent = send_with_descriptor(0, &byte, 1, pipe_fds[0]);
     close(pipe_fds[0]);
+    // The picker may end (or be killed) while the child works: a socket
+    // hung up ends the child and the server, never leaving them to spin.
     int status = 0;
+    const int exited = (int)syscall(SYS_pidfd_open, child, 0);
+    while (exited >= 0) {
+      struct pollfd watch[2] = {{exited, POLLIN, 0}, {0, 0, 0}};
+      if (pk_io_poll(watch, 2, -1) < 0) break;
+      if (watch[0].revents) break;
+      if (watch[1].revents & (POLLHUP | POLLERR)) {
+        kill(child, SIGKILL);
+        waitpid(child, NULL, 0);
+        return 0;
+      }
+    }
+    if (exited >= 0) close(exited);
     while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
     int32_t reported = status;
@@ -441,6 +478,12 @@ int pk_decode_raw_isolated(const uint8_t *data, size_t size, pk_decode_options *
   return pk_decode_raw(data, size, options, out);
 }
 
+void pk_raw_end_servers(void) {
+  pthread_mutex_lock(&pool_lock);
+  while (idle_count > 0) end_server(&idle_servers[--idle_count]);
+  pthread_mutex_unlock(&pool_lock);
+}
+
 int pk_raw_facts_isolated(const char *path, pk_facts *facts) { return pk_raw_facts(path, facts); }
 
 int pk_raw_helper_main(int argc, char **argv) {
@@ -448,5 +491,7 @@ int pk_raw_helper_main(int argc, char **argv) {
   (void)argv;
   return 2;
 }
+
+void pk_raw_end_servers(void) {}
 
 #endif

@@ -287,6 +287,7 @@ int pk_take_resync(void) { return __atomic_exchange_n(&resync_pending, 0, __ATOM
 // next output would be taken for the rest of it. The handler only records
 // the wish; the loop finishes its pictures, then calls pk_suspend.
 static volatile sig_atomic_t suspend_pending = 0;
+static int resume_mouse = 0;
 
 static void record_suspend(int sig) {
   (void)sig;
@@ -302,11 +303,26 @@ static void install_suspend_handler(void) {
   sigaction(SIGTSTP, &action, NULL);
 }
 
-void pk_install_suspend_handler(void) { install_suspend_handler(); }
+// A picker whose parent ignores SIGTSTP (no job control to continue it)
+// keeps ignoring it.
+static int suspend_ignored = 0;
+
+void pk_install_suspend_handler(void) {
+  suspend_pending = 0;
+  struct sigaction current;
+  suspend_ignored = sigaction(SIGTSTP, NULL, &current) == 0 && current.sa_handler == SIG_IGN;
+  if (!suspend_ignored) install_suspend_handler();
+}
 
 int pk_take_suspend(void) { return __atomic_exchange_n(&suspend_pending, 0, __ATOMIC_SEQ_CST); }
 
 void pk_suspend(void) {
+  if (suspend_ignored) return;
+  // As when the picker ends: drags stop being reported to the shell.
+  if (drag_reporting && tty_file != NULL) {
+    fputs("\033[?1002l", tty_file);
+    fflush(tty_file);
+  }
   endwin();
   // Stopped by SIGTSTP itself, as the shell expects; SIGCONT (fg) resumes
   // here and asks the loop to draw everything again.
@@ -318,6 +334,20 @@ void pk_suspend(void) {
   raise(SIGTSTP);
   install_suspend_handler();
   resync_pending = 1;
+  resume_mouse = drag_reporting;
+}
+
+int pk_take_resume_mouse(void) {
+  const int wanted = resume_mouse;
+  resume_mouse = 0;
+  return wanted;
+}
+
+void pk_report_drags_again(void) {
+  if (tty_file == NULL) return;
+  // ncurses' resume sends mode 1000, which replaces 1002: after it, again.
+  fputs("\033[?1002h", tty_file);
+  fflush(tty_file);
 }
 
 int pk_window_size(int *out_rows, int *out_columns, int *pixel_width, int *pixel_height) {

@@ -110,6 +110,8 @@ pk_raw_reader pk_get_raw_reader(void);
 // The helper server's main: argv as the picker passes it (`--raw-helper serve`).
 // Returns the exit status.
 int pk_raw_helper_main(int argc, char **argv);
+// Ends the idle helper servers (the picker's run is over; a host may go on).
+void pk_raw_end_servers(void);
 
 // MARK: Facts (the preview's panel)
 

@@ -93,6 +93,10 @@ int pk_take_resync(void);
 void pk_install_suspend_handler(void);
 int pk_take_suspend(void);
 void pk_suspend(void);
+/// After a resume: whether drags must be asked for again, once the next
+/// frame's resume of the screen has set the plain mouse mode.
+int pk_take_resume_mouse(void);
+void pk_report_drags_again(void);
 
 /// The terminal's size in cells and pixels (pixels 0 when unknown), from
 /// TIOCGWINSZ on /dev/tty; returns 0 on success.

@@ -21,6 +21,12 @@ public enum RawIsolation {
     pk_set_raw_reader(PK_RAW_ISOLATED, executable)
   }
 
+  /// Ends the helper servers kept for the next RAW (a host that embeds
+  /// the picker goes on after it).
+  public static func endHelpers() {
+    pk_raw_end_servers()
+  }
+
   /// Camera RAWs are not read at all: for fuzzing everything else.
   public static func turnOff() {
     pk_set_raw_reader(PK_RAW_OFF, nil)

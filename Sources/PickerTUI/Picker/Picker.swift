@@ -72,8 +72,8 @@ public struct Picker {
 }
 
 /// The process-wide settings the picker changes while it runs, put back
-/// when it returns: the locale (ncurses needs a UTF-8 one) and the signal
-/// handlers.
+/// when it returns: the locale (ncurses needs a UTF-8 one), the signal
+/// handlers, and no RAW helper servers left running.
 private struct ProcessState {
   var locale: String?
 
@@ -83,6 +83,7 @@ private struct ProcessState {
 
   func restore() {
     NcursesTerminal.restoreSignalHandlers()
+    RawIsolation.endHelpers()
     if let locale { setlocale(LC_ALL, locale) }
   }
 }

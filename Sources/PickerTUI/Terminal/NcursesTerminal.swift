@@ -199,6 +199,7 @@ package final class NcursesTerminal: TerminalBackend {
     previous = screen
     wnoutrefresh(pk_stdscr())
     doupdate()
+    if pk_take_resume_mouse() != 0 { pk_report_drags_again() }
     guard let writer else { return }
     for line in repaint where line >= 0 && line < screen.height {
       for x in 0..<screen.width { changed.mark(x: x, y: line) }
@@ -353,8 +354,12 @@ package final class NcursesTerminal: TerminalBackend {
       guard count > 0 else { break }
       let before = input.attributeReplies
       _ = input.read(Array(buffer[0..<count]))
+      for _ in before..<input.attributeReplies { pictures.answered(now: Self.now()) }
       awaited -= input.attributeReplies - before
     }
+    // Those that did not come in time are late, not lost: after a Ctrl-Z
+    // they must not count as a terminal that stopped answering.
+    pictures.flow?.stopWaiting()
   }
 
   /// The colours the picker would draw with here, and why fewer (doctor).

@@ -186,6 +186,22 @@ private func sixelBytes(bands: Int) -> [UInt8] {
     #expect(!flow.hasQuestionsOut && flow.answered == 20_000)
   }
 
+  @Test func questionsOutWhenThePickerStopsAreNotTimeoutsAfterItResumes() {
+    var flow = GraphicsFlowControl()
+    for at in [0.0, 0.1, 0.2] {
+      flow.wrote(20_000, now: at)
+      flow.asked(now: at)
+    }
+    flow.stopWaiting()  // Ctrl-Z
+    flow.checkTimeouts(now: 60)  // fg, a minute later
+    #expect(flow.isEnabled && !flow.hasQuestionsOut && flow.room > 0)
+    // Their answers come late, then a new question's.
+    flow.wrote(1_000, now: 60)
+    flow.asked(now: 60)
+    for _ in 0..<4 { flow.answer(now: 60.01) }
+    #expect(flow.isEnabled && !flow.hasQuestionsOut && flow.answered == 61_000)
+  }
+
   @Test func theProbesLateAnswerIsNotTakenForOurs() {
     var flow = GraphicsFlowControl()
     flow.expectLateAnswer(now: 0)

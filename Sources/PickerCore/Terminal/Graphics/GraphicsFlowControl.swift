@@ -131,8 +131,9 @@ public struct GraphicsFlowControl {
   public mutating func answer(now: Double) {
     guard !asked.isEmpty else { return }
     let question = asked.removeFirst()
-    guard !question.expired else { return }
+    // Any answer, late or not, says the terminal answers.
     timeoutsInARow = 0
+    guard !question.expired else { return }
     answered = max(answered, question.written)
     lastAnswer = now
     if question.alone { quickestAnswer = min(quickestAnswer, now - question.at) }
@@ -161,6 +162,16 @@ public struct GraphicsFlowControl {
       answered = max(answered, asked[index].written)
       timeoutsInARow += 1
       if timeoutsInARow >= Self.timeoutsToGiveUp { isEnabled = false }
+    }
+  }
+
+  /// The picker leaves the screen (Ctrl-Z): the questions still out are
+  /// taken as answered, their answers awaited as late ones, and not counted
+  /// as timeouts.
+  public mutating func stopWaiting() {
+    for index in asked.indices where !asked[index].expired {
+      asked[index].expired = true
+      answered = max(answered, asked[index].written)
     }
   }
 

@@ -38,6 +38,8 @@ public final class KittyFiles {
     let path = prefix + "\(count)"
     guard Self.save(bytes, to: path) else { return nil }
     written.insert(path)
+    // Those kitty read (and deleted) are let go now and then.
+    if count % 256 == 0 { written = written.filter { access($0, F_OK) == 0 } }
     return path
   }
 
