@@ -46,12 +46,8 @@ struct ExecFirstPaint {
     let terminal = try PseudoTerminalRun(cells: cells, cellPixels: cellPixels)
     terminal.readsFiles = readsFiles
     let wanted = thumbnails
-    var environment = ProcessInfo.processInfo.environment
-    environment["TERM"] = "xterm-kitty"
-    environment["XDG_CACHE_HOME"] = (cache as NSString).deletingLastPathComponent
-    environment["XDG_STATE_HOME"] = (cache as NSString).deletingLastPathComponent + "/state"
-    environment["XDG_CONFIG_HOME"] = (cache as NSString).deletingLastPathComponent + "/config"
-    environment.removeValue(forKey: "TMUX")
+    let environment = PseudoTerminalRun.pickerEnvironment(
+      term: "xterm-kitty", home: (cache as NSString).deletingLastPathComponent)
     let hints = OutputSearch(Array("? help".utf8))
     let placements = PlacementCounter()
     return try terminal.run(

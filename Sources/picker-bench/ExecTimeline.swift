@@ -23,12 +23,7 @@ struct ExecTimeline {
     } else {
       photos = try index.scan([PathBytes(library)]).photos
     }
-    var environment = ProcessInfo.processInfo.environment
-    environment["TERM"] = "xterm-256color"
-    environment["XDG_CACHE_HOME"] = cacheHome
-    environment["XDG_STATE_HOME"] = cacheHome + "/state"
-    environment["XDG_CONFIG_HOME"] = cacheHome + "/config"
-    environment.removeValue(forKey: "TMUX")
+    let environment = PseudoTerminalRun.pickerEnvironment(term: "xterm-256color", home: cacheHome)
     var frames: [Double] = []
     for _ in 0..<max(1, runs) {
       let terminal = try PseudoTerminalRun(cells: cells, cellPixels: PixelSize(width: 8, height: 17))

@@ -35,6 +35,19 @@ final class PseudoTerminalRun {
 
   deinit { close(master) }
 
+  /// The environment a measured picker runs in: this terminal type, its
+  /// cache, state and config under `home` (nothing of the user's), and no
+  /// tmux around it.
+  static func pickerEnvironment(term: String, home: String) -> [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    environment["TERM"] = term
+    environment["XDG_CACHE_HOME"] = home
+    environment["XDG_STATE_HOME"] = home + "/state"
+    environment["XDG_CONFIG_HOME"] = home + "/config"
+    environment.removeValue(forKey: "TMUX")
+    return environment
+  }
+
   /// TIOCSPTLCK and TIOCGPTN (asm-generic ioctls, as on x86_64 and arm64).
   private static let setLock = UInt(0x4004_5431)
   private static let getNumber = UInt(0x8004_5430)
@@ -131,8 +144,6 @@ final class PseudoTerminalRun {
   /// does (then it answers the file query OK, and reads and deletes each
   /// file as kitty would); false is a terminal across a link.
   var readsFiles = true
-  /// Pictures read from files so far.
-  private(set) var filesRead = 0
   private var fileCommands = KittyFileCommands()
 
   /// A terminal answers DA1 at once and says it draws kitty images: the
@@ -164,7 +175,7 @@ final class PseudoTerminalRun {
   /// Reads the pictures sent as files in this chunk, and deletes them.
   func readFiles(in chunk: ArraySlice<UInt8>) {
     guard readsFiles else { return }
-    for name in fileCommands.names(in: chunk) where readFile(named: Data(name)) { filesRead += 1 }
+    for name in fileCommands.names(in: chunk) { _ = readFile(named: Data(name)) }
   }
 
   private func readFile(named base64: Data) -> Bool {

@@ -108,12 +108,8 @@ struct SlowTerminalRun {
     let scratch = BenchCache.makeRoot()
     defer { BenchCache.remove(scratch) }
     let home = (scratch as NSString).deletingLastPathComponent
-    var environment = ProcessInfo.processInfo.environment
-    environment["TERM"] = graphics == .kitty ? "xterm-kitty" : "xterm-256color"
-    environment["XDG_CACHE_HOME"] = home
-    environment["XDG_STATE_HOME"] = home + "/state"
-    environment["XDG_CONFIG_HOME"] = home + "/config"
-    environment.removeValue(forKey: "TMUX")
+    let environment = PseudoTerminalRun.pickerEnvironment(
+      term: graphics == .kitty ? "xterm-kitty" : "xterm-256color", home: home)
     let pid = try terminal.spawn(
       [binary, "--thumbnails", graphics.rawValue, folder], environment: environment)
     defer {
@@ -123,12 +119,14 @@ struct SlowTerminalRun {
     }
     let master = terminal.master
     var buffer = [UInt8](repeating: 0, count: 65536)
-    let started = Self.now()
+    let started = MonotonicClock.now
     // Up to the first frame the terminal reads at full speed.
     let hints = OutputSearch(Array("? help".utf8))
     var shown = false
     while !shown {
-      guard Self.now() - started < 20 else { throw BenchExit(code: 2, message: "no first frame from \(binary)") }
+      guard MonotonicClock.now - started < 20 else {
+        throw BenchExit(code: 2, message: "no first frame from \(binary)")
+      }
       var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
       guard poll(&ready, 1, 5) > 0 else { continue }
       let count = read(master, &buffer, buffer.count)
@@ -139,7 +137,7 @@ struct SlowTerminalRun {
     // From here on it reads `rate` bytes a second, answering as it reads.
     var watcher = FrameTextWatcher()
     var tokens = 0.0
-    var last = Self.now()
+    var last = MonotonicClock.now
     var bytesRead = 0
     let throttledFrom = last
     var latencies: [Double] = []
@@ -147,7 +145,7 @@ struct SlowTerminalRun {
     var nextKeyAt = last
     var sent = 0
     while latencies.count < keys {
-      let now = Self.now()
+      let now = MonotonicClock.now
       tokens = min(tokens + Double(rate) * (now - last), Double(rate) * 0.004)
       last = now
       if typedAt == nil && now >= nextKeyAt {
@@ -173,19 +171,18 @@ struct SlowTerminalRun {
       if let typed = typedAt, watcher.sawText {
         // The PgDn that starts a page is typed but not timed: its frame
         // comes with the page's thumbnails still decoding.
-        if (sent - 1) % (Self.spacesPerPage + 1) != 0 { latencies.append((Self.now() - typed) * 1000) }
+        if (sent - 1) % (Self.spacesPerPage + 1) != 0 { latencies.append((MonotonicClock.now - typed) * 1000) }
         typedAt = nil
-      } else if let typed = typedAt, Self.now() - typed > 3 {
+      } else if let typed = typedAt, MonotonicClock.now - typed > 3 {
         latencies.append(3000)
         typedAt = nil
       }
     }
-    let seconds = Self.now() - throttledFrom
+    let seconds = MonotonicClock.now - throttledFrom
     _ = "q".withCString { write(master, $0, strlen($0)) }
     return Result(latencies: latencies, bytesPerSecond: Double(bytesRead) / seconds)
   }
 
-  private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }
 
 /// Tells a frame's text (ncurses' output) from picture bytes in a terminal

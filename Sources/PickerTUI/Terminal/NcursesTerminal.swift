@@ -29,7 +29,8 @@ enum TerminalError: Error, CustomStringConvertible {
   }
 }
 
-/// The ncurses terminal on /dev/tty. The only file that imports CNcurses; it
+/// The ncurses terminal on /dev/tty. The only file that calls curses (its
+/// pictures extension and the probe use CNcurses' tty helpers only); it
 /// must be used from the main thread only.
 package final class NcursesTerminal: TerminalBackend {
   /// "ncurses 6.4.20221231", for `--version --verbose`.
@@ -42,12 +43,12 @@ package final class NcursesTerminal: TerminalBackend {
   let facts: TerminalFacts
   /// The user's locale is UTF-8 (not LANG=C).
   let localeIsUTF8: Bool
-  private let writer: GraphicsWriter?
+  let writer: GraphicsWriter?
   private var screenHandle: OpaquePointer?
   private var previous: Screen?
   private var pairs: [PairKey: Int32] = [:]
   package private(set) var size: TerminalSize
-  private var input = TerminalInputReader()
+  var input = TerminalInputReader()
   /// Events read before the screen started (keys typed during detection).
   private var typedAhead: [TerminalInputEvent] = []
 
@@ -87,7 +88,7 @@ package final class NcursesTerminal: TerminalBackend {
       decoder: probe.decoder)
     facts = probe.facts
     // The probe's own DA1 answer may still come, after its deadline.
-    if !probe.facts.isComplete { pictures.flow?.expectLateAnswer(now: Self.now()) }
+    if !probe.facts.isComplete { pictures.flow?.expectLateAnswer(now: MonotonicClock.now) }
     var support = probe.support
     let plan = Self.colorPlan(
       requested: requested, environment: environment, usesPlaceholders: support.usesPlaceholders)
@@ -143,7 +144,7 @@ package final class NcursesTerminal: TerminalBackend {
       bytes += buffer[0..<count]
     }
     inputs += input.read(bytes)
-    let now = Self.now()
+    let now = MonotonicClock.now
     for _ in repliesBefore..<input.attributeReplies { pictures.answered(now: now) }
     return inputs
   }
@@ -152,12 +153,10 @@ package final class NcursesTerminal: TerminalBackend {
   /// question about picture bytes given up on), or -1.
   package var inputTimeout: Int32 {
     let sequence = input.timeout
-    guard let left = pictures.timeoutLeft(now: Self.now()) else { return sequence }
+    guard let left = pictures.timeoutLeft(now: MonotonicClock.now) else { return sequence }
     let question = Int32((left * 1000).rounded(.up))
     return sequence < 0 ? question : min(sequence, question)
   }
-
-  private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
   /// After a resize or a return from Ctrl-Z: the size may have changed
   /// while nobody was looking, and the screen may hold anything.
@@ -182,7 +181,7 @@ package final class NcursesTerminal: TerminalBackend {
       // What the terminal has not begun to read of older pictures is
       // dropped (the writer sends again what this frame still shows); the
       // picture in progress is brought to an end before any text.
-      let (ending, undelivered) = pictures.supersede(now: Self.now())
+      let (ending, undelivered) = pictures.supersede(now: MonotonicClock.now)
       if !ending.isEmpty { _ = ending.withUnsafeBufferPointer { pk_write_tty($0.baseAddress, UInt($0.count)) } }
       writer.undelivered(undelivered)
       repaint = writer.prepare(&screen, fullRedraw: full)
@@ -214,19 +213,7 @@ package final class NcursesTerminal: TerminalBackend {
   }
 
   /// Picture bytes the terminal has not taken yet, sent as it reads them.
-  private let pictures = GraphicsQueue(flowControl: GraphicsFlowControl())
-
-  package var pendingOutputDescriptor: Int32? {
-    guard pictures.canWrite(now: Self.now()) else { return nil }
-    let descriptor = pk_tty_fd()
-    return descriptor >= 0 ? descriptor : nil
-  }
-
-  package func writePending() {
-    pictures.pump(now: Self.now()) { bytes in
-      bytes.withUnsafeBufferPointer { Int(pk_write_tty_available($0.baseAddress, UInt($0.count))) }
-    }
-  }
+  let pictures = GraphicsQueue(flowControl: GraphicsFlowControl())
 
   /// What the crash handler was last given to delete our images.
   private var crashCleanup: [UInt8] = []
@@ -325,41 +312,6 @@ package final class NcursesTerminal: TerminalBackend {
     // Continued: the screen may hold anything, and the terminal none of
     // our pictures.
     previous = nil
-  }
-
-  /// Before the screen is left: a picture half sent would swallow what the
-  /// shell prints next, answers still out would land at its prompt, and
-  /// kitty would keep our pictures.
-  private func leavePictures() {
-    let (ending, undelivered) = pictures.drain()
-    writer?.undelivered(undelivered)
-    if !ending.isEmpty { _ = ending.withUnsafeBufferPointer { pk_write_tty($0.baseAddress, UInt($0.count)) } }
-    awaitAnswers()
-    if let bytes = writer?.clear(), !bytes.isEmpty {
-      _ = bytes.withUnsafeBufferPointer { pk_write_tty($0.baseAddress, UInt($0.count)) }
-    }
-  }
-
-  /// Answers to questions still out would reach the shell after the
-  /// picker ends (`62;22c` at the prompt): they are read here, a short
-  /// while at most, and dropped with anything typed meanwhile.
-  private func awaitAnswers() {
-    guard var awaited = pictures.flow?.answersAwaited, awaited > 0 else { return }
-    let end = Self.now() + 0.3
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while awaited > 0, Self.now() < end {
-      var ready = pollfd(fd: pk_tty_fd(), events: Int16(POLLIN), revents: 0)
-      guard poll(&ready, 1, Int32(max(1, (end - Self.now()) * 1000))) > 0 else { continue }
-      let count = buffer.withUnsafeMutableBufferPointer { pk_read_input($0.baseAddress, UInt($0.count)) }
-      guard count > 0 else { break }
-      let before = input.attributeReplies
-      _ = input.read(Array(buffer[0..<count]))
-      for _ in before..<input.attributeReplies { pictures.answered(now: Self.now()) }
-      awaited -= input.attributeReplies - before
-    }
-    // Those that did not come in time are late, not lost: after a Ctrl-Z
-    // they must not count as a terminal that stopped answering.
-    pictures.flow?.stopWaiting()
   }
 
   /// The colours the picker would draw with here, and why fewer (doctor).

@@ -61,7 +61,7 @@ package final class RecordingTerminal: TerminalBackend {
           waitingSince = nil
           continue
         }
-        let now = Self.now()
+        let now = MonotonicClock.now
         let since = waitingSince ?? now
         waitingSince = since
         guard now - since > patience else { return reader.read([]) }
@@ -77,5 +77,4 @@ package final class RecordingTerminal: TerminalBackend {
   package func draw(_ screen: Screen) { frames.append(screen) }
   package func close() {}
 
-  private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }

@@ -24,7 +24,7 @@ package struct TerminalInputReader {
   package init(escapeDelay: Double = 0.04, decoder: InputDecoder = InputDecoder()) {
     self.escapeDelay = escapeDelay
     self.decoder = decoder
-    if decoder.waiting != .none { waitingSince = Self.now() }
+    if decoder.waiting != .none { waitingSince = MonotonicClock.now }
   }
 
   /// The input in these bytes (none: only the wait is checked).
@@ -32,7 +32,7 @@ package struct TerminalInputReader {
     var events: [TerminalInputEvent] = []
     if !bytes.isEmpty {
       events = decoder.decode(bytes)
-      waitingSince = Self.now()
+      waitingSince = MonotonicClock.now
     }
     return inputs(from: events + timedOut())
   }
@@ -44,7 +44,7 @@ package struct TerminalInputReader {
       switch event {
       case .key(let key): inputs.append(.key(key))
       case .mouse(let report):
-        if let click = clicks.event(for: report, at: Self.now()) { inputs.append(.mouse(click)) }
+        if let click = clicks.event(for: report, at: MonotonicClock.now) { inputs.append(.mouse(click)) }
       case .reply(.primaryAttributes): attributeReplies += 1
       case .reply: break  // late answers to the start-up queries
       }
@@ -56,7 +56,7 @@ package struct TerminalInputReader {
   /// is the Esc key).
   private mutating func timedOut() -> [TerminalInputEvent] {
     var events: [TerminalInputEvent] = []
-    if decoder.waiting != .none, let since = waitingSince, Self.now() - since >= delay(for: decoder.waiting) {
+    if decoder.waiting != .none, let since = waitingSince, MonotonicClock.now - since >= delay(for: decoder.waiting) {
       events = decoder.timeOut()
     }
     if decoder.waiting == .none { waitingSince = nil }
@@ -66,7 +66,7 @@ package struct TerminalInputReader {
   /// Milliseconds until an unfinished sequence must be decided, or -1.
   package var timeout: Int32 {
     guard decoder.waiting != .none, let since = waitingSince else { return -1 }
-    let left = delay(for: decoder.waiting) - (Self.now() - since)
+    let left = delay(for: decoder.waiting) - (MonotonicClock.now - since)
     return Int32(max(0, (left * 1000).rounded(.up)))
   }
 
@@ -74,5 +74,4 @@ package struct TerminalInputReader {
     wait == .replyDelay ? Self.replyDelay : escapeDelay
   }
 
-  private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }

@@ -2,7 +2,7 @@
 /// whole: a picture sent, a placement, a delete. Image data can take seconds
 /// to reach a slow terminal, so the queue sends units as the terminal reads,
 /// and a newer frame drops the units the terminal has not begun to read.
-public struct GraphicsUnit: Equatable {
+public struct GraphicsUnit {
   public var bytes: [UInt8]
   /// Told to the writer when the unit did not arrive whole, so the picture
   /// is sent again if it is still wanted. nil: the unit must arrive (deletes
