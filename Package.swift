@@ -30,22 +30,24 @@ let package = Package(
     ),
     // The image libraries behind entry points that return errors instead of
     // exiting or longjmp-ing: decoders, the PNG thumbnail writer, libchafa.
+    // libheif, libjxl and LibRaw are not linked: they are opened when a
+    // file needs them (optional_codecs.h), as libcurl is (optional_curl.h).
     .target(
       name: "CImaging",
       dependencies: ["CChafa", "CSystemCalls"],
       linkerSettings: [
         .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
-        .linkedLibrary("gif"), .linkedLibrary("heif"), .linkedLibrary("exif"), .linkedLibrary("lcms2"),
-        .linkedLibrary("z"), .linkedLibrary("tiff"), .linkedLibrary("jxl"), .linkedLibrary("raw_r"),
+        .linkedLibrary("gif"), .linkedLibrary("exif"), .linkedLibrary("lcms2"),
+        .linkedLibrary("z"), .linkedLibrary("tiff"),
         .linkedLibrary("stb"),
       ]
     ),
     // libxml2 through pkg-config, for the WebDAV multistatus reader only.
     .systemLibrary(
       name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
-    // libcurl behind one blocking request that never follows redirects
+    // libcurl (opened when first needed) behind one blocking request that never follows redirects
     // itself, and the multistatus reader.
-    .target(name: "CNetworking", dependencies: ["CXML2", "CSystemCalls"], linkerSettings: [.linkedLibrary("curl")]),
+    .target(name: "CNetworking", dependencies: ["CXML2", "CSystemCalls"]),
     // Debian's SQLite, for the library index of dates taken.
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
     // Everything that can be tested without a terminal.

@@ -38,7 +38,9 @@ let package = Package(
       dependencies: ["CChafa", "CSystemCalls"],
       // Our C around the libraries (EXIF and TIFF header walks, chunk
       // searches, orientation, fitting) is instrumented too; the Debian
-      // libraries themselves are not.
+      // libraries themselves are not. libheif, libjxl and LibRaw are linked
+      // here though the picker opens them when first needed: opening one
+      // already loaded finds it.
       cSettings: [.unsafeFlags(["-fsanitize=fuzzer-no-link,address"])],
       linkerSettings: [
         .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),

@@ -36,7 +36,16 @@ chmod -R u=rwX,go=rX "$stage"
 # dpkg-shlibdeps reads the package's name from a debian/control.
 mkdir -p "$work/src/debian"
 printf 'Source: picker-tui\n\nPackage: picker-tui\nArchitecture: any\n' >"$work/src/debian/control"
-depends="$(cd "$work/src" && dpkg-shlibdeps -O -e"$stage/usr/bin/picker-tui" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')"
+# The codecs and libcurl are opened when first needed, not linked
+# (Sources/CImaging/optional_codecs.h, Sources/CNetworking/optional_curl.h),
+# so the binary's own entries do not name them. A program linked against
+# them, built here and not shipped, lets dpkg-shlibdeps name their packages
+# as it does for the binary's.
+opened_later="heif jxl raw_r curl"
+printf 'int main(void) { return 0; }\n' >"$work/opened-later.c"
+cc "$work/opened-later.c" -o "$work/opened-later" -Wl,--no-as-needed $(printf -- '-l%s ' $opened_later)
+depends="$(cd "$work/src" && dpkg-shlibdeps -O -e"$stage/usr/bin/picker-tui" -e"$work/opened-later" 2>/dev/null |
+  sed -n 's/^shlibs:Depends=//p')"
 [ -n "$depends" ] || { echo "dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
 mkdir -p "$stage/DEBIAN"

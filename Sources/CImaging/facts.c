@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libexif/exif-data.h>
-#include <libheif/heif.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +13,7 @@
 
 #include "decode_internal.h"
 #include "system_calls.h"
+#include "optional_codecs.h"
 
 // Enough for the EXIF block of any JPEG (at most 64 KiB) and the headers.
 static const size_t head_bytes = 256 * 1024;
@@ -163,6 +163,7 @@ static void tiff_facts(const uint8_t *d, size_t n, pk_facts *facts) {
 }
 
 static void heif_facts(const char *path, pk_facts *facts) {
+  if (!pk_open_heif()) return;
   struct heif_context *context = heif_context_alloc();
   if (context == NULL) return;
   struct heif_image_handle *handle = NULL;

@@ -1,10 +1,10 @@
 // HEIC/HEIF and AVIF through libheif, using the embedded thumbnail when it
 // covers the box. libheif applies the file's rotation and mirroring itself.
-#include <libheif/heif.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "decode_internal.h"
+#include "optional_codecs.h"
 
 static int copy_rgba(const struct heif_image *image, pk_decode_options *options, pk_image *out) {
   const int width = heif_image_get_width(image, heif_channel_interleaved);
@@ -43,6 +43,11 @@ static struct heif_image_handle *usable_thumbnail(struct heif_image_handle *prim
 }
 
 int pk_decode_heif(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
+  if (!pk_open_heif()) {
+    // Not the file's fault: installing libheif makes it readable.
+    options->content_error = 0;
+    return pk_fail(options, "HEIC/AVIF needs libheif, not installed (%s)", pk_heif_library.error);
+  }
   struct heif_context *context = heif_context_alloc();
   if (context == NULL) return pk_fail(options, "out of memory");
   struct heif_image_handle *primary = NULL, *thumbnail = NULL;

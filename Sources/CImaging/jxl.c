@@ -1,14 +1,17 @@
 // JPEG XL through libjxl: the first frame, turned upright by the decoder
 // (it applies the file's orientation itself), in sRGB when the image lets
 // the decoder choose, else converted from its ICC profile.
-#include <jxl/decode.h>
-#include <jxl/encode.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "decode_internal.h"
+#include "optional_codecs.h"
 
 int pk_decode_jxl(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
+  if (!pk_open_jxl()) {
+    options->content_error = 0;
+    return pk_fail(options, "JPEG XL needs libjxl, not installed (%s)", pk_jxl_library.error);
+  }
   JxlDecoder *decoder = JxlDecoderCreate(NULL);
   if (decoder == NULL) return pk_fail(options, "out of memory");
   int status = -1;

@@ -3,12 +3,12 @@
 // never developed for a thumbnail: that takes seconds, the preview
 // milliseconds. The reentrant library (libraw_r) is used, since workers
 // decode in parallel.
-#include <libraw/libraw.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "decode_internal.h"
+#include "optional_codecs.h"
 
 // LibRaw's flip (dcraw's 0, 3, 5, 6 and the mirrored 1, 2, 4, 7) as an EXIF
 // orientation; LibRaw reads TIFF orientation tags through the inverse map.
@@ -71,6 +71,10 @@ static int decode_preview(libraw_processed_image_t *preview, int orientation, pk
 }
 
 int pk_decode_raw(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
+  if (!pk_open_raw()) {
+    options->content_error = 0;
+    return pk_fail(options, "camera RAW needs LibRaw, not installed (%s)", pk_raw_library.error);
+  }
   libraw_data_t *raw = quiet_libraw();
   if (raw == NULL) return pk_fail(options, "out of memory");
   int status = libraw_open_buffer(raw, (void *)data, size);
@@ -122,6 +126,7 @@ static void fill_facts(libraw_data_t *raw, pk_facts *facts) {
 }
 
 static libraw_data_t *quiet_libraw(void) {
+  if (!pk_open_raw()) return NULL;
   // Without these flags LibRaw's default handlers print to stderr, which is
   // the picker's screen.
   libraw_data_t *raw = libraw_init(LIBRAW_OPIONS_NO_MEMERR_CALLBACK | LIBRAW_OPIONS_NO_DATAERR_CALLBACK);

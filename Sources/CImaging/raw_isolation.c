@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "decode_internal.h"
+#include "optional_codecs.h"
 #include "system_calls.h"
 
 extern char **environ;
@@ -421,6 +422,9 @@ static int answer_request(const raw_request *request, int input, int output) {
 int pk_raw_helper_main(int argc, char **argv) {
   if (argc < 3 || strcmp(argv[2], "serve") != 0) return 2;
   signal(SIGPIPE, SIG_IGN);
+  // LibRaw is opened once here, before any fork: each child then starts
+  // with it loaded instead of opening it again.
+  pk_open_raw();
   for (;;) {
     raw_request request;
     int input = -1;

@@ -1,11 +1,12 @@
 #include "CNetworking.h"
 
-#include <curl/curl.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "optional_curl.h"
 #include "system_calls.h"
 
 typedef struct {
@@ -62,6 +63,7 @@ static void give_back_handle(CURL *handle) {
 }
 
 void pk_http_global_init(void) {
+  if (!pk_open_curl()) return;
   curl_global_init(CURL_GLOBAL_DEFAULT);
   pthread_key_create(&handle_key, release_handle);
   for (int i = 0; i < CURL_LOCK_DATA_LAST; i++) pthread_mutex_init(&locks[i], NULL);
@@ -125,6 +127,11 @@ static void copy_text(char *target, size_t size, const char *text) {
 
 int pk_http_get(const pk_http_request *request, pk_http_response *response) {
   memset(response, 0, sizeof *response);
+  if (!pk_open_curl()) {
+    snprintf(response->error, sizeof response->error, "web sources need libcurl, not installed (%s)",
+      pk_curl_library.error);
+    return PK_HTTP_FAILED;
+  }
   CURL *curl = take_handle();
   if (!curl) {
     copy_text(response->error, sizeof response->error, "cannot start an HTTP transfer");
@@ -213,4 +220,4 @@ void pk_http_response_free(pk_http_response *response) {
   response->length = 0;
 }
 
-const char *pk_http_library_version(void) { return curl_version(); }
+const char *pk_http_library_version(void) { return pk_open_curl() ? curl_version() : "libcurl not installed"; }

@@ -85,7 +85,9 @@ def test_the_deb_package_installs_and_runs_without_the_toolchain(toolchain, tmux
     deb = debs[-1]
     fields = subprocess.run(["dpkg-deb", "-f", str(deb), "Package", "Depends"], capture_output=True, text=True).stdout
     assert "Package: picker-tui" in fields
-    for library in ("libc6", "libncursesw6", "libchafa0", "libsqlite3-0", "libjpeg62-turbo"):
+    # The codecs and libcurl, opened when first needed, are still Depends.
+    for library in ("libc6", "libncursesw6", "libchafa0", "libsqlite3-0", "libjpeg62-turbo", "libheif1", "libjxl0.7",
+                    "libraw20", "libcurl4"):
         assert library in fields, fields
     assert "swift" not in fields.lower(), fields
     listing = subprocess.run(["dpkg-deb", "-c", str(deb)], capture_output=True, text=True).stdout
