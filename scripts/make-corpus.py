@@ -71,7 +71,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from PIL import Image, ImageCms, ImageFile, ImageOps
+from PIL import Image, ImageChops, ImageCms, ImageFile, ImageOps
 
 # We make the big photos ourselves: Pillow's decompression-bomb guard would
 # refuse to read back the 200 MP one.
@@ -372,6 +372,23 @@ def stale_turned(w: Workshop, path: Path) -> None:
     # (same size and colours: only the pictures themselves tell).
     shutil.copy(w.camera_jpeg(), path)
     thumb = w.file("turned-thumb.jpg")
+    marker(160, 120).rotate(180).save(thumb, "JPEG", quality=85)
+    run("exiftool", "-q", "-overwrite_original", f"-ThumbnailImage<={thumb}", path)
+    if exif_thumbnail(path) != thumb.read_bytes():
+        raise CorpusError(f"exiftool did not embed {thumb} in {path}")
+
+
+def stale_turned_large(w: Workshop, path: Path) -> None:
+    # The same at a camera's size and noise: 4000x3000, several MB, so the
+    # photo's top band lies far past the first bytes a reader takes for the
+    # EXIF thumbnail (a check fed only those compared made-up grey).
+    upright = marker(4000, 3000)
+    noise = Image.effect_noise(upright.size, 24).convert("RGB")
+    ImageChops.add(upright, noise, scale=1.0, offset=-128).save(path, "JPEG", quality=95,
+                                                                exif=exif_bytes(1, camera=True))
+    if path.stat().st_size < 2_000_000:
+        raise CorpusError(f"{path} is {path.stat().st_size} bytes, not a camera's size")
+    thumb = w.file("turned-thumb-large.jpg")
     marker(160, 120).rotate(180).save(thumb, "JPEG", quality=85)
     run("exiftool", "-q", "-overwrite_original", f"-ThumbnailImage<={thumb}", path)
     if exif_thumbnail(path) != thumb.read_bytes():
@@ -762,6 +779,9 @@ def all_cases() -> list[Case]:
              colours=tuple(grey(level) for level in MARKER_LUMA)),
         Case("stale-thumbnail-turned.jpg", "an EXIF thumbnail upside down against its photo (turned, not updated)",
              "upright", stale_turned, needs=("exiftool",)),
+        Case("stale-thumbnail-turned-large.jpg",
+             "the same in a noisy 4000x3000 photo of several MB (the band is far past the thumbnail)",
+             "upright", stale_turned_large, needs=("exiftool",), aspect=4 / 3),
         Case("corrupt-thumbnail-warning.jpg",
              "EXIF thumbnail with 0xA5 bytes over its middle (libjpeg: 'premature end of data segment')",
              "upright", corrupt_thumbnail(a5_fill, "premature end of data segment"), needs=("exiftool",)),

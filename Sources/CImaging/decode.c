@@ -166,14 +166,27 @@ int pk_decode_file(const char *path, pk_decode_options *options, pk_image *out) 
     pk_jpeg_scan_header(data, have, &header);
     if (header.complete && header.thumbnail_length > 0) {
       options->format = PK_FORMAT_JPEG;
-      status = pk_decode_jpeg_thumbnail(data, have, options, out);
+      // The thumbnail is checked against the photo's top band (jpeg.c):
+      // its entropy data, about a thirty-second of the rest, is read too,
+      // with room for a top busier than the average.
+      const size_t want = (size_t)header.thumbnail_offset + (size_t)header.thumbnail_length + size / 24 + 16384;
+      if (want > have) {
+        n = pk_io_read_full(fd, data + have, (want < size ? want : size) - have);
+        if (n < 0) {
+          status = pk_fail(options, "%s", strerror(errno));
+          goto done;
+        }
+        have += (size_t)n;
+      }
+      status = pk_decode_jpeg_thumbnail(data, have, have < size, options, out);
       if (status == 0) goto done;
       if (status < 0) {
         // Refused from its header (a pixel bomb): no need to read the rest.
         options->content_error = 1;
         goto done;
       }
-      // A thumbnail too small or broken: the whole file decides.
+      // A thumbnail too small or broken, or a band the bytes read do not
+      // hold: the whole file decides.
       pk_image_free(out);
       reset_outputs(options, out);
     }
