@@ -44,6 +44,18 @@ int pk_image_orient(pk_image *image, int orientation) {
   return 0;
 }
 
+// Whether every pixel is opaque (every JPEG, most photos): their boxes
+// need no alpha weighting.
+static int all_opaque(const uint8_t *pixels, size_t count) {
+  uint8_t all = 255;
+  for (size_t i = 0; i < count; i++) all &= pixels[i * 4 + 3];
+  return all == 255;
+}
+
+// floor(numerator / n) by a multiplication: exact for these sizes (the
+// error of the double product is far below the 1/n between two results).
+static inline uint8_t divide(uint32_t numerator, double inverse) { return (uint8_t)(numerator * inverse + 1e-9); }
+
 int pk_image_fit(pk_image *image, int32_t max_width, int32_t max_height) {
   const int32_t w = image->width, h = image->height;
   if (image->pixels == NULL || max_width <= 0 || max_height <= 0) return 0;
@@ -60,16 +72,54 @@ int pk_image_fit(pk_image *image, int32_t max_width, int32_t max_height) {
   if (ow < 1) ow = 1;
   if (oh < 1) oh = 1;
   uint8_t *out = malloc((size_t)ow * (size_t)oh * 4);
-  if (out == NULL) return -1;
+  // Each output column's span of input columns, worked out once: divisions
+  // for every pixel were a tenth of a cold thumbnail's time.
+  int32_t *spans = malloc((size_t)ow * 2 * sizeof *spans);
+  if (out == NULL || spans == NULL) {
+    free(out);
+    free(spans);
+    return -1;
+  }
+  for (int32_t ox = 0; ox < ow; ox++) {
+    const int32_t x0 = (int32_t)((int64_t)ox * w / ow);
+    const int32_t x1 = (int32_t)((int64_t)(ox + 1) * w / ow);
+    spans[ox * 2] = x0;
+    spans[ox * 2 + 1] = x1 > x0 ? x1 : x0 + 1;
+  }
   const uint8_t *in = image->pixels;
+  // 32-bit sums hold boxes of up to 16 million pixels.
+  const int64_t largest_box = ((int64_t)w / ow + 1) * ((int64_t)h / oh + 1);
+  const int opaque = largest_box < (1 << 24) && all_opaque(in, (size_t)w * (size_t)h);
   for (int32_t oy = 0; oy < oh; oy++) {
     const int32_t y0 = (int32_t)((int64_t)oy * h / oh);
     int32_t y1 = (int32_t)((int64_t)(oy + 1) * h / oh);
     if (y1 <= y0) y1 = y0 + 1;
+    uint32_t last_count = 0;
+    double inverse = 1;
     for (int32_t ox = 0; ox < ow; ox++) {
-      const int32_t x0 = (int32_t)((int64_t)ox * w / ow);
-      int32_t x1 = (int32_t)((int64_t)(ox + 1) * w / ow);
-      if (x1 <= x0) x1 = x0 + 1;
+      const int32_t x0 = spans[ox * 2], x1 = spans[ox * 2 + 1];
+      uint8_t *q = out + ((size_t)oy * ow + ox) * 4;
+      if (opaque) {
+        uint32_t r = 0, g = 0, b = 0;
+        for (int32_t y = y0; y < y1; y++) {
+          const uint8_t *p = in + ((size_t)y * w + x0) * 4;
+          for (int32_t x = x0; x < x1; x++, p += 4) {
+            r += p[0];
+            g += p[1];
+            b += p[2];
+          }
+        }
+        const uint32_t n = (uint32_t)(y1 - y0) * (uint32_t)(x1 - x0);
+        if (n != last_count) {
+          last_count = n;
+          inverse = 1.0 / n;
+        }
+        q[0] = divide(r + n / 2, inverse);
+        q[1] = divide(g + n / 2, inverse);
+        q[2] = divide(b + n / 2, inverse);
+        q[3] = 255;
+        continue;
+      }
       // Colour is weighted by alpha so transparent pixels do not darken edges.
       uint64_t r = 0, g = 0, b = 0, a = 0, n = 0;
       for (int32_t y = y0; y < y1; y++) {
@@ -82,7 +132,6 @@ int pk_image_fit(pk_image *image, int32_t max_width, int32_t max_height) {
           n++;
         }
       }
-      uint8_t *q = out + ((size_t)oy * ow + ox) * 4;
       if (a == 0) {
         q[0] = q[1] = q[2] = q[3] = 0;
       } else {
@@ -93,6 +142,7 @@ int pk_image_fit(pk_image *image, int32_t max_width, int32_t max_height) {
       }
     }
   }
+  free(spans);
   free(image->pixels);
   image->pixels = out;
   image->width = ow;
