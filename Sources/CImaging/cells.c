@@ -1,4 +1,5 @@
-// Pixels to terminal cells with libchafa: a symbol and two colours per cell.
+// Pixels to terminal cells with libchafa: a symbol and two colours per cell
+// (palettes, monochrome and transparency; opaque truecolor is block_cells.c's).
 #include <chafa.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -38,9 +39,13 @@ static ChafaCanvasMode canvas_mode(pk_cell_mode mode) {
   }
 }
 
+// block_cells.c: opaque pictures in truecolor, without libchafa.
+int pk_render_block_cells(const pk_image *image, int32_t columns, int32_t rows, pk_cell *out);
+
 int pk_render_cells(const pk_image *image, int32_t columns, int32_t rows, pk_cell_mode mode, pk_cell *out) {
-  pthread_once(&set_up_once, set_up);
   if (image->pixels == NULL || columns <= 0 || rows <= 0) return -1;
+  if (mode == PK_CELLS_TRUECOLOR && pk_render_block_cells(image, columns, rows, out) == 0) return 0;
+  pthread_once(&set_up_once, set_up);
   ChafaCanvasConfig *config = chafa_canvas_config_new();
   if (config == NULL) return -1;
   chafa_canvas_config_set_geometry(config, columns, rows);

@@ -13,8 +13,13 @@ from test_thumbnails import TRUECOLOR
 def test_picked_photos_side_by_side(picker, tmp_path):
     folder = tmp_path / "photos"
     folder.mkdir()
-    for name, colour in (("a.png", (255, 0, 0)), ("b.png", (0, 200, 0)), ("c.png", (0, 0, 255))):
-        Image.new("RGB", (400, 300), colour).save(folder / name)
+    # Each a colour with a little texture: cells of one flat colour go out as
+    # ncurses' erase-characters in that colour, which tmux shows but its
+    # capture-pane does not report.
+    for name, colour in (("a.png", (235, 20, 20)), ("b.png", (20, 200, 20)), ("c.png", (20, 20, 235))):
+        image = Image.new("RGB", (400, 300))
+        image.putdata([tuple(max(0, c - (x * 7 + y * 13) % 20) for c in colour) for y in range(300) for x in range(400)])
+        image.save(folder / name)
     p = picker.start(["--thumbnails", "symbols", str(folder)], env=TRUECOLOR)
     p.wait_text("c.png")
     for key in ("Space", "Right", "Space", "Right", "Space"):
