@@ -38,12 +38,22 @@ mkdir -p "$work/src/debian"
 printf 'Source: picker-tui\n\nPackage: picker-tui\nArchitecture: any\n' >"$work/src/debian/control"
 # The codecs and libcurl are opened when first needed, not linked
 # (Sources/CImaging/optional_codecs.h, Sources/CNetworking/optional_curl.h),
-# so the binary's own entries do not name them. A program linked against
-# them, built here and not shipped, lets dpkg-shlibdeps name their packages
-# as it does for the binary's.
-opened_later="heif jxl raw_r curl"
-printf 'int main(void) { return 0; }\n' >"$work/opened-later.c"
-cc "$work/opened-later.c" -o "$work/opened-later" -Wl,--no-as-needed $(printf -- '-l%s ' $opened_later)
+# so the binary's own entries do not name them. A program built here (not
+# shipped) that uses the same functions from the same lists lets
+# dpkg-shlibdeps name their packages, and the versions those functions
+# need, as it does for the binary's.
+cat >"$work/opened-later.c" <<'PROGRAM'
+#define PK_OPTIONAL_CODECS_FILLING_IN
+#define PK_OPTIONAL_CURL_FILLING_IN
+#include "optional_codecs.h"
+#include "optional_curl.h"
+#define PK_USE(name) (void (*)(void))name,
+void (*const used[])(void) = {PK_HEIF_FUNCTIONS(PK_USE) PK_JXL_FUNCTIONS(PK_USE) PK_RAW_FUNCTIONS(PK_USE)
+  PK_CURL_FUNCTIONS(PK_USE)};
+int main(void) { return used[0] == 0; }
+PROGRAM
+cc "$work/opened-later.c" -o "$work/opened-later" -ISources/CImaging -ISources/CSystemCalls/include \
+  -ISources/CNetworking -lheif -ljxl -lraw_r -lcurl
 depends="$(cd "$work/src" && dpkg-shlibdeps -O -e"$stage/usr/bin/picker-tui" -e"$work/opened-later" 2>/dev/null |
   sed -n 's/^shlibs:Depends=//p')"
 [ -n "$depends" ] || { echo "dpkg-shlibdeps found no dependencies" >&2; exit 1; }

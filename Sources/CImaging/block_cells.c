@@ -93,8 +93,9 @@ static int32_t eighth(int32_t start, int32_t end, int k) { return start + ((end 
 
 static pk_cell cell_for(const pk_image *image, int32_t x0, int32_t x1, int32_t y0, int32_t y1, pixel_sum *rows,
   pixel_sum *columns) {
-  const int32_t width = x1 - x0, height = y1 - y0;
-  const int32_t x_middle = x0 + width / 2, y_middle = y0 + height / 2;
+  const int32_t width = x1 - x0;
+  // The quadrants split where the half blocks do.
+  const int32_t x_middle = eighth(x0, x1, eighths / 2), y_middle = eighth(y0, y1, eighths / 2);
   pixel_sum quadrants[4] = {{{0, 0, 0}, 0}};
   for (int32_t x = 0; x < width; x++) columns[x] = (pixel_sum){{0, 0, 0}, 0};
   for (int32_t y = y0; y < y1; y++) {
@@ -164,15 +165,14 @@ int pk_render_block_cells(const pk_image *image, int32_t columns, int32_t rows, 
     return -1;
   }
   for (int32_t cy = 0; cy < rows; cy++) {
-    int32_t y0 = (int32_t)((int64_t)cy * image->height / rows), y1 = (int32_t)((int64_t)(cy + 1) * image->height / rows);
+    const int32_t y0 = (int32_t)((int64_t)cy * image->height / rows);
+    int32_t y1 = (int32_t)((int64_t)(cy + 1) * image->height / rows);
     // More cells than pixels: each cell still shows the pixel under it.
     if (y1 <= y0) y1 = y0 + 1;
-    if (y1 > image->height) y0 = (y1 = image->height) - 1;
     for (int32_t cx = 0; cx < columns; cx++) {
-      int32_t x0 = (int32_t)((int64_t)cx * image->width / columns);
+      const int32_t x0 = (int32_t)((int64_t)cx * image->width / columns);
       int32_t x1 = (int32_t)((int64_t)(cx + 1) * image->width / columns);
       if (x1 <= x0) x1 = x0 + 1;
-      if (x1 > image->width) x0 = (x1 = image->width) - 1;
       out[(size_t)cy * columns + cx] = cell_for(image, x0, x1, y0, y1, row_sums, column_sums);
     }
   }

@@ -255,12 +255,17 @@ static int photo_strip(const uint8_t *data, size_t size, grey_strip *strip) {
   if (setjmp(errors.jump)) {
     jpeg_destroy_decompress(&info);
     free(row);
-    return -1;
+    // Bytes that end before the scan even starts (large segments after the
+    // frame header) are too few, not unreadable.
+    return errors.reached_end_early ? -2 : -1;
   }
   jpeg_create_decompress(&info);
   jpeg_mem_src(&info, (unsigned char *)data, (unsigned long)size);
   jpeg_read_header(&info, TRUE);
-  if (info.jpeg_color_space != JCS_YCbCr && info.jpeg_color_space != JCS_GRAYSCALE) {
+  // A progressive photo's top band needs every scan of the whole file
+  // (250 ms for an 8 MB one): such a thumbnail is not second-guessed.
+  if ((info.jpeg_color_space != JCS_YCbCr && info.jpeg_color_space != JCS_GRAYSCALE) ||
+      jpeg_has_multiple_scans(&info)) {
     jpeg_destroy_decompress(&info);
     return -1;
   }

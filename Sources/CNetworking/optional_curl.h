@@ -4,7 +4,9 @@
 #ifndef CNETWORKING_OPTIONAL_CURL_H
 #define CNETWORKING_OPTIONAL_CURL_H
 
-// Plain prototypes: libcurl's type-checking macros would hide the names.
+// Without its type-checking wrappers; curl.h still defines
+// curl_easy_setopt, curl_easy_getinfo and curl_share_setopt as macros
+// (undefined below, before the calls are redirected).
 #define CURL_DISABLE_TYPECHECK
 #include <curl/curl.h>
 
@@ -23,6 +25,9 @@ extern pk_optional_library pk_curl_library;
 static inline int pk_open_curl(void) { return pk_optional_library_open(&pk_curl_library); }
 
 #ifndef PK_OPTIONAL_CURL_FILLING_IN
+#undef curl_easy_setopt
+#undef curl_easy_getinfo
+#undef curl_share_setopt
 #define curl_version (*pk_optional_curl_version)
 #define curl_global_init (*pk_optional_curl_global_init)
 #define curl_easy_init (*pk_optional_curl_easy_init)

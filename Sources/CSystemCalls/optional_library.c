@@ -20,7 +20,7 @@ static int open_now(pk_optional_library *library) {
     if (address == NULL) {
       snprintf(library->error, sizeof library->error, "%s has no %s", library->soname, library->names[i]);
       for (size_t j = 0; j < i; j++) *library->slots[j] = NULL;
-      dlclose(handle);
+      // Not closed: its constructors have run, and nothing here is undone.
       return -1;
     }
     *library->slots[i] = address;
