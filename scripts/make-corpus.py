@@ -395,6 +395,20 @@ def stale_turned_large(w: Workshop, path: Path) -> None:
         raise CorpusError(f"exiftool did not embed {thumb} in {path}")
 
 
+def stale_turned_far_scan(w: Workshop, path: Path) -> None:
+    # The same, with 420 KB of application segments between the frame
+    # header and the scan (an editor's own metadata): the first bytes a
+    # reader takes for the thumbnail end before the picture's data begins.
+    stale_turned_large(w, w.file("turned-large.jpg"))
+    data = w.file("turned-large.jpg").read_bytes()
+    sof = next(offset for kind, offset in jpeg_segments(data) if kind in (0xC0, 0xC1, 0xC2))
+    after = sof + 2 + struct.unpack(">H", data[sof + 2:sof + 4])[0]
+    filler = b"".join(b"\xff\xed" + struct.pack(">H", 60002) + bytes(60000) for _ in range(7))
+    path.write_bytes(data[:after] + filler + data[after:])
+    if Image.open(path).size != (4000, 3000) or exif_thumbnail(path) != exif_thumbnail(w.file("turned-large.jpg")):
+        raise CorpusError(f"{path} lost its picture or its thumbnail")
+
+
 def corrupt_thumbnail(patch: Callable[[int], bytes], complaint: str) -> Callable[[Workshop, Path], None]:
     """Overwrites the middle quarter of the EXIF thumbnail's scan in place;
     libjpeg (djpeg) must say `complaint` about the thumbnail afterwards."""
@@ -782,6 +796,9 @@ def all_cases() -> list[Case]:
         Case("stale-thumbnail-turned-large.jpg",
              "the same in a noisy 4000x3000 photo of several MB (the band is far past the thumbnail)",
              "upright", stale_turned_large, needs=("exiftool",), aspect=4 / 3),
+        Case("stale-thumbnail-turned-far-scan.jpg",
+             "the same with 420 KB of segments before the scan (the first bytes read hold no picture)",
+             "upright", stale_turned_far_scan, needs=("exiftool",), aspect=4 / 3),
         Case("corrupt-thumbnail-warning.jpg",
              "EXIF thumbnail with 0xA5 bytes over its middle (libjpeg: 'premature end of data segment')",
              "upright", corrupt_thumbnail(a5_fill, "premature end of data segment"), needs=("exiftool",)),
