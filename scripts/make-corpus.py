@@ -371,6 +371,11 @@ def stale_turned(w: Workshop, path: Path) -> None:
     # photo is the upright marker, its 160x120 EXIF thumbnail upside down
     # (same size and colours: only the pictures themselves tell).
     shutil.copy(w.camera_jpeg(), path)
+    embed_turned_thumbnail(w, path)
+
+
+def embed_turned_thumbnail(w: Workshop, path: Path) -> None:
+    """Replaces the EXIF thumbnail of `path` with the marker upside down."""
     thumb = w.file("turned-thumb.jpg")
     marker(160, 120).rotate(180).save(thumb, "JPEG", quality=85)
     run("exiftool", "-q", "-overwrite_original", f"-ThumbnailImage<={thumb}", path)
@@ -388,11 +393,7 @@ def stale_turned_large(w: Workshop, path: Path) -> None:
                                                                 exif=exif_bytes(1, camera=True))
     if path.stat().st_size < 2_000_000:
         raise CorpusError(f"{path} is {path.stat().st_size} bytes, not a camera's size")
-    thumb = w.file("turned-thumb-large.jpg")
-    marker(160, 120).rotate(180).save(thumb, "JPEG", quality=85)
-    run("exiftool", "-q", "-overwrite_original", f"-ThumbnailImage<={thumb}", path)
-    if exif_thumbnail(path) != thumb.read_bytes():
-        raise CorpusError(f"exiftool did not embed {thumb} in {path}")
+    embed_turned_thumbnail(w, path)
 
 
 def stale_turned_far_scan(w: Workshop, path: Path) -> None:
