@@ -63,10 +63,16 @@ typedef struct {
   split_symbol symbol;
 } choice;
 
-static void consider(choice *best, const pixel_sum *whole, const pixel_sum *fore, split_symbol symbol) {
-  if (fore->count == 0 || fore->count >= whole->count) return;
+// The cell's pixels not on the `fore` side.
+static pixel_sum other_side(const pixel_sum *whole, const pixel_sum *fore) {
   pixel_sum back = {{0, 0, 0}, whole->count - fore->count};
   for (int c = 0; c < 3; c++) back.sum[c] = whole->sum[c] - fore->sum[c];
+  return back;
+}
+
+static void consider(choice *best, const pixel_sum *whole, const pixel_sum *fore, split_symbol symbol) {
+  if (fore->count == 0 || fore->count >= whole->count) return;
+  const pixel_sum back = other_side(whole, fore);
   const double score = weight(fore->sum, fore->count) + weight(back.sum, back.count);
   // Only a clearly better split replaces the one before (the space first).
   if (score > best->score * (1 + 1e-9) + 1e-9) {
@@ -139,8 +145,7 @@ static pk_cell cell_for(const pk_image *image, int32_t x0, int32_t x1, int32_t y
     cell.background = packed(whole.sum, whole.count);
     return cell;
   }
-  pixel_sum back = {{0, 0, 0}, whole.count - best.fore.count};
-  for (int c = 0; c < 3; c++) back.sum[c] = whole.sum[c] - best.fore.sum[c];
+  const pixel_sum back = other_side(&whole, &best.fore);
   const int32_t fore_colour = packed(best.fore.sum, best.fore.count), back_colour = packed(back.sum, back.count);
   cell.foreground = best.symbol.swapped ? back_colour : fore_colour;
   cell.background = best.symbol.swapped ? fore_colour : back_colour;
@@ -153,10 +158,7 @@ int pk_render_block_cells(const pk_image *image, int32_t columns, int32_t rows, 
   // 32-bit sums: cells of up to 16 million pixels.
   if (cell_width * cell_height >= (1 << 24)) return -1;
   // Transparency is libchafa's to draw (the terminal's own background).
-  const size_t count = (size_t)image->width * (size_t)image->height;
-  uint8_t opaque = 255;
-  for (size_t i = 0; i < count; i++) opaque &= image->pixels[i * 4 + 3];
-  if (opaque != 255) return -1;
+  if (!pk_image_is_opaque(image)) return -1;
   pixel_sum *row_sums = malloc((size_t)cell_height * sizeof *row_sums);
   pixel_sum *column_sums = malloc((size_t)cell_width * sizeof *column_sums);
   if (row_sums == NULL || column_sums == NULL) {

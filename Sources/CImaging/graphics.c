@@ -64,8 +64,7 @@ int pk_kitty_pixels(const pk_image *image, uint8_t **out, size_t *out_size, int 
   *out_size = 0;
   if (image->pixels == NULL || image->width <= 0 || image->height <= 0) return -1;
   const size_t count = (size_t)image->width * (size_t)image->height;
-  int opaque = 1;
-  for (size_t i = 0; i < count && opaque; i++) opaque = image->pixels[i * 4 + 3] == 255;
+  const int opaque = pk_image_is_opaque(image);
   // Opaque pictures go as RGB: a quarter fewer bytes to send.
   *bits = opaque ? 24 : 32;
   const size_t channels = opaque ? 3 : 4;

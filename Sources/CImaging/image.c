@@ -44,11 +44,12 @@ int pk_image_orient(pk_image *image, int orientation) {
   return 0;
 }
 
-// Whether every pixel is opaque (every JPEG, most photos): their boxes
-// need no alpha weighting.
-static int all_opaque(const uint8_t *pixels, size_t count) {
+int pk_image_is_opaque(const pk_image *image) {
+  if (image->pixels == NULL) return 0;
+  const size_t count = (size_t)image->width * (size_t)image->height;
+  // No early exit: the AND over every alpha byte vectorises.
   uint8_t all = 255;
-  for (size_t i = 0; i < count; i++) all &= pixels[i * 4 + 3];
+  for (size_t i = 0; i < count; i++) all &= image->pixels[i * 4 + 3];
   return all == 255;
 }
 
@@ -89,7 +90,8 @@ int pk_image_fit(pk_image *image, int32_t max_width, int32_t max_height) {
   const uint8_t *in = image->pixels;
   // 32-bit sums hold boxes of up to 16 million pixels.
   const int64_t largest_box = ((int64_t)w / ow + 1) * ((int64_t)h / oh + 1);
-  const int opaque = largest_box < (1 << 24) && all_opaque(in, (size_t)w * (size_t)h);
+  // Opaque boxes need no alpha weighting.
+  const int opaque = largest_box < (1 << 24) && pk_image_is_opaque(image);
   for (int32_t oy = 0; oy < oh; oy++) {
     const int32_t y0 = (int32_t)((int64_t)oy * h / oh);
     int32_t y1 = (int32_t)((int64_t)(oy + 1) * h / oh);

@@ -35,10 +35,9 @@
   F(libraw_strerror) F(libraw_unpack_thumb) F(libraw_dcraw_make_mem_thumb) F(libraw_dcraw_clear_mem)         \
   F(libraw_set_dataerror_handler) F(libraw_set_memerror_handler)
 
-#define PK_OPTIONAL_DECLARE(name) extern __typeof__(name) *pk_optional_##name;
-PK_HEIF_FUNCTIONS(PK_OPTIONAL_DECLARE)
-PK_JXL_FUNCTIONS(PK_OPTIONAL_DECLARE)
-PK_RAW_FUNCTIONS(PK_OPTIONAL_DECLARE)
+PK_OPTIONAL_DECLARE_ALL(PK_HEIF_FUNCTIONS)
+PK_OPTIONAL_DECLARE_ALL(PK_JXL_FUNCTIONS)
+PK_OPTIONAL_DECLARE_ALL(PK_RAW_FUNCTIONS)
 
 extern pk_optional_library pk_heif_library, pk_jxl_library, pk_raw_library;
 

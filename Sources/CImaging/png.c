@@ -143,9 +143,7 @@ int pk_png_write_file(
   // filter's residuals alone keeps most of the saving for far less work.
   png_set_compression_strategy(png, Z_HUFFMAN_ONLY);
   // Opaque images (nearly all photos) lose nothing without alpha.
-  int opaque = 1;
-  const size_t pixel_count = (size_t)image->width * (size_t)image->height;
-  for (size_t i = 0; i < pixel_count && opaque; i++) opaque = image->pixels[i * 4 + 3] == 255;
+  const int opaque = pk_image_is_opaque(image);
   png_set_IHDR(png, info, (png_uint_32)image->width, (png_uint_32)image->height, 8,
     opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
     PNG_FILTER_TYPE_DEFAULT);

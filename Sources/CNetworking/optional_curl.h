@@ -17,8 +17,7 @@
   F(curl_easy_setopt) F(curl_easy_getinfo) F(curl_easy_perform) F(curl_easy_strerror) F(curl_share_init)      \
   F(curl_share_setopt) F(curl_slist_append) F(curl_slist_free_all)
 
-#define PK_OPTIONAL_DECLARE(name) extern __typeof__(name) *pk_optional_##name;
-PK_CURL_FUNCTIONS(PK_OPTIONAL_DECLARE)
+PK_OPTIONAL_DECLARE_ALL(PK_CURL_FUNCTIONS)
 
 extern pk_optional_library pk_curl_library;
 

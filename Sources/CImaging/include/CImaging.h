@@ -30,6 +30,10 @@ void pk_image_free(pk_image *image);
 // Returns 0, or -1 when memory ran out (the image is left as it was).
 int pk_image_orient(pk_image *image, int orientation);
 
+// Whether every pixel is opaque (every JPEG, most photos): such an image
+// goes without alpha (RGB, no weighting, block cells).
+int pk_image_is_opaque(const pk_image *image);
+
 // Shrinks (never enlarges) to fit inside max_width x max_height, keeping the
 // aspect ratio, by averaging boxes of pixels. Returns 0 or -1 (no memory).
 int pk_image_fit(pk_image *image, int32_t max_width, int32_t max_height);

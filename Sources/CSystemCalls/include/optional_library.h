@@ -27,6 +27,23 @@ typedef struct pk_optional_library {
 // process's life (the library is never closed).
 int pk_optional_library_open(pk_optional_library *library);
 
+// For a list of functions written as `#define LIST(F) F(name) F(name) ...`:
+// PK_OPTIONAL_DECLARE_ALL(LIST) declares a pointer pk_optional_NAME for
+// each (in the library's header), and PK_OPTIONAL_LIBRARY(variable,
+// soname, LIST) defines them and the pk_optional_library that fills them
+// in (in one .c file, which must see the real names, not the redirects).
+#define PK_OPTIONAL_DECLARE(name) extern __typeof__(name) *pk_optional_##name;
+#define PK_OPTIONAL_DECLARE_ALL(LIST) LIST(PK_OPTIONAL_DECLARE)
+#define PK_OPTIONAL_DEFINE(name) __typeof__(name) *pk_optional_##name;
+#define PK_OPTIONAL_NAME(name) #name,
+#define PK_OPTIONAL_SLOT(name) (void **)&pk_optional_##name,
+#define PK_OPTIONAL_LIBRARY(variable, soname, LIST)                                                    \
+  LIST(PK_OPTIONAL_DEFINE)                                                                             \
+  static const char *const variable##_names[] = {LIST(PK_OPTIONAL_NAME)};                              \
+  static void **const variable##_slots[] = {LIST(PK_OPTIONAL_SLOT)};                                   \
+  pk_optional_library variable = {                                                                     \
+    soname, variable##_names, variable##_slots, sizeof variable##_names / sizeof *variable##_names, 0, {0}};
+
 #ifdef __cplusplus
 }
 #endif
