@@ -167,9 +167,9 @@ int pk_decode_file(const char *path, pk_decode_options *options, pk_image *out) 
     if (header.complete && header.thumbnail_length > 0) {
       options->format = PK_FORMAT_JPEG;
       // The thumbnail is checked against the photo's top band (jpeg.c):
-      // its entropy data, about a thirty-second of the rest, is read too,
-      // with room for a top busier than the average.
-      const size_t want = (size_t)header.thumbnail_offset + (size_t)header.thumbnail_length + size / 24 + 16384;
+      // its entropy data, about a sixty-fourth of the rest, is read too,
+      // with room for a top twice as busy as the average.
+      const size_t want = (size_t)header.thumbnail_offset + (size_t)header.thumbnail_length + size / 32 + 16384;
       if (want > have) {
         n = pk_io_read_full(fd, data + have, (want < size ? want : size) - have);
         if (n < 0) {
