@@ -1,13 +1,8 @@
-// PNG through libpng: the simplified API for decoding (no setjmp needed),
-// the full API for writing thumbnails with their tEXt keys.
-#include <errno.h>
-#include <fcntl.h>
+// PNG through libpng's simplified API (no setjmp needed): decoding, and
+// encoding in memory. The cache's thumbnail files are png_write.c's.
 #include <png.h>
-#include <zlib.h>
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "decode_internal.h"
 
@@ -83,92 +78,6 @@ int pk_png_text(const uint8_t *data, size_t size, const char *key, char *value, 
     pos += 12 + (size_t)length;
   }
   return -1;
-}
-
-typedef struct {
-  jmp_buf jump;
-  char *message;
-  size_t capacity;
-} png_errors;
-
-static void on_png_error(png_structp png, png_const_charp message) {
-  png_errors *errors = png_get_error_ptr(png);
-  snprintf(errors->message, errors->capacity, "%s", message);
-  longjmp(errors->jump, 1);
-}
-
-static void on_png_warning(png_structp png, png_const_charp message) {
-  (void)png;
-  (void)message;
-}
-
-int pk_png_write_file(
-  const char *path, const pk_image *image, const char *const *keys, const char *const *values, int count,
-  char *error, size_t error_capacity) {
-  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) {
-    snprintf(error, error_capacity, "%s", strerror(errno));
-    return -1;
-  }
-  FILE *volatile file = fdopen(fd, "wb");
-  if (file == NULL) {
-    snprintf(error, error_capacity, "%s", strerror(errno));
-    close(fd);
-    return -1;
-  }
-  png_errors errors = {.message = error, .capacity = error_capacity};
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &errors, on_png_error, on_png_warning);
-  png_infop info = png ? png_create_info_struct(png) : NULL;
-  png_textp volatile texts = NULL;
-  if (png == NULL || info == NULL) {
-    png_destroy_write_struct(&png, &info);
-    fclose(file);
-    snprintf(error, error_capacity, "out of memory");
-    return -1;
-  }
-  if (setjmp(errors.jump)) {
-    png_destroy_write_struct(&png, &info);
-    free(texts);
-    fclose(file);
-    return -1;
-  }
-  png_init_io(png, file);
-  // Thumbnails are small and written while the user waits for the next
-  // ones: speed matters more than the last bytes. libpng's adaptive filter
-  // choice tries every filter on every row; the Sub filter alone does well
-  // on photos at a fraction of the cost.
-  png_set_compression_level(png, 1);
-  png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
-  // Camera noise leaves LZ77 little to find: Huffman coding of the Sub
-  // filter's residuals alone keeps most of the saving for far less work.
-  png_set_compression_strategy(png, Z_HUFFMAN_ONLY);
-  // Opaque images (nearly all photos) lose nothing without alpha.
-  const int opaque = pk_image_is_opaque(image);
-  png_set_IHDR(png, info, (png_uint_32)image->width, (png_uint_32)image->height, 8,
-    opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-    PNG_FILTER_TYPE_DEFAULT);
-  if (count > 0) {
-    texts = calloc((size_t)count, sizeof(png_text));
-    if (texts == NULL) png_error(png, "out of memory");
-    for (int i = 0; i < count; i++) {
-      texts[i].compression = PNG_TEXT_COMPRESSION_NONE;
-      texts[i].key = (png_charp)keys[i];
-      texts[i].text = (png_charp)values[i];
-    }
-    png_set_text(png, info, texts, count);
-  }
-  png_write_info(png, info);
-  // Rows stay RGBA in memory; libpng drops the filler byte when writing RGB.
-  if (opaque) png_set_filler(png, 0, PNG_FILLER_AFTER);
-  for (int32_t y = 0; y < image->height; y++) png_write_row(png, image->pixels + (size_t)y * image->width * 4);
-  png_write_end(png, info);
-  png_destroy_write_struct(&png, &info);
-  free(texts);
-  if (fclose(file) != 0) {
-    snprintf(error, error_capacity, "%s", strerror(errno));
-    return -1;
-  }
-  return 0;
 }
 
 int pk_encode_png(const pk_image *source, uint8_t **out, size_t *out_size) {
