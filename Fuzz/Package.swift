@@ -62,6 +62,7 @@ let package = Package(
     harness("fuzz-input-decoder"),
     harness("fuzz-image-decoder"),
     harness("fuzz-dav-listing"),
+    harness("fuzz-png-writer"),
   ],
   swiftLanguageModes: [.v6]
 )

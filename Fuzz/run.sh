@@ -11,7 +11,7 @@ seconds="${FUZZ_SECONDS:-60}"
 # Only this folder: the default .build belongs to the normal build.
 scratch=.build-fuzz
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(config jsonrpc web-listing input-decoder image-decoder dav-listing)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(config jsonrpc web-listing input-decoder image-decoder dav-listing png-writer)
 
 "$swift" build -c release --package-path Fuzz --scratch-path "$scratch" || exit 1
 bin="$("$swift" build -c release --package-path Fuzz --scratch-path "$scratch" --show-bin-path)"
@@ -36,13 +36,16 @@ for harness in "${harnesses[@]}"; do
     dav-listing) dict=Fuzz/dict/xml.dict ;;
     *) dict=Fuzz/dict/$harness.dict ;;
   esac
+  # The PNG writer's input is pixels, with no tokens to guess.
+  dict_option=()
+  [ -f "$dict" ] && dict_option=(-dict="$dict")
   # Inputs past the decoder's 4096-byte sequence limit reach its drop path.
   max_len=4096
   [ "$harness" = input-decoder ] && max_len=6000
   # Images: room for an EXIF block with its thumbnail, or a small photo.
   [ "$harness" = image-decoder ] && max_len=65536
   # -timeout: an input taking 10 s counts as a hang (a finding).
-  "$bin/fuzz-$harness" -max_total_time="$seconds" -timeout=10 -print_final_stats=1 -dict="$dict" -max_len=$max_len \
+  "$bin/fuzz-$harness" -max_total_time="$seconds" -timeout=10 -print_final_stats=1 "${dict_option[@]}" -max_len=$max_len \
     -artifact_prefix="$run/" "$run/corpus" >"$run/log" 2>&1
   status=$?
   executions="$(sed -n 's/^stat::number_of_executed_units: *//p' "$run/log")"

@@ -3,7 +3,7 @@
 // level 1), and zlib with Z_HUFFMAN_ONLY still runs its general machinery:
 // every byte tallied into a symbol buffer, then coded in a second pass.
 // This is one histogram and one pass of table lookups a block.
-#include "huffman_deflate.h"
+#include "CImaging.h"
 
 #include <string.h>
 #include <zlib.h>

@@ -12,7 +12,6 @@
 #include <zlib.h>
 
 #include "decode_internal.h"
-#include "huffman_deflate.h"
 #include "system_calls.h"
 
 static uint8_t *put32(uint8_t *at, uint32_t value) {
@@ -50,9 +49,9 @@ static int fail(char *error, size_t capacity, const char *message) {
   return -1;
 }
 
-int pk_png_write_file(
-  const char *path, const pk_image *image, const char *const *keys, const char *const *values, int count,
-  char *error, size_t error_capacity) {
+int pk_png_encode_thumbnail(
+  const pk_image *image, const char *const *keys, const char *const *values, int count, uint8_t **out,
+  size_t *out_size, char *error, size_t error_capacity) {
   if (image->width <= 0 || image->height <= 0 || image->width > (1 << 16) || image->height > (1 << 16))
     return fail(error, error_capacity, "thumbnail size out of range");
   const int channels = pk_image_is_opaque(image) ? 3 : 4;
@@ -93,10 +92,20 @@ int pk_png_write_file(
   at = close_chunk(at, "IDAT", pk_deflate_huffman(raw, raw_size, at + 8));
   at = close_chunk(at, "IEND", 0);
   free(raw);
+  *out = file;
+  *out_size = (size_t)(at - file);
+  return 0;
+}
 
+int pk_png_write_file(
+  const char *path, const pk_image *image, const char *const *keys, const char *const *values, int count,
+  char *error, size_t error_capacity) {
+  uint8_t *file;
+  size_t size;
+  if (pk_png_encode_thumbnail(image, keys, values, count, &file, &size, error, error_capacity) != 0) return -1;
   int status = 0;
   const int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0 || pk_io_write_all(fd, file, (size_t)(at - file)) != 0) {
+  if (fd < 0 || pk_io_write_all(fd, file, size) != 0) {
     snprintf(error, error_capacity, "%s", strerror(errno));
     status = -1;
   }

@@ -144,11 +144,25 @@ int pk_read_facts(const char *path, pk_facts *facts);
 // truncated to capacity) and returns its length, or -1 when absent.
 int pk_png_text(const uint8_t *data, size_t size, const char *key, char *value, size_t capacity);
 
-// Writes `image` as a PNG to a new file at `path` (created with mode 0600,
-// failing if it exists) with tEXt chunks keys[i] = values[i].
+// `image` as PNG bytes with tEXt chunks keys[i] = values[i]: 8-bit RGB
+// when opaque, else RGBA; the Sub filter; Huffman-only deflate. *out is
+// freed with pk_buffer_free. 0, or -1 with `error` said.
+int pk_png_encode_thumbnail(
+  const pk_image *image, const char *const *keys, const char *const *values, int count, uint8_t **out,
+  size_t *out_size, char *error, size_t error_capacity);
+
+// The same, written to a new file at `path` (created with mode 0600,
+// failing if it exists).
 int pk_png_write_file(
   const char *path, const pk_image *image, const char *const *keys, const char *const *values, int count,
   char *error, size_t error_capacity);
+
+// A zlib stream (RFC 1950) of Huffman-coded literals only (RFC 1951
+// dynamic blocks, stored where no code saves; no LZ77 matching): what
+// the PNGs above hold. `out` has room for pk_deflate_huffman_bound(size)
+// bytes; returns the bytes written.
+size_t pk_deflate_huffman_bound(size_t size);
+size_t pk_deflate_huffman(const uint8_t *data, size_t size, uint8_t *out);
 
 // MARK: Cells (libchafa)
 

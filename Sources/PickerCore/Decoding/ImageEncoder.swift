@@ -1,4 +1,5 @@
 import CImaging
+import Foundation
 
 /// Encodes pixels into image files: the thumbnail cache writes PNGs, iTerm2
 /// pictures are JPEGs. (The tests' WebP, GIF and HEIC images are made by
@@ -18,6 +19,27 @@ public enum ImageEncoder {
     case .jpeg(let quality): status = pk_encode_jpeg(&image.raw, Int32(quality), &buffer, &size)
     case .jpegGreyscale(let quality): status = pk_encode_jpeg_greyscale(&image.raw, Int32(quality), &buffer, &size)
     case .png: status = pk_encode_png(&image.raw, &buffer, &size)
+    }
+    guard status == 0, let buffer else { return nil }
+    defer { pk_buffer_free(buffer) }
+    return Array(UnsafeBufferPointer(start: buffer, count: size))
+  }
+
+  /// A PNG as the thumbnail cache writes it (png_write.c): RGB when opaque,
+  /// Huffman-only deflate, with `text` as tEXt chunks.
+  public static func thumbnailPNG(_ image: PixelImage, text: [(key: String, value: String)] = []) -> [UInt8]? {
+    var buffer: UnsafeMutablePointer<UInt8>?
+    var size = 0
+    var error = [CChar](repeating: 0, count: 200)
+    let keys = text.map { strdup($0.key) }
+    let values = text.map { strdup($0.value) }
+    defer { (keys + values).forEach { free($0) } }
+    let status = keys.map { UnsafePointer($0) }.withUnsafeBufferPointer { keyPointers in
+      values.map { UnsafePointer($0) }.withUnsafeBufferPointer { valuePointers in
+        pk_png_encode_thumbnail(
+          &image.raw, keyPointers.baseAddress, valuePointers.baseAddress, Int32(text.count), &buffer, &size, &error,
+          error.count)
+      }
     }
     guard status == 0, let buffer else { return nil }
     defer { pk_buffer_free(buffer) }

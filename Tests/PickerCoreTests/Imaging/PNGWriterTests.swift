@@ -91,6 +91,34 @@ import Testing
     #expect(png.count <= rows + 200, "\(png.count) bytes for \(rows) bytes of rows")
   }
 
+  @Test func skewedBytesGetCodesOfFifteenBitsAtMost() throws {
+    // A row whose Sub filter leaves 17 values with Fibonacci frequencies,
+    // counting the row's filter byte (a 1) and the block's end: 1, 1, 2,
+    // 3, 5, ... 2,584. Huffman's own code for them is a chain 17 bits
+    // deep, and deflate allows 15.
+    var residuals: [UInt8] = [0, 1]
+    var (count, next) = (3, 5)
+    for value in 2..<17 {
+      residuals += Array(repeating: UInt8(value), count: count)
+      (count, next) = (next, count + next)
+    }
+    var pixels: [UInt8] = []
+    var left: [UInt8] = [0, 0, 0]
+    for x in 0..<(residuals.count / 3) {
+      for c in 0..<3 {
+        left[c] = left[c] &+ residuals[x * 3 + c]
+        pixels.append(left[c])
+      }
+      pixels.append(255)
+    }
+    let image = PixelImage(width: residuals.count / 3, height: 1, rgba: pixels)
+    let png = try #require(ImageEncoder.thumbnailPNG(image))
+    #expect(png.count < residuals.count / 2, "\(png.count) bytes")
+    let decoded = try ImageDecoder().decode(bytes: png, covering: PixelSize(width: image.width, height: 1)).image
+    #expect(decoded.width == image.width)
+    #expect((0..<image.width).allSatisfy { decoded.pixel(x: $0, y: 0) == image.pixel(x: $0, y: 0) })
+  }
+
   @Test func textKeysAreReadBack() throws {
     let png = try written(Self.pictures[0].image)
     #expect(FreedesktopThumbnailCache.text(png, key: "Thumb::URI") == "file:///p.jpg")

@@ -146,12 +146,23 @@ enum TestImages {
       && isClose(colors[2], blue, tolerance: tolerance) && isClose(colors[3], white, tolerance: tolerance)
   }
 
-  /// A fresh empty folder for one test.
+  /// A fresh empty folder for one test, inside one folder for the whole
+  /// test process that goes when the process exits (one each, never
+  /// removed, they piled up by the hundred a run).
   static func temporaryFolder() -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("picker-tests-\(UUID().uuidString)")
+    let url = processFolder.appendingPathComponent(UUID().uuidString)
     try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }
+
+  private static let processFolder: URL = {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("picker-tests-\(getpid())")
+    // What an earlier process of the same number left after a crash.
+    try? FileManager.default.removeItem(at: url)
+    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(at: TestImages.processFolder) }
+    return url
+  }()
 
   static func write(_ bytes: [UInt8], to url: URL) {
     try! Data(bytes).write(to: url)
