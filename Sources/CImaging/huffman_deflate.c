@@ -148,10 +148,14 @@ static void code_lengths(const uint32_t *frequencies, int count, int limit, uint
   }
 }
 
+// The low `length` bits of `code` in reverse order: all 16 bits swapped
+// in halves, bytes, nibbles, pairs and single bits, then shifted down.
 static uint32_t reversed(uint32_t code, int length) {
-  uint32_t result = 0;
-  for (int i = 0; i < length; i++, code >>= 1) result = (result << 1) | (code & 1);
-  return result;
+  code = ((code >> 1) & 0x5555) | ((code & 0x5555) << 1);
+  code = ((code >> 2) & 0x3333) | ((code & 0x3333) << 2);
+  code = ((code >> 4) & 0x0F0F) | ((code & 0x0F0F) << 4);
+  code = ((code >> 8) & 0x00FF) | ((code & 0x00FF) << 8);
+  return code >> (16 - length);
 }
 
 // The canonical codes of RFC 1951 3.2.2, bits reversed: deflate sends a

@@ -35,12 +35,16 @@ static void filter_rows(const pk_image *image, int channels, uint8_t *out) {
   for (int32_t y = 0; y < image->height; y++) {
     const uint8_t *row = image->pixels + (size_t)y * (size_t)image->width * 4;
     *out++ = 1;
-    uint8_t left[4] = {0};
-    for (int32_t x = 0; x < image->width; x++, row += 4)
-      for (int c = 0; c < channels; c++) {
-        *out++ = (uint8_t)(row[c] - left[c]);
-        left[c] = row[c];
-      }
+    // The first pixel as it is (nothing to its left), then differences;
+    // the channel count spelled out for the compiler in each loop.
+    memcpy(out, row, (size_t)channels);
+    out += channels;
+    if (channels == 3)
+      for (int32_t x = 1; x < image->width; x++, out += 3)
+        for (int c = 0; c < 3; c++) out[c] = (uint8_t)(row[x * 4 + c] - row[x * 4 - 4 + c]);
+    else
+      for (int32_t x = 1; x < image->width; x++, out += 4)
+        for (int c = 0; c < 4; c++) out[c] = (uint8_t)(row[x * 4 + c] - row[x * 4 - 4 + c]);
   }
 }
 
