@@ -167,9 +167,13 @@ int pk_decode_file(const char *path, pk_decode_options *options, pk_image *out) 
     if (header.complete && header.thumbnail_length > 0) {
       options->format = PK_FORMAT_JPEG;
       // The thumbnail is checked against the photo's top band (jpeg.c):
-      // its entropy data, about a sixty-fourth of the rest, is read too,
-      // with room for a top twice as busy as the average.
-      const size_t want = (size_t)header.thumbnail_offset + (size_t)header.thumbnail_length + size / 32 + 16384;
+      // its entropy data, about a sixty-fourth of the file, is read too,
+      // with room for a top twice as busy as the average, from where the
+      // scan starts when the bytes read show it (editors' segments may
+      // come between), else from the thumbnail's end.
+      const size_t thumbnail_end = (size_t)header.thumbnail_offset + (size_t)header.thumbnail_length;
+      const size_t band_from = header.scan_offset > thumbnail_end ? header.scan_offset : thumbnail_end;
+      const size_t want = band_from + size / 32 + 16384;
       if (want > have) {
         n = pk_io_read_full(fd, data + have, (want < size ? want : size) - have);
         if (n < 0) {

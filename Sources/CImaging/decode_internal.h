@@ -46,6 +46,7 @@ typedef struct {
   size_t thumbnail_length;
   int components;  // in the frame header: 1 greyscale, 3 colour, 4 CMYK
   int complete;  // 1 when the frame header (SOF) was reached
+  size_t scan_offset;  // where the entropy-coded data starts; 0 when the bytes end before
 } pk_jpeg_header;
 
 // The orientation (1-8) in a TIFF-headed EXIF blob (PNG eXIf, WebP EXIF;

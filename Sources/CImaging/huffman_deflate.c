@@ -21,6 +21,10 @@ enum {
   max_length_bits = 7,
 };
 
+// A stored block's length is 16 bits, and so are the weights by_weight
+// sorts: a block's byte count, and one for its end.
+_Static_assert(block_bytes < 65535, "a block's bytes must fit in 16 bits");
+
 typedef struct {
   uint8_t *at;
   uint64_t bits;

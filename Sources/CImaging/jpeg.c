@@ -204,16 +204,59 @@ static int32_t band_rows(int64_t height) {
   const int64_t rows = (height + strip_band / 2) / strip_band;
   return (int32_t)(rows < strip_rows ? (height < strip_rows ? height : strip_rows) : rows);
 }
+
+// The share of its height each side's band covers: the larger of the two
+// sides' own, so that a small photo's two rows (a 640x480 photo is 60 rows
+// at 1/8 scale) are compared with the same share of the thumbnail, not
+// with a thin slice of it.
+static double band_share(int64_t photo_height, int64_t thumbnail_height) {
+  const double photo = (double)band_rows(photo_height) / (double)photo_height;
+  const double thumbnail = (double)band_rows(thumbnail_height) / (double)thumbnail_height;
+  return photo > thumbnail ? photo : thumbnail;
+}
+
+// That share of a picture this tall, in whole rows.
+static int32_t share_rows(int64_t height, double share) {
+  const int64_t rows = (int64_t)(height * share + 0.5);
+  const int64_t least = height < strip_rows ? height : strip_rows;
+  return (int32_t)(rows < least ? least : rows > height ? height : rows);
+}
+
 typedef struct {
   double cells[strip_rows][strip_columns];
 } grey_strip;
 
-static void strip_center(grey_strip *strip, const double sums[strip_rows][strip_columns],
-  const int counts[strip_rows][strip_columns]) {
+// Sums of grey and of weight for each cell of the grid, filled a row of
+// the band at a time.
+typedef struct {
+  double sums[strip_rows][strip_columns];
+  double weights[strip_rows][strip_columns];
+} strip_sums;
+
+// Adds row `y` of a band `rows` tall, given as the sums and counts of its
+// pixels in each column of the grid. A row the boundary between the
+// grid's rows crosses counts in both, by how much of it lies in each: with
+// bands of 3 and 8 rows, both sides' grid rows are then the same halves.
+static void add_band_row(
+  strip_sums *strip, int32_t y, int32_t rows, const double column_sums[strip_columns],
+  const int column_counts[strip_columns]) {
+  const double top = (double)y * strip_rows / rows, bottom = (double)(y + 1) * strip_rows / rows;
+  for (int r = (int)top; r < strip_rows && r < bottom; r++) {
+    const double from = top > r ? top : r, to = bottom < r + 1 ? bottom : r + 1;
+    const double weight = to - from;
+    if (weight <= 0) continue;
+    for (int c = 0; c < strip_columns; c++) {
+      strip->sums[r][c] += weight * column_sums[c];
+      strip->weights[r][c] += weight * column_counts[c];
+    }
+  }
+}
+
+static void strip_center(grey_strip *strip, const strip_sums *sums) {
   double mean = 0;
   for (int r = 0; r < strip_rows; r++)
     for (int c = 0; c < strip_columns; c++) {
-      strip->cells[r][c] = counts[r][c] ? sums[r][c] / counts[r][c] : 0;
+      strip->cells[r][c] = sums->weights[r][c] > 0 ? sums->sums[r][c] / sums->weights[r][c] : 0;
       mean += strip->cells[r][c];
     }
   mean /= strip_rows * strip_columns;
@@ -221,34 +264,38 @@ static void strip_center(grey_strip *strip, const double sums[strip_rows][strip_
     for (int c = 0; c < strip_columns; c++) strip->cells[r][c] -= mean;
 }
 
-// The top band of an RGBA image, or its bottom band turned by 180
-// degrees (`turned`).
-static void rgba_strip(const pk_image *image, int turned, grey_strip *strip) {
-  double sums[strip_rows][strip_columns] = {{0}};
-  int counts[strip_rows][strip_columns] = {{0}};
-  const int32_t rows = band_rows(image->height);
+// The top band of an RGBA image, `share` of its height, or its bottom
+// band turned by 180 degrees (`turned`).
+static void rgba_strip(const pk_image *image, double share, int turned, grey_strip *strip) {
+  strip_sums sums = {0};
+  const int32_t rows = share_rows(image->height, share);
   for (int32_t y = 0; y < rows; y++) {
     const int32_t source_y = turned ? image->height - 1 - y : y;
     const uint8_t *row = image->pixels + (size_t)source_y * image->width * 4;
-    const int r = (int)((int64_t)y * strip_rows / rows);
+    double column_sums[strip_columns] = {0};
+    int column_counts[strip_columns] = {0};
     for (int32_t x = 0; x < image->width; x++) {
       const uint8_t *p = row + (size_t)(turned ? image->width - 1 - x : x) * 4;
       const int c = (int)((int64_t)x * strip_columns / image->width);
-      sums[r][c] += 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2];
-      counts[r][c]++;
+      column_sums[c] += 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2];
+      column_counts[c]++;
     }
+    add_band_row(&sums, y, rows, column_sums, column_counts);
   }
-  strip_center(strip, sums, counts);
+  strip_center(strip, &sums);
 }
 
 // The photo's own top band, decoded grey at 1/8 scale (libjpeg skips
 // the colour planes' inverse DCT for grey output) and only as far as that
-// band: about 0.4 ms for a 12 MP photo. Returns 0; -2 when the bytes
-// end before the band does (only the file's first bytes were read: libjpeg
-// would make up the rest as flat grey, and a band of it would pass any
-// thumbnail); -1 when it cannot be read (CMYK, corrupt): the thumbnail is
-// then not second-guessed.
-static int photo_strip(const uint8_t *data, size_t size, grey_strip *strip) {
+// band: about 0.4 ms for a 12 MP photo. Its share of the height is what
+// band_share gives with a thumbnail `thumbnail_height` tall, and is
+// returned in *share. Returns 0; -2 when the bytes end before the band
+// does (only the file's first bytes were read: libjpeg would make up the
+// rest as flat grey, and a band of it would pass any thumbnail); -1 when
+// it cannot be read (CMYK, corrupt): the thumbnail is then not
+// second-guessed.
+static int photo_strip(
+  const uint8_t *data, size_t size, int32_t thumbnail_height, grey_strip *strip, double *share) {
   struct jpeg_decompress_struct info;
   jpeg_errors errors;
   uint8_t *volatile row = NULL;
@@ -276,16 +323,16 @@ static int photo_strip(const uint8_t *data, size_t size, grey_strip *strip) {
   info.out_color_space = JCS_GRAYSCALE;
   jpeg_start_decompress(&info);
   const JDIMENSION width = info.output_width;
-  const JDIMENSION rows = (JDIMENSION)band_rows(info.output_height);
+  *share = band_share(info.output_height, thumbnail_height);
+  const int32_t rows = share_rows(info.output_height, *share);
   row = malloc(width);
   if (row == NULL) {
     jpeg_destroy_decompress(&info);
     return -1;
   }
-  double sums[strip_rows][strip_columns] = {{0}};
-  int counts[strip_rows][strip_columns] = {{0}};
-  while (info.output_scanline < rows) {
-    const JDIMENSION y = info.output_scanline;
+  strip_sums sums = {0};
+  while ((int32_t)info.output_scanline < rows) {
+    const int32_t y = (int32_t)info.output_scanline;
     JSAMPROW rows_out[1] = {row};
     if (jpeg_read_scanlines(&info, rows_out, 1) != 1) break;
     if (errors.reached_end_early) {
@@ -293,17 +340,19 @@ static int photo_strip(const uint8_t *data, size_t size, grey_strip *strip) {
       free(row);
       return -2;
     }
-    const int r = (int)((int64_t)y * strip_rows / rows);
+    double column_sums[strip_columns] = {0};
+    int column_counts[strip_columns] = {0};
     for (JDIMENSION x = 0; x < width; x++) {
       const int c = (int)((int64_t)x * strip_columns / width);
-      sums[r][c] += row[x];
-      counts[r][c]++;
+      column_sums[c] += row[x];
+      column_counts[c]++;
     }
+    add_band_row(&sums, y, rows, column_sums, column_counts);
   }
   jpeg_abort_decompress(&info);
   jpeg_destroy_decompress(&info);
   free(row);
-  strip_center(strip, sums, counts);
+  strip_center(strip, &sums);
   return 0;
 }
 
@@ -322,10 +371,11 @@ static double strip_distance(const grey_strip *a, const grey_strip *b) {
 // stale. -2 when `data` (the file's first bytes) ends before the band.
 static int thumbnail_same_way_up(const uint8_t *data, size_t size, const pk_image *thumbnail) {
   grey_strip photo, top, turned;
-  const int read = photo_strip(data, size, &photo);
+  double share;
+  const int read = photo_strip(data, size, thumbnail->height, &photo, &share);
   if (read != 0) return read == -2 ? -2 : 1;
-  rgba_strip(thumbnail, 0, &top);
-  rgba_strip(thumbnail, 1, &turned);
+  rgba_strip(thumbnail, share, 0, &top);
+  rgba_strip(thumbnail, share, 1, &turned);
   const double same = strip_distance(&photo, &top), flipped = strip_distance(&photo, &turned);
   return !(same > 8 && flipped < same / 2);
 }

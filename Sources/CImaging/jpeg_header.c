@@ -98,17 +98,20 @@ void pk_jpeg_scan_header(const uint8_t *data, size_t size, pk_jpeg_header *heade
     const uint8_t *segment = data + pos + 4;
     size_t available = size - (pos + 4);
     size_t body = length - 2 < available ? length - 2 : available;
-    if (marker == 0xE1 && header->thumbnail_length == 0) {
+    if (marker == 0xE1 && header->thumbnail_length == 0 && !header->complete) {
       if (length - 2 <= available) read_exif(segment, body, pos + 4, header);
     } else if (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC) {
-      if (body >= 6) {
-        header->height = be16(segment + 1);
-        header->width = be16(segment + 3);
-        header->components = segment[5];
-        header->complete = 1;
-      }
+      if (body < 6) return;
+      header->height = be16(segment + 1);
+      header->width = be16(segment + 3);
+      header->components = segment[5];
+      header->complete = 1;
+      // On to the scan's start (tables and editors' segments may come
+      // between): the EXIF thumbnail's check reads that far and more.
+    } else if (marker == 0xDA) {
+      if (header->complete && pos + 2 + length <= size) header->scan_offset = pos + 2 + length;
       return;
-    } else if (marker == 0xDA || marker == 0xD9) {
+    } else if (marker == 0xD9) {
       return;
     }
     pos += 2 + length;

@@ -48,6 +48,17 @@ static void filter_rows(const pk_image *image, int channels, uint8_t *out) {
   }
 }
 
+// PNG keywords (section 11.3.4.3): 1-79 printable Latin-1 bytes, no
+// space at either end nor two in a row.
+static int valid_keyword(const char *key, size_t length) {
+  if (length == 0 || length > 79 || key[0] == ' ' || key[length - 1] == ' ') return 0;
+  for (size_t i = 0; i < length; i++) {
+    const uint8_t c = (uint8_t)key[i];
+    if (c < 32 || (c > 126 && c < 161) || (c == ' ' && key[i + 1] == ' ')) return 0;
+  }
+  return 1;
+}
+
 static int fail(char *error, size_t capacity, const char *message) {
   snprintf(error, capacity, "%s", message);
   return -1;
@@ -56,15 +67,17 @@ static int fail(char *error, size_t capacity, const char *message) {
 int pk_png_encode_thumbnail(
   const pk_image *image, const char *const *keys, const char *const *values, int count, uint8_t **out,
   size_t *out_size, char *error, size_t error_capacity) {
-  if (image->width <= 0 || image->height <= 0 || image->width > (1 << 16) || image->height > (1 << 16))
+  // Thumbnails are at most 1024 pixels a side. The bound keeps the image
+  // data under 2 GB: one IDAT chunk (PNG's limit is 2^31 - 1 bytes), and
+  // lengths that zlib's 32-bit checksums take whole.
+  if (image->width <= 0 || image->height <= 0 || image->width > (1 << 14) || image->height > (1 << 14))
     return fail(error, error_capacity, "thumbnail size out of range");
   const int channels = pk_image_is_opaque(image) ? 3 : 4;
   const size_t raw_size = (size_t)image->height * (1 + (size_t)image->width * channels);
   size_t texts_size = 0;
   for (int i = 0; i < count; i++) {
-    // PNG keywords: 1-79 bytes (section 11.3.4.3).
     const size_t key_length = strlen(keys[i]);
-    if (key_length == 0 || key_length > 79) return fail(error, error_capacity, "bad PNG text key");
+    if (!valid_keyword(keys[i], key_length)) return fail(error, error_capacity, "bad PNG text key");
     texts_size += 12 + key_length + 1 + strlen(values[i]);
   }
   const size_t capacity = 8 + 25 + texts_size + 12 + pk_deflate_huffman_bound(raw_size) + 12;

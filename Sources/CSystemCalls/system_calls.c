@@ -52,7 +52,12 @@ int pk_io_write_all(int fd, const void *data, size_t size) {
       pk_io_poll(&room, 1, 100);
       continue;
     }
-    if (n <= 0) return -1;
+    if (n <= 0) {
+      // write(2) of nothing says no error of its own: the caller's message
+      // would otherwise be a stale errno.
+      if (n == 0) errno = EIO;
+      return -1;
+    }
     at += n;
     size -= (size_t)n;
   }

@@ -50,6 +50,25 @@ import Testing
     #expect(corner.r == corner.g && corner.g == corner.b, "the photo is grey; the stale thumbnail is red there")
   }
 
+  /// Photos small and wide and tall, with a thumbnail of their own
+  /// shape: the check compares the same share of each (a 320x240 photo
+  /// is 30 rows at 1/8 scale, its band two of them, and so eight of the
+  /// thumbnail's), and tells a thumbnail turned against its photo.
+  @Test(arguments: [
+    (640, 480, 160, 120), (320, 240, 160, 120), (480, 640, 120, 160), (1280, 720, 160, 90), (4000, 3000, 160, 120),
+  ])
+  func aThumbnailTurnedAgainstItsPhotoIsStale(sizes: (Int, Int, Int, Int)) throws {
+    let (width, height, thumbnailWidth, thumbnailHeight) = sizes
+    let upright = TestImages.quadrants(thumbnailWidth, thumbnailHeight)
+    for (thumbnail, stale) in [(upright, false), (TestImages.turnedHalf(upright), true)] {
+      let bytes = TestImages.jpeg(
+        TestImages.quadrants(width, height), orientation: 1, thumbnail: TestImages.jpeg(thumbnail))
+      let decoded = try ImageDecoder().decode(bytes: bytes, covering: box)
+      #expect(decoded.usedEmbeddedThumbnail == !stale, "\(sizes), stale: \(stale)")
+      #expect(TestImages.isUprightQuadrants(decoded.image), "\(sizes), stale: \(stale)")
+    }
+  }
+
   @Test func aCorruptThumbnailFallsBackToThePhoto() throws {
     var thumbnail = TestImages.jpeg(TestImages.quadrants(160, 120))
     // Garbage in the middle of the entropy-coded data: libjpeg decodes past
