@@ -31,12 +31,17 @@ typedef struct {
   int count;
 } bit_writer;
 
+// The low 32 of `bits`, first bits first (deflate's order).
+static inline uint8_t *store32(uint8_t *at, uint64_t bits) {
+  for (int i = 0; i < 4; i++) at[i] = (uint8_t)(bits >> (8 * i));
+  return at + 4;
+}
+
 static void put_bits(bit_writer *writer, uint32_t value, int length) {
   writer->bits |= (uint64_t)value << writer->count;
   writer->count += length;
   if (writer->count >= 32) {
-    for (int i = 0; i < 4; i++) writer->at[i] = (uint8_t)(writer->bits >> (8 * i));
-    writer->at += 4;
+    writer->at = store32(writer->at, writer->bits);
     writer->bits >>= 32;
     writer->count -= 32;
   }
@@ -57,8 +62,7 @@ static void put_codes(bit_writer *writer, const uint8_t *data, size_t size, cons
     bits |= (uint64_t)codes[data[i + 1]] << count;
     count += lengths[data[i + 1]];
     if (count >= 32) {
-      for (int k = 0; k < 4; k++) at[k] = (uint8_t)(bits >> (8 * k));
-      at += 4;
+      at = store32(at, bits);
       bits >>= 32;
       count -= 32;
     }

@@ -31,18 +31,27 @@ public enum ImageEncoder {
     var buffer: UnsafeMutablePointer<UInt8>?
     var size = 0
     var error = [CChar](repeating: 0, count: 200)
-    let keys = text.map { strdup($0.key) }
-    let values = text.map { strdup($0.value) }
-    defer { (keys + values).forEach { free($0) } }
-    let status = keys.map { UnsafePointer($0) }.withUnsafeBufferPointer { keyPointers in
-      values.map { UnsafePointer($0) }.withUnsafeBufferPointer { valuePointers in
-        pk_png_encode_thumbnail(
-          &image.raw, keyPointers.baseAddress, valuePointers.baseAddress, Int32(text.count), &buffer, &size, &error,
-          error.count)
-      }
+    let status = withCText(text.map { ($0.key, $0.value) }) { keys, values, count in
+      pk_png_encode_thumbnail(&image.raw, keys, values, count, &buffer, &size, &error, error.count)
     }
     guard status == 0, let buffer else { return nil }
     defer { pk_buffer_free(buffer) }
     return Array(UnsafeBufferPointer(start: buffer, count: size))
+  }
+
+  /// `text` as the C arrays of keys and of values png_write.c takes, for
+  /// the length of `body`.
+  static func withCText<Result>(
+    _ text: [(String, String)],
+    _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<UnsafePointer<CChar>?>?, Int32) -> Result
+  ) -> Result {
+    let keys = text.map { strdup($0.0) }
+    let values = text.map { strdup($0.1) }
+    defer { (keys + values).forEach { free($0) } }
+    return keys.map { UnsafePointer($0) }.withUnsafeBufferPointer { keyPointers in
+      values.map { UnsafePointer($0) }.withUnsafeBufferPointer { valuePointers in
+        body(keyPointers.baseAddress, valuePointers.baseAddress, Int32(text.count))
+      }
+    }
   }
 }

@@ -124,15 +124,8 @@ public struct FreedesktopThumbnailCache: Sendable {
     }
     let temporary = path + ".picker-tui-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
     var error = [CChar](repeating: 0, count: 200)
-    let cKeys = keys.map { strdup($0.0) }
-    let cValues = keys.map { strdup($0.1) }
-    defer { (cKeys + cValues).forEach { free($0) } }
-    let status = cKeys.map { UnsafePointer($0) }.withUnsafeBufferPointer { keyPointers in
-      cValues.map { UnsafePointer($0) }.withUnsafeBufferPointer { valuePointers in
-        pk_png_write_file(
-          temporary, &image.raw, keyPointers.baseAddress, valuePointers.baseAddress, Int32(keys.count), &error,
-          error.count)
-      }
+    let status = ImageEncoder.withCText(keys) { cKeys, cValues, count in
+      pk_png_write_file(temporary, &image.raw, cKeys, cValues, count, &error, error.count)
     }
     guard status == 0 else {
       unlink(temporary)
