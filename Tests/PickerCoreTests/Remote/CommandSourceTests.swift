@@ -34,12 +34,14 @@ import Testing
     func folderSource(token: String? = "secret") -> CommandSource {
       var command = [Python.executable, "-B", projectRoot + "/examples/folder_source.py", photos.path]
       if let token { command += ["--token", token] }
-      return CommandSource(title: "Folder", command: command, timeout: 10, credentials: store, log: log)
+      // 30 s: the tests share two threads with hundreds of others; only
+      // the tests of timeouts want a short one.
+      return CommandSource(title: "Folder", command: command, timeout: 30, credentials: store, log: log)
     }
 
     /// A small program of the test's own: `mode` says how it misbehaves,
     /// `file` is a marker or a pid file.
-    func tinySource(_ mode: String, file: String = "", timeout: Double = 10) -> CommandSource {
+    func tinySource(_ mode: String, file: String = "", timeout: Double = 30) -> CommandSource {
       let script = root.appendingPathComponent("tiny_source.py")
       if !FileManager.default.fileExists(atPath: script.path) {
         TestImages.write(Array(CommandSourceTests.tinySource.utf8), to: script)

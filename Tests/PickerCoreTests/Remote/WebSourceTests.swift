@@ -16,11 +16,13 @@ import Testing
       store = CredentialStore(folder: folder.path + "/credentials", environment: environment)
     }
 
-    func source(timeout: Double = 10, url: String? = nil) -> WebSource {
+    /// 30 s: only the tests of timeouts want a short one; the rest share
+    /// two threads with hundreds of other tests and may wait their turn.
+    func source(timeout: Double = 30, url: String? = nil) -> WebSource {
       WebSource(title: "Stock", url: url ?? server.url(), auth: .token, timeout: timeout, credentials: store)
     }
 
-    func signedIn(timeout: Double = 10) async throws -> WebSource {
+    func signedIn(timeout: Double = 30) async throws -> WebSource {
       let source = source(timeout: timeout)
       try await source.authenticate(["token": "secret"])
       return source
