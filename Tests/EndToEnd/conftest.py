@@ -3,7 +3,8 @@
 The recipe follows fzf's test suite and ../shared/PLATFORM-NOTES.md:
 
 * one private tmux server per pytest session (``tmux -L <unique socket> -f
-  /dev/null``), one tmux session per test, killed in teardown;
+  /dev/null``) kept alive by a session of its own, one tmux session per test,
+  killed in teardown;
 * the program runs under plain ``sh`` (never an interactive shell, which would
   repair tty modes and hide bugs) with ``LANG=C.UTF-8``; its stdout and stderr
   go to files, its exit status to an ``rc`` file, and its pid to a ``pid``
@@ -93,6 +94,14 @@ def tmux_server():
             pytest.fail(message + " (CI=true: failing instead of skipping)", pytrace=False)
         pytest.skip(message)
     socket = f"picker-e2e-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    # A session that outlives the tests': tmux exits with its last session,
+    # and a test's new-session racing that exit failed with "server exited
+    # unexpectedly".
+    subprocess.run(
+        ["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "keep-alive",
+         "/bin/sh", "-c", "exec sleep infinity"],
+        check=True, capture_output=True,
+    )
     yield socket
     subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
     # The server is gone (or exited with its last session); its socket file stays.
