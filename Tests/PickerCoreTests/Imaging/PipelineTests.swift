@@ -54,9 +54,11 @@ final class Results: @unchecked Sendable {
   func first(_ name: String) -> ThumbnailResult? { lock.withLock { received[name]?.first } }
 }
 
-/// Polls until `condition` holds or two seconds pass; returns whether it held.
+/// Polls until `condition` holds or ten seconds pass; returns whether it
+/// held. Ten: the pipeline's results may wait their turn behind hundreds of
+/// tests sharing two cores, and only a failure waits the whole time.
 func eventually(_ condition: () -> Bool) -> Bool {
-  for _ in 0..<400 {
+  for _ in 0..<2000 {
     if condition() { return true }
     usleep(5000)
   }
