@@ -182,7 +182,7 @@ int pk_decode_file(const char *path, pk_decode_options *options, pk_image *out) 
         }
         have += (size_t)n;
       }
-      status = pk_decode_jpeg_thumbnail(data, have, have < size, options, out);
+      status = pk_decode_jpeg_thumbnail(data, have, &header, have < size, options, out);
       if (status == 0) goto done;
       if (status < 0) {
         // Refused from its header (a pixel bomb): no need to read the rest.

@@ -64,11 +64,14 @@ int pk_png_icc(const uint8_t *data, size_t size, uint8_t **out, size_t *out_size
 
 void pk_jpeg_scan_header(const uint8_t *data, size_t size, pk_jpeg_header *header);
 
-// Decodes the EXIF thumbnail when it covers the needed box. Returns 0 with
-// the image, 1 when there is no usable thumbnail, -1 on an error, and 2
-// when `head` (data is the file's first bytes) and the check against the
-// photo needs more of them.
-int pk_decode_jpeg_thumbnail(const uint8_t *data, size_t size, int head, pk_decode_options *options, pk_image *out);
+// Decodes the EXIF thumbnail when it covers the needed box; `header` is
+// pk_jpeg_scan_header's walk of `data`, which the caller has made anyway.
+// Returns 0 with the image, 1 when there is no usable thumbnail, -1 on an
+// error, and 2 when `head` (data is the file's first bytes) and the check
+// against the photo needs more of them.
+int pk_decode_jpeg_thumbnail(
+  const uint8_t *data, size_t size, const pk_jpeg_header *header, int head, pk_decode_options *options,
+  pk_image *out);
 
 // Decodes JPEG bytes with libjpeg at the smallest DCT scale that covers the
 // needed box; the EXIF orientation is left to the caller.

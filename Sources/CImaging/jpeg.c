@@ -389,9 +389,10 @@ int pk_jpeg_head_has_usable_thumbnail(const uint8_t *data, size_t size) {
   return thumb_header.complete && thumb_header.width > 0 && thumbnail_agrees(&header, &thumb_header);
 }
 
-int pk_decode_jpeg_thumbnail(const uint8_t *data, size_t size, int head, pk_decode_options *options, pk_image *out) {
-  pk_jpeg_header header;
-  pk_jpeg_scan_header(data, size, &header);
+int pk_decode_jpeg_thumbnail(
+  const uint8_t *data, size_t size, const pk_jpeg_header *photo, int head, pk_decode_options *options,
+  pk_image *out) {
+  const pk_jpeg_header header = *photo;
   if (!header.complete || header.thumbnail_length == 0) return 1;
   // The pixel limit is for what gets decoded (checked there), not the header.
   pk_decode_options unlimited = *options;
@@ -438,11 +439,11 @@ int pk_decode_jpeg_thumbnail(const uint8_t *data, size_t size, int head, pk_deco
 }
 
 int pk_decode_jpeg(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
-  int thumbnail = pk_decode_jpeg_thumbnail(data, size, 0, options, out);
-  if (thumbnail <= 0) return thumbnail;
-  if (options->embedded_only) return pk_fail(options, "no usable embedded thumbnail in the file's first bytes");
   pk_jpeg_header header;
   pk_jpeg_scan_header(data, size, &header);
+  int thumbnail = pk_decode_jpeg_thumbnail(data, size, &header, 0, options, out);
+  if (thumbnail <= 0) return thumbnail;
+  if (options->embedded_only) return pk_fail(options, "no usable embedded thumbnail in the file's first bytes");
   pk_decode_options stored = pk_stored_box(options, header.orientation);
   if (pk_decode_jpeg_pixels(data, size, &stored, out) != 0) {
     memcpy(options->error, stored.error, sizeof options->error);
