@@ -12,7 +12,9 @@ import Testing
 
   @Test func aChildThatHangsIsEndedAtTheBound() {
     let started = Date()
-    #expect(BoundedChild.output(of: ["sleep", "30"], seconds: 0.3) == nil)
-    #expect(Date().timeIntervalSince(started) < 5)
+    #expect(BoundedChild.output(of: ["sleep", "60"], seconds: 0.3) == nil)
+    // Well under the child's 60 s means the bound ended it; loose, for a
+    // loaded machine.
+    #expect(Date().timeIntervalSince(started) < 30)
   }
 }

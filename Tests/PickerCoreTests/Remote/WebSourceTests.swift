@@ -164,7 +164,8 @@ import Testing
     let started = Date()
     let error = try #require(await sourceError { _ = try await source.items(in: nil, page: Self.first) })
     #expect(error.message.contains("larger than"))
-    #expect(Date().timeIntervalSince(started) < 10)
+    // Loose, for a loaded machine: what is asserted is the cut, above.
+    #expect(Date().timeIntervalSince(started) < 30)
   }
 
   @Test func aRevokedTokenAsksToSignInAgain() async throws {
