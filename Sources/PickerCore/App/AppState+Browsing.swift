@@ -171,6 +171,16 @@ extension AppState {
 
   /// Back to the scope below; it is listed again if its source changed meanwhile.
   @discardableResult
+  /// Esc in the grid: the scope below on the source's stack (a search's
+  /// results, an opened stack and a folder each are one), else cancel.
+  /// The picks stay either way until the run ends.
+  mutating func goBack() -> [Effect] {
+    guard scopeStacks.indices.contains(activeSource), scopeStacks[activeSource].count > 1 else {
+      return [.finish(.cancelled)]
+    }
+    return goToParent()
+  }
+
   mutating func goToParent() -> [Effect] {
     guard scopeStacks.indices.contains(activeSource), scopeStacks[activeSource].count > 1 else { return [] }
     scopeStacks[activeSource].removeLast()

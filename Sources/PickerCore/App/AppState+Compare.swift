@@ -18,7 +18,7 @@ extension AppState {
       return
     }
     loupe = nil
-    mode = .compare(CompareState(photos: selection.photos))
+    enter(.compare(CompareState(photos: selection.photos)))
   }
 
   /// Where the shown photos' panes are: the screen less the status line.
@@ -69,7 +69,7 @@ extension AppState {
     case .drop:
       state.photos.remove(at: state.first + state.active)
       if state.photos.isEmpty {
-        mode = .grid
+        leaveMode()
         loupe = nil
         return []
       }
@@ -96,7 +96,7 @@ extension AppState {
     case .panUp: comparePan(dx: 0, dy: -1.0 / 3, state: state)
     case .panDown: comparePan(dx: 0, dy: 1.0 / 3, state: state)
     case .back:
-      mode = .grid
+      leaveMode()
       loupe = nil
       return []
     case .cancel: return [.finish(.cancelled)]

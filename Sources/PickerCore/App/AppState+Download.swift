@@ -12,14 +12,14 @@ extension AppState {
       return [.finish(.picked(lines))]
     }
     let plan = DownloadPlan(id: takeGeneration(), outputs: outputs, titles: titles)
-    mode = .downloading(DownloadProgress(id: plan.id, files: plan.remoteCount))
+    enter(.downloading(DownloadProgress(id: plan.id, files: plan.remoteCount)))
     return [.download(plan)]
   }
 
   /// While downloading only cancelling does anything.
   mutating func handleDownloading(_ key: Key, progress: DownloadProgress) -> [Effect] {
     guard options.keys.downloading.action(for: key) == .cancelDownload else { return [] }
-    mode = .grid
+    leaveMode()
     notice = Notice("Download cancelled; the selection is kept")
     return [.cancelDownload]
   }
@@ -33,12 +33,12 @@ extension AppState {
   /// to sign in again shows its form, and Enter afterwards downloads anew.
   mutating func failDownload(id: Int, failure: DownloadFailure) {
     guard case .downloading(let progress) = mode, progress.id == id else { return }
-    mode = .grid
+    leaveMode()
     if let prompt = failure.signIn, let index = sources.firstIndex(where: { $0.id == failure.sourceID }) {
       signInNeeded[index] = prompt
       var form = SignInForm(sourceIndex: index, prompt: prompt)
       form.error = failure.message
-      mode = .signIn(form)
+      enter(.signIn(form))
       return
     }
     notice = Notice("Download failed: \(failure.message) (the selection is kept)", isError: true)

@@ -55,7 +55,7 @@ extension AppState {
       notice = Notice("v previews photos; Enter opens the folder")
       return []
     }
-    mode = .preview(showsFacts: false)
+    enter(.preview(showsFacts: false))
     loupe = nil
     return []
   }
@@ -84,7 +84,7 @@ extension AppState {
       mode = .preview(showsFacts: !showsFacts)
       return []
     case .back:
-      mode = .grid
+      leaveMode()
       loupe = nil
       return []
     case .cancel: return [.finish(.cancelled)]

@@ -5,7 +5,7 @@ extension AppState {
       notice = Notice("\(sources[activeSource].title) cannot search")
       return
     }
-    mode = .search(query: "")
+    enter(.search(query: ""))
   }
 
   mutating func handleSearchPrompt(_ key: Key, query: String) -> [Effect] {
@@ -15,7 +15,7 @@ extension AppState {
     }
     switch action {
     case .close:
-      mode = .grid
+      leaveMode()
     case .cancel:
       return [.finish(.cancelled)]
     case .clear:
@@ -23,7 +23,7 @@ extension AppState {
     case .deleteBackward:
       mode = .search(query: String(query.dropLast()))
     case .submit:
-      mode = .grid
+      leaveMode()
       guard !query.isEmpty, let current = scope else { return [] }
       var folder: FolderID? = nil
       switch current.kind {

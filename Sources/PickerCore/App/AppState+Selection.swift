@@ -45,9 +45,9 @@ extension AppState {
     case .remove:
       guard selection.photos.indices.contains(focus) else { break }
       selection.remove(selection.photos[focus].key)
-      mode = selection.isEmpty ? .grid : .tray(focus: min(focus, selection.count - 1))
+      if selection.isEmpty { leaveMode() } else { mode = .tray(focus: min(focus, selection.count - 1)) }
     case .back:
-      mode = .grid
+      leaveMode()
     case .confirm:
       return confirm(focused: nil)
     case .cancel:

@@ -3,7 +3,7 @@ extension AppState {
   mutating func openSignIn(for index: Int) {
     guard let prompt = signInNeeded[index] else { return }
     if case .signIn(let form) = mode, form.sourceIndex == index { return }
-    mode = .signIn(SignInForm(sourceIndex: index, prompt: prompt))
+    enter(.signIn(SignInForm(sourceIndex: index, prompt: prompt)))
   }
 
   /// A page could not load until the user signs in: the scope keeps the
@@ -31,7 +31,7 @@ extension AppState {
     let action = options.keys.signIn.action(for: key)
     switch action {
     case .back?:
-      mode = .grid
+      leaveMode()
       notice = Notice("\(sources[form.sourceIndex].title) needs you to sign in: Enter on it opens the form again")
       return []
     case .cancel?:
@@ -81,7 +81,7 @@ extension AppState {
     }
     signInNeeded[index] = nil
     if case .signIn(let form) = mode, form.sourceIndex == index {
-      mode = .grid
+      leaveMode()
       notice = Notice("Signed in to \(sources[index].title)")
     }
     return retryAfterSignIn(sourceIndex: index)

@@ -30,7 +30,7 @@ extension AppState {
     }
     guard photos.count >= 2 else { return false }
     loupe = nil
-    mode = .compare(CompareState(photos: photos))
+    enter(.compare(CompareState(photos: photos)))
     return true
   }
 }

@@ -168,7 +168,7 @@ extension AppState {
       notice = Notice("Go to date works in Photos and in folders sorted by date taken (s)")
       return
     }
-    mode = .goToDate(query: "")
+    enter(.goToDate(query: ""))
   }
 
   mutating func handleGoToDatePrompt(_ key: Key, query: String, today: Int) -> [Effect] {
@@ -177,12 +177,12 @@ extension AppState {
       return []
     }
     switch action {
-    case .close: mode = .grid
+    case .close: leaveMode()
     case .cancel: return [.finish(.cancelled)]
     case .clear: mode = .goToDate(query: "")
     case .deleteBackward: mode = .goToDate(query: String(query.dropLast()))
     case .submit:
-      mode = .grid
+      leaveMode()
       return query.isEmpty ? [] : goToDate(query, today: today)
     }
     return []

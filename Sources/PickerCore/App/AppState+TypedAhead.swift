@@ -19,7 +19,7 @@ extension AppState {
   func waitsForPage(before key: Key) -> Bool {
     guard mode == .grid, focusAwaitsPage else { return false }
     let action = options.keys.grid.action(for: key)
-    if action == .cancel { return false }
+    if action == .cancel || action == .back { return false }
     return !typedAhead.isEmpty || action?.actsOnPhotos == true
   }
 

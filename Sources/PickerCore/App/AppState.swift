@@ -7,7 +7,10 @@ public struct AppState: Hashable, Sendable {
   public var scopeStacks: [[Scope]]
   public var selection = Selection()
   public var options: AppOptions
-  public var mode: Mode = .grid
+  /// The modes opened over the grid, the last on top: each takes the keys
+  /// from the one below, and going back (Esc) leaves the top one. The grid
+  /// is the floor, never on the stack.
+  public internal(set) var modeStack: [Mode] = []
   public var notice: Notice?
   public var size: TerminalSize
   public var sizeLevel = GridLayout.defaultSizeLevel
@@ -57,6 +60,33 @@ public struct AppState: Hashable, Sendable {
   /// ~5,000"), by source index; shown while that source is.
   public var sourceStatus: [Int: String] = [:]
   var nextGeneration = 1
+
+  /// The mode on top, which gets the keys. Setting it changes the top
+  /// mode in place (a prompt's text, the tray's focus); setting `.grid`
+  /// leaves every mode (a source switched, a download done).
+  public var mode: Mode {
+    get { modeStack.last ?? .grid }
+    set {
+      if newValue == .grid {
+        modeStack.removeAll()
+      } else if modeStack.isEmpty {
+        modeStack = [newValue]
+      } else {
+        modeStack[modeStack.count - 1] = newValue
+      }
+    }
+  }
+
+  /// Opens `mode` over the one on screen; going back returns to it.
+  mutating func enter(_ mode: Mode) {
+    guard mode != .grid else { return }
+    modeStack.append(mode)
+  }
+
+  /// Back one mode: to the one below, the grid at last.
+  mutating func leaveMode() {
+    _ = modeStack.popLast()
+  }
 
   public init(sources: [SourceSummary], activeSource: Int = 0, options: AppOptions, size: TerminalSize) {
     self.sources = sources

@@ -101,7 +101,7 @@ extension AppState {
   private mutating func handle(_ key: Key) -> [Effect] {
     switch mode {
     case .help:
-      mode = .grid
+      leaveMode()
       return options.keys.help.action(for: key) == .cancel ? [.finish(.cancelled)] : []
     case .search(let query):
       return handleSearchPrompt(key, query: query)
@@ -156,14 +156,15 @@ extension AppState {
       if selection.isEmpty {
         notice = Notice("Nothing picked yet: Space picks the focused photo")
       } else {
-        mode = .tray(focus: selection.count - 1)
+        enter(.tray(focus: selection.count - 1))
       }
     case .bigger: sizeLevel = min(sizeLevel + 1, GridLayout.thumbnailSizes.count - 1)
     case .smaller: sizeLevel = max(sizeLevel - 1, 0)
     case .cycleSort: return cycleSort()
     case .signOut: return signOut()
-    case .help: mode = .help
+    case .help: enter(.help)
     case .cancel: return [.finish(.cancelled)]
+    case .back: return goBack()
     case .preview: return openPreview()
     case .compare: openCompare()
     case .toggleStacks: toggleStacks()

@@ -6,6 +6,9 @@ public enum GridAction: Hashable, Sendable {
   case nextSource, previousSource
   case source(Int)
   case search, focusTray, bigger, smaller, cycleSort, signOut, help, cancel
+  /// Back one level: out of search results, an opened stack or a folder;
+  /// at a source's top it cancels.
+  case back
   case preview
   /// The picked photos side by side.
   case compare
@@ -42,6 +45,7 @@ extension GridAction: KeyCommand {
     case .signOut: "sign-out"
     case .help: "help"
     case .cancel: "cancel"
+    case .back: "back"
     case .preview: "preview"
     case .compare: "compare"
     case .toggleStacks: "stacks"
@@ -60,7 +64,7 @@ extension GridAction: KeyCommand {
       .nextSource, .previousSource,
     ] + (0..<9).map(GridAction.source)
       + [
-        .search, .focusTray, .bigger, .smaller, .cycleSort, .signOut, .help, .cancel, .preview, .compare,
+        .search, .focusTray, .bigger, .smaller, .cycleSort, .signOut, .help, .cancel, .back, .preview, .compare,
         .toggleStacks, .restorePicks,
         .nextMonth, .previousMonth, .nextDay, .previousDay, .goToDate,
       ]
@@ -123,7 +127,10 @@ extension KeyMap where Command == GridAction {
         Binding([.char("O")], .signOut, help: "sign out of this source (forgets its credentials)"),
         Binding([.char("R")], .restorePicks, help: "restore the picks of an unfinished run (when offered)"),
         Binding([.char("?"), .function(1)], .help, help: "this help", hint: "help"),
-        Binding([.escape, .char("q"), .ctrl("c")], .cancel, help: "cancel: print nothing"),
+        Binding(
+          [.escape], .back, help: "back (results, stack, folder); at the top: cancel",
+          hint: "back"),
+        Binding([.char("q"), .ctrl("c")], .cancel, help: "cancel: print nothing"),
       ])
 
   /// The help screen's rows, the digit bindings folded into one ("1-9").

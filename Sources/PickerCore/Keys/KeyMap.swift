@@ -41,9 +41,10 @@ public struct KeyMap<Command: KeyCommand>: Hashable, Sendable {
     /// The keys as help lists them ("↑ k").
     public var keyLabels: String { keys.map(\.label).joined(separator: " ") }
 
-    /// "Enter pick", or nil when the binding has no hint or no key left.
+    /// "Enter pick", or nil when the binding has no hint, no key left, or
+    /// an empty word (not to be hinted here).
     func hintText(saying word: String? = nil) -> String? {
-      guard let word = word ?? hint, let first = keys.first else { return nil }
+      guard let word = word ?? hint, !word.isEmpty, let first = keys.first else { return nil }
       return "\(hintKeys ?? first.label) \(word)"
     }
   }

@@ -81,7 +81,7 @@ enum FooterView {
     if case .tray = state.mode {
       hints = state.options.keys.tray.hintLine
     } else {
-      hints = state.options.keys.grid.hintLine(replacing: state.activationHint.map { [.activate: $0] } ?? [:])
+      hints = state.options.keys.grid.hintLine(replacing: state.hintWords)
     }
     screen.put(DisplayWidth.truncate(hints, to: screen.width), x: 0, y: y, style: theme.muted)
   }
@@ -103,6 +103,17 @@ enum FooterView {
 }
 
 extension AppState {
+  /// The hint line's words where the focused cell changes them: Enter's,
+  /// Space's on a stack, and Esc's, hinted only where it goes back rather
+  /// than cancels.
+  var hintWords: [GridAction: String] {
+    var words: [GridAction: String] = [:]
+    if let hint = activationHint { words[.activate] = hint }
+    if focusedItem?.stack != nil { words[.toggle] = "picks the sharpest" }
+    if scopeStacks.indices.contains(activeSource), scopeStacks[activeSource].count <= 1 { words[.back] = "" }
+    return words
+  }
+
   /// What Enter does on the focused cell, for the hint line; nil on a photo
   /// (the key map's own hint, "pick").
   var activationHint: String? {
@@ -112,6 +123,8 @@ extension AppState {
     case .loadMore: return scope.error != nil ? "retry" : "load more"
     case .item(let index):
       if case .folder = scope.items[index].kind { return "open" }
+      // Enter opens a stack; Space picks its sharpest photo.
+      if scope.items[index].stack != nil { return "open" }
       return nil
     }
   }

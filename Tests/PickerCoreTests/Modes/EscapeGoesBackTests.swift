@@ -1,0 +1,108 @@
+import Testing
+
+@testable import PickerCore
+
+/// Esc goes back one level wherever it is pressed: out of a mode (a
+/// prompt, the tray, help, the preview, compare) to the one below, out of
+/// search results, an opened stack or a folder to the listing it came
+/// from; only at a source's top does it cancel. The picks stay throughout.
+@Suite struct EscapeGoesBackTests {
+  static func started() -> AppState {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: [Fixture.folder("Trips")] + Fixture.photos(1...5))
+    return state
+  }
+
+  @Test func escFromSearchResultsReturnsAndEnterPrintsThePicks() {
+    var state = Self.started()
+    state.press(.right, .char(" "))
+    let search = state.press(.char("/"), .char("x"), .enter)
+    _ = state.answerLoad(from: search, with: [Fixture.photo("x100v.jpg")])
+    #expect(state.scope!.label == "search: x")
+    state.press(.right, .char(" "))
+    #expect(state.press(.escape).outcome == nil)
+    #expect(state.scope!.kind == .root && state.mode == .grid)
+    #expect(state.selection.photos.map(\.key.itemID) == ["IMG_1.jpg", "x100v.jpg"])
+    #expect(state.press(.enter).outcome == .picked([PathBytes("/p/IMG_1.jpg"), PathBytes("/p/x100v.jpg")]))
+  }
+
+  @Test func escFromAFolderReturnsThenCancelsAtTheTop() {
+    var state = Self.started()
+    let open = state.press(.enter)
+    _ = state.answerLoad(from: open, with: Fixture.photos(6...7))
+    #expect(state.scope!.kind == .folder("Trips"))
+    state.press(.right, .char(" "))
+    #expect(state.press(.escape).outcome == nil)
+    #expect(state.scope!.kind == .root && state.focusedTitle == "Trips" && state.selection.count == 1)
+    #expect(state.press(.escape).outcome == .cancelled)
+  }
+
+  @Test func escFromAnOpenedStackReturnsToItsTile() {
+    var state = StackedListingTests.started()
+    state.press(.right, .right, .enter)
+    guard case .stack = state.scope!.kind else {
+      Issue.record("the stack did not open")
+      return
+    }
+    #expect(state.press(.escape).outcome == nil)
+    #expect(state.scope!.kind == .root && state.focusedTitle == "b3.jpg")
+  }
+
+  @Test func escFromEveryModeReturnsToTheGridItCameFrom() {
+    var state = Self.started()
+    let open = state.press(.enter)
+    _ = state.answerLoad(from: open, with: Fixture.photos(6...9))
+    state.press(.right, .char(" "), .right, .char(" "))
+    let modes: [(Key, (Mode) -> Bool)] = [
+      (.char("/"), { if case .search = $0 { true } else { false } }),
+      (.char("t"), { if case .tray = $0 { true } else { false } }),
+      (.char("?"), { $0 == .help }),
+      (.char("v"), { if case .preview = $0 { true } else { false } }),
+      (.char("c"), { if case .compare = $0 { true } else { false } }),
+    ]
+    for (key, isOpen) in modes {
+      state.press(key)
+      #expect(isOpen(state.mode), "\(key) opened \(state.mode)")
+      #expect(state.press(.escape).outcome == nil, "Esc in \(key)'s mode")
+      #expect(state.mode == .grid && state.modeStack.isEmpty, "Esc left \(key)'s mode")
+      // Still in the folder: leaving a mode never leaves the listing.
+      #expect(state.scope!.kind == .folder("Trips"))
+    }
+    #expect(state.selection.count == 2)
+  }
+
+  @Test func escFromTheGoToDatePromptClosesIt() {
+    var state = StackedListingTests.started()
+    state.press(.char(":"), .char("2"))
+    #expect(state.mode == .goToDate(query: "2"))
+    #expect(state.press(.escape).outcome == nil)
+    #expect(state.mode == .grid)
+  }
+
+  @Test func qAndCtrlCStillCancelFromBelowTheTop() {
+    for key in [Key.char("q"), .ctrl("c")] {
+      var state = Self.started()
+      let open = state.press(.enter)
+      _ = state.answerLoad(from: open, with: Fixture.photos(6...7))
+      #expect(state.press(key).outcome == .cancelled)
+    }
+  }
+
+  @Test func theHintSaysEscBackOnlyWhereItGoesBack() {
+    var state = Self.started()
+    #expect(!AppView.render(state, theme: .monochrome).plainText.contains("Esc back"))
+    let open = state.press(.enter)
+    _ = state.answerLoad(from: open, with: Fixture.photos(6...7))
+    #expect(AppView.render(state, theme: .monochrome).plainText.contains("Esc back"))
+  }
+
+  @Test func aModeOpenedOverAnotherReturnsToIt() {
+    var state = Self.started()
+    state.enter(.preview(showsFacts: false))
+    state.enter(.help)
+    state.press(.escape)
+    #expect(state.mode == .preview(showsFacts: false))
+    state.press(.escape)
+    #expect(state.mode == .grid)
+  }
+}
