@@ -74,6 +74,13 @@ struct Pick: ParsableCommand {
         throw ValidationError("\(name) \(value): not a date (try 2024, 2024-06, 2024-06-01, jun 2024)")
       }
     }
+    // A reversed range would show nothing, or worse, a script would get
+    // picks from outside it: an error, as a range of numbers would be.
+    if let since, let until, let first = DateQuery.parse(since, today: today)?.lowerBound,
+      let last = DateQuery.parse(until, today: today)?.upperBound, last < first
+    {
+      throw ValidationError("--until \(until) is before --since \(since)")
+    }
   }
 
   func run() throws {
@@ -90,7 +97,9 @@ struct Pick: ParsableCommand {
     // The command line wins over the config file.
     options.thumbnails = thumbnails ?? file?.thumbnails ?? .auto
     options.startingSource = try initialSource(among: sources)
-    options.keepsStartingSource = source != nil
+    // A range asked for is kept on screen even when nothing is in it:
+    // another tab would offer photos outside it.
+    options.keepsStartingSource = source != nil || since != nil || until != nil
     options.printsLines = !print0
     options.remotePicks = printUrls ? .urlsOnly : .download(into: downloadDir)
     options.cameraRAW = .helper(executable: "/proc/self/exe")
@@ -121,7 +130,11 @@ struct Pick: ParsableCommand {
     case .cancelled:
       throw PickerExit(code: 130, message: nil)
     case .nothingToPick:
-      throw PickerExit(code: 1, message: Self.nothingToPick(skippedFolders: sources))
+      let message =
+        usesDefaultLibrary(environment: environment, config: file)
+        ? Self.nothingInDefaultLibrary(environment: environment)
+        : Self.nothingToPick(skippedFolders: sources)
+      throw PickerExit(code: 1, message: message)
     case .interrupted(let signal):
       throw PickerExit(code: 128 + signal, message: nil)
     }
@@ -136,6 +149,25 @@ struct Pick: ParsableCommand {
     return
       "nothing to pick from: \(folders) in the list on stdin skipped (a list names photo files; "
       + "to browse a folder, give it as an argument: picker-tui DIR)"
+  }
+
+  /// No folder given, none configured: the library is the first folder
+  /// of `defaultFolderCandidates` that exists, else `.`.
+  private func usesDefaultLibrary(environment: [String: String], config file: ConfigFile?) -> Bool {
+    paths.isEmpty && (isatty(0) != 0 || closedAtStart.contains(0)) && file?.libraryRoots == nil
+      && (file?.sources.isEmpty ?? true)
+  }
+
+  /// A first run finding nothing says where it looked and how to name
+  /// the library, rather than only "nothing to pick from".
+  static func nothingInDefaultLibrary(environment: [String: String]) -> String {
+    let looked = defaultFolderCandidates(environment: environment)
+    let existing = looked.first { isFolder($0) } ?? "."
+    let shown = looked.map { $0 == existing ? $0 : $0 + " (none)" } + (existing == "." ? ["."] : [])
+    return
+      "nothing to pick from: no photos in \(shown.joined(separator: ", ")). Give a folder (picker-tui DIR), "
+      + "or name your photo folders in \(ConfigFile.defaultPath(environment: environment)): "
+      + "[library] roots = [\"~/Photos\"]"
   }
 
   /// Folder sources in argument order, then the Picked source when there are
@@ -184,6 +216,12 @@ struct Pick: ParsableCommand {
     arguments: PathArguments, environment: [String: String], log: LogFile?, config file: ConfigFile?
   ) throws -> [any PhotoSource] {
     if let reason = arguments.noneExists() { throw PickerExit(code: 2, message: reason) }
+    // Photos are of folders: a file here would be dropped and the current
+    // folder indexed instead.
+    if let file = arguments.files.first {
+      throw PickerExit(
+        code: 2, message: "not a folder: \(Sanitizer.sanitize(file.bytes)) (Photos shows the photos under folders)")
+    }
     let roots =
       !arguments.folders.isEmpty
       ? arguments.folders
@@ -262,6 +300,12 @@ struct Pick: ParsableCommand {
 
   /// The XDG pictures folder, else ~/Pictures, else the current folder.
   static func defaultFolder(environment: [String: String]) -> PathBytes {
+    PathBytes(defaultFolderCandidates(environment: environment).first(where: isFolder) ?? ".")
+  }
+
+  /// Where the pictures folder may be, in the order looked: the XDG
+  /// pictures folder (the environment's, then user-dirs.dirs), ~/Pictures.
+  static func defaultFolderCandidates(environment: [String: String]) -> [String] {
     let home = environment["HOME"] ?? NSHomeDirectory()
     var candidates: [String] = []
     if let xdg = environment["XDG_PICTURES_DIR"], !xdg.isEmpty { candidates.append(xdg) }
@@ -270,13 +314,12 @@ struct Pick: ParsableCommand {
       candidates.append(configured)
     }
     candidates.append(home + "/Pictures")
-    for candidate in candidates {
-      var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
-        return PathBytes(candidate)
-      }
-    }
-    return PathBytes(".")
+    return candidates
+  }
+
+  static func isFolder(_ path: String) -> Bool {
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
   }
 
   /// --source by number or name; otherwise Picked when present, else the first.

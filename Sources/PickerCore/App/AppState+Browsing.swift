@@ -129,7 +129,13 @@ extension AppState {
   }
 
   mutating func activateFocused() -> [Effect] {
-    guard let scope, let cell = scope.cell(at: scope.focus) else { return [] }
+    guard let scope else { return [] }
+    guard let cell = scope.cell(at: scope.focus) else {
+      // Nothing listed: Enter confirms the picks; with none, it ends as
+      // fzf does on no match (exit 1, nothing printed).
+      guard scope.hasLoadedOnce, !scope.hasMore, scope.error == nil else { return [] }
+      return selection.isEmpty ? [.finish(.nothingToPick)] : confirm(focused: nil)
+    }
     switch cell {
     case .back:
       return goToParent()

@@ -64,6 +64,12 @@ public struct CivilDate: Hashable, Sendable, Comparable {
     return "\(weekday) \(day) \(Self.monthNames[month - 1]) \(year)"
   }
 
+  /// "14 Jun 2025": the label without its weekday.
+  public var dayMonthYear: String { "\(day) \(Self.monthNames[month - 1]) \(year)" }
+
+  /// "14 Jun": the shortest label a day header takes.
+  public var dayMonth: String { "\(day) \(Self.monthNames[month - 1])" }
+
   /// Months since year 0: consecutive months differ by one.
   public var monthNumber: Int { year * 12 + month - 1 }
 

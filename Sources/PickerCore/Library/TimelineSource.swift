@@ -224,9 +224,23 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
         hasMore: photos.count == page.limit && (total.map { page.offset + photos.count < $0 } ?? true),
         total: total)
       result.days = days
+      if page.offset == 0, photos.isEmpty, filter == self.filter { result.note = emptyRangeNote }
       return result
     } catch {
       throw SourceError("the library index cannot be read: \(error.message)")
+    }
+  }
+
+  /// "No photos between 1 Jan 2030 and today": why a timeline restricted
+  /// by --since/--until is empty (nil when it is not restricted).
+  var emptyRangeNote: String? {
+    let today = PhotoMetadataReader.latestBelievableDay() - 1
+    let name = { (day: Int) in CivilDate(dayNumber: day).dayMonthYear }
+    switch (filter.firstDay, filter.lastDay) {
+    case (let first?, let last?): return "No photos between \(name(first)) and \(last >= today ? "today" : name(last))"
+    case (let first?, nil): return "No photos between \(name(first)) and today"
+    case (nil, let last?): return "No photos taken on or before \(name(last))"
+    case (nil, nil): return nil
     }
   }
 

@@ -71,7 +71,12 @@ enum GridView {
       text = "⚠ " + error
       style = theme.error
     } else if scope.hasLoadedOnce && scope.items.isEmpty && !scope.hasMore {
-      if case .search = scope.kind { text = "No matches" } else { text = "No photos or folders here" }
+      if case .search = scope.kind {
+        text = "No matches"
+      } else {
+        // The source's own reason, when it gave one ("No photos between …").
+        text = scope.note ?? "No photos or folders here"
+      }
     } else if !scope.hasLoadedOnce {
       text = "Loading…"
     }

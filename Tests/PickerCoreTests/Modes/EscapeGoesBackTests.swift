@@ -106,3 +106,27 @@ import Testing
     #expect(state.mode == .grid)
   }
 }
+
+/// An empty listing: its source's reason on screen, and Enter ends the run
+/// as nothing to pick (exit 1) unless something is picked.
+@Suite struct EmptyListingTests {
+  @Test func enterOnAnEmptyListingEndsWithNothingToPick() {
+    var (state, effects) = Fixture.started(sources: [Fixture.source(), Fixture.source("Other")])
+    state.keepsStartingSource = true
+    _ = state.update(.pageLoaded(effects.loads[1], Page(items: Fixture.photos(1...2), hasMore: false)))
+    _ = state.update(
+      .pageLoaded(effects.loads[0], Page(items: [], hasMore: false, note: "No photos between 1 Jan 2030 and today")))
+    #expect(AppView.render(state, theme: .monochrome).plainText.contains("No photos between 1 Jan 2030 and today"))
+    #expect(state.press(.enter).outcome == .nothingToPick)
+  }
+
+  @Test func enterOnAnEmptyListingPrintsWhatWasPickedElsewhere() {
+    var (state, effects) = Fixture.started(sources: [Fixture.source(), Fixture.source("Other")])
+    state.keepsStartingSource = true
+    _ = state.update(.pageLoaded(effects.loads[1], Page(items: Fixture.photos(1...2), hasMore: false)))
+    _ = state.update(.pageLoaded(effects.loads[0], Page(items: [], hasMore: false)))
+    state.press(.tab, .char(" "), .tab)
+    #expect(state.activeSource == 0 && state.selection.count == 1)
+    #expect(state.press(.enter).outcome == .picked([PathBytes("/p/IMG_1.jpg")]))
+  }
+}
