@@ -220,7 +220,7 @@ extension AppState {
       guard let (row, column) = layout.hit(x: x, y: y, scrollRow: scope.scrollRow) else { return nil }
       return row * layout.columns + column
     }
-    var top = layout.gridTop
+    var top = layout.gridTop + grid.stickyLines(atRow: scope.scrollRow)
     var row = scope.scrollRow
     while row < grid.count, top < layout.gridTop + layout.gridHeight {
       let height = grid.height(ofRow: row, layout: layout)

@@ -7,6 +7,12 @@ enum GridView {
     let grid = state.gridRows
     var top = layout.gridTop
     var row = scope.scrollRow
+    // The top row's day, when its own header line is above the screen.
+    if let sticky = grid.stickyDay(atRow: row) {
+      let words = DayHeaderText.fitting(sticky.day, width: screen.width - 2, continued: sticky.continued)
+      screen.put(words, x: 1, y: top, style: theme.keyLabel)
+      top += 1
+    }
     while row < grid.count, let kind = grid.row(row) {
       let height = grid.height(ofRow: row, layout: layout)
       guard top + height <= layout.gridTop + layout.gridHeight else { break }
@@ -15,10 +21,9 @@ enum GridView {
         row += 1
       }
       guard case .tiles(let cells) = kind else {
-        if case .header(let day, let count) = kind {
-          let words = "\(CivilDate(dayNumber: day).label) · \(count) photo\(count == 1 ? "" : "s")"
-          screen.put(DisplayWidth.truncate(words, to: screen.width - 2), x: 1, y: top, style: theme.keyLabel)
-        }
+        // A header line with no room for its tiles below is left out.
+        guard top + 1 + layout.tileHeight <= layout.gridTop + layout.gridHeight else { break }
+        if case .header(let labels) = kind { drawHeader(labels, layout: layout, y: top, theme: theme, into: &screen) }
         continue
       }
       for (column, index) in cells.enumerated() {
@@ -59,6 +64,20 @@ enum GridView {
       }
     }
     drawEmptyOrError(scope, layout: layout, below: top, theme: theme, into: &screen)
+  }
+
+  /// A header line: each day's words over its own tiles, shortened to
+  /// their width (the last day of the line may use the rest of it).
+  private static func drawHeader(
+    _ labels: [GridRows.DayLabel], layout: GridLayout, y: Int, theme: Theme, into screen: inout Screen
+  ) {
+    let step = layout.tileWidth + 1
+    for (index, label) in labels.enumerated() {
+      let x = label.column * step + 1
+      let end = index + 1 < labels.count ? labels[index + 1].column * step : layout.columns * step
+      let day = DayCount(day: label.day, count: label.count)
+      screen.put(DayHeaderText.fitting(day, width: end - x - 1), x: x, y: y, style: theme.keyLabel)
+    }
   }
 
   /// A line below the tiles saying why there is nothing (more) to show.

@@ -14,6 +14,9 @@ public enum TimelineScaleView {
   }
 
   /// The item at the start of each scale line, and the month it falls in.
+  /// Lines are equal shares of the photos, except that every year gets a
+  /// line of its own where there are lines enough: a year of two photos
+  /// among thousands would otherwise fall between two lines, unnamed.
   static func lines(days: [DayCount], height: Int) -> [(item: Int, month: CivilDate)] {
     let total = days.reduce(0) { $0 + $1.count }
     guard total > 0, height > 0 else { return [] }
@@ -30,7 +33,45 @@ public enum TimelineScaleView {
       month.day = 1
       result.append((item, month))
     }
+    // Each year's first photo and first month, in listing order.
+    var years: [(item: Int, month: CivilDate)] = []
+    var item = 0
+    for day in days {
+      var month = CivilDate(dayNumber: day.day)
+      month.day = 1
+      if years.last?.month.year != month.year { years.append((item, month)) }
+      item += day.count
+    }
+    guard years.count <= height else { return result }
+    let shown = Set(result.map(\.month.year))
+    var taken = -1
+    for (index, year) in years.enumerated() {
+      let ideal = year.item * height / total
+      if shown.contains(year.month.year) {
+        taken = max(taken, result.firstIndex { $0.month.year == year.month.year } ?? taken)
+        continue
+      }
+      // The line where the year falls, or the next free one, leaving a
+      // line for each year still to place.
+      let line = min(max(ideal, taken + 1), height - (years.count - index))
+      guard line > taken else { continue }
+      result[line] = year
+      taken = line
+    }
     return result
+  }
+
+  /// The line standing for listing offset `item`: the marker's line.
+  static func line(ofItem item: Int, days: [DayCount], height: Int) -> Int? {
+    let total = days.reduce(0) { $0 + $1.count }
+    guard total > 0, height > 0 else { return nil }
+    let lines = lines(days: days, height: height)
+    // The last line starting at or before the item (so a year given a
+    // line of its own is marked while its photos are focused); of lines
+    // that start at the same photo (fewer photos than lines), the first.
+    guard var line = lines.lastIndex(where: { $0.item <= item }) else { return 0 }
+    while line > 0, lines[line - 1].item == lines[line].item { line -= 1 }
+    return line
   }
 
   static func draw(_ state: AppState, theme: Theme, into screen: inout Screen) {
@@ -38,8 +79,11 @@ public enum TimelineScaleView {
     let layout = state.layout
     let x = screen.width - width
     let lines = lines(days: days, height: layout.gridHeight)
-    let focusedMonth = state.focusedItem?.taken.map { $0.date.monthNumber }
-    var marked = false
+    // The focused photo's line is marked whether or not it names a month.
+    var marker: Int?
+    if case .item(let index)? = scope.cell(at: scope.focus) {
+      marker = line(ofItem: scope.listingOffset(ofItem: index), days: days, height: layout.gridHeight)
+    }
     for (index, line) in lines.enumerated() {
       let previous = index > 0 ? lines[index - 1].month : nil
       let label: String
@@ -50,8 +94,7 @@ public enum TimelineScaleView {
       } else {
         label = "│"
       }
-      let isCurrent = !marked && line.month.monthNumber == focusedMonth
-      if isCurrent { marked = true }
+      let isCurrent = index == marker
       let style = isCurrent ? theme.keyLabel.bolded : label == "│" ? theme.muted : theme.text
       let padded = String(repeating: " ", count: max(0, width - 1 - label.count)) + label
       screen.put((isCurrent ? "▶" : " ") + padded, x: x, y: layout.gridTop + index, style: style)

@@ -53,28 +53,36 @@ import Testing
     AppView.render(state, theme: .monochrome).plainText.components(separatedBy: "\n")
   }
 
-  @Test func eachDayHasAHeaderAndStartsARow() {
+  @Test func shortDaysFlowSideBySideEachUnderItsOwnHeader() {
     let (state, _) = Self.started()
     let lines = render(state)
+    // 14 Jun (2 photos) and 2 Jun (1) share the first row; 30 May (7) does
+    // not fit beside them and wraps; 1 May, 20 Jun 2023 and 1 May 2023
+    // follow c7 on its row.
     #expect(lines[2].hasPrefix(" Sat 14 Jun 2025 · 2 photos"))
-    // Two tiles on the first row, then the next day's header below them.
-    let headerRows = lines.indices.filter { lines[$0].hasPrefix(" ") && lines[$0].contains(" · ") }
-    #expect(headerRows.count >= 2)
-    #expect(lines[headerRows[1]].hasPrefix(" Mon 2 Jun 2025 · 1 photo"))
-    #expect(state.gridRows.row(ofCell: 2) == 3)
+    #expect(lines[2].contains(" Mon 2 Jun 2025"))
+    #expect(state.gridRows.row(ofCell: 2) == 1)
+    let headerRows = lines.indices.filter { lines[$0].hasPrefix(" ") && lines[$0].contains(" 20") }
+    #expect(headerRows.count == 3)
+    #expect(lines[headerRows[1]].hasPrefix(" Fri 30 May 2025 · 7 photos"))
+    // The third header line has no words over c7, the rest of 30 May.
+    let third = lines[headerRows[2]]
+    #expect(third.hasPrefix("   ") && third.contains("1 May 2025") && third.contains("20 Jun 2023"))
+    #expect(third.contains("1 May 2023"))
+    #expect(state.gridRows.row(ofCell: 9) == 5 && state.gridRows.row(ofCell: 12) == 5)
   }
 
-  @Test func downKeepsTheColumnAcrossDayHeaders() {
+  @Test func downKeepsTheColumnAcrossHeaderLines() {
     var (state, _) = Self.started()
-    // c1…c7: 7 photos on 30 May, 6 columns: c7 sits alone on a second row.
     state.press(.char("]"))  // the start of May 2025: c1
     #expect(state.focusedTitle == "c1.jpg")
+    // c7, d1, e1 and f1 share the row below c1…c6.
     state.press(.right, .right, .down)
-    #expect(state.focusedTitle == "c7.jpg")
-    state.press(.down)
-    #expect(state.focusedTitle == "d1.jpg")
-    state.press(.up, .up)
-    #expect(state.focusedTitle == "c1.jpg")
+    #expect(state.focusedTitle == "e1.jpg")
+    state.press(.up)
+    #expect(state.focusedTitle == "c3.jpg")
+    state.press(.up)
+    #expect(state.focusedTitle == "b1.jpg")
   }
 
   @Test func monthAndDayJumps() {
@@ -125,9 +133,10 @@ import Testing
   }
 
   @Test func aJumpPastWhatIsLoadedAsksForThePagesUpToIt() {
-    var (state, _) = Self.started(loaded: 6)
+    // Six photos take two rows: the next page is asked for at once.
+    var (state, started) = Self.started(loaded: 6)
     let effects = state.press(.char(":"), .char("2"), .char("0"), .char("2"), .char("3"), .enter)
-    let load = effects.loads.last
+    let load = (started + effects).loads.last
     #expect(load?.request.offset == 6)
     #expect((load?.request.limit ?? 0) >= 12 - 6)
     #expect(state.scope?.seekItem == 11)
