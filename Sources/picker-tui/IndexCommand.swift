@@ -29,7 +29,7 @@ struct IndexCommand: ParsableCommand {
     let summary: ScanSummary
     let signatures: Int
     do throws(SQLiteError) {
-      summary = try index.scan(roots) { bar?.show($0) }
+      summary = try index.scan(roots, countsFirst: bar != nil) { bar?.show($0) }
       // What stacks need, read now so the picker stacks at once.
       let gap = (try? Pick.loadConfig(config, environment: environment))??.stackingRule.maxGap ?? StackingRule().maxGap
       signatures = try index.readSignatures(roots, maxGap: gap)
@@ -56,6 +56,8 @@ struct IndexCommand: ParsableCommand {
         )
       }
       let total = origins.values.reduce(0, +)
+      // After a checkpoint: the log's pages are the index's, not more.
+      index.checkpoint()
       let bytes = index.bytesOnDisk
       lines.append(
         "index: \(index.path ?? "in memory"), \(bytes) bytes"
@@ -69,10 +71,11 @@ struct IndexCommand: ParsableCommand {
       for folder in folders where DirectoryReader.fileKind(PathBytes(folder)) != .folder {
         throw PickerExit(code: 2, message: "\(folder): not a folder")
       }
-      return folders.map { PathBytes($0) }
+      return folders.map { CanonicalRoot.of(PathBytes($0)) }
     }
     let file = try Pick.loadConfig(config, environment: environment)
-    return file?.libraryRoots?.map { PathBytes($0) } ?? [Pick.defaultFolder(environment: environment)]
+    let roots = file?.libraryRoots?.map { PathBytes($0) } ?? [Pick.defaultFolder(environment: environment)]
+    return roots.map(CanonicalRoot.of)
   }
 }
 

@@ -226,11 +226,14 @@ struct Pick: ParsableCommand {
       !arguments.folders.isEmpty
       ? arguments.folders
       : (file?.libraryRoots?.map { PathBytes($0) } ?? [Self.defaultFolder(environment: environment)])
+    // The index keeps absolute roots, links resolved: the same rows
+    // whichever folder the picker is started from.
+    let libraryRoots = roots.map(CanonicalRoot.of)
     let index = LibraryIndex(path: LibraryIndex.defaultPath(environment: environment))
     if let notice = index.notice { FileHandle.standardError.write(Data("picker-tui: \(notice)\n".utf8)) }
     let today = PhotoMetadataReader.latestBelievableDay() - 1
     let photos = TimelineSource(
-      index: index, roots: roots, firstDay: since.flatMap { DateQuery.parse($0, today: today)?.lowerBound },
+      index: index, roots: libraryRoots, firstDay: since.flatMap { DateQuery.parse($0, today: today)?.lowerBound },
       lastDay: until.flatMap { DateQuery.parse($0, today: today)?.upperBound })
     photos.stackingGap = Self.stackingGap(file)
     photos.startScanning()

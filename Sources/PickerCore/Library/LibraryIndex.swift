@@ -28,7 +28,7 @@ public final class LibraryIndex: @unchecked Sendable {
     var opened: (SQLiteDatabase, String?)?
     if let path {
       let folder = (path as NSString).deletingLastPathComponent
-      try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      Self.makePrivate(path, in: folder)
       do {
         opened = (try Self.open(path), path)
       } catch let error where error.isCorruption {
@@ -38,6 +38,7 @@ public final class LibraryIndex: @unchecked Sendable {
           try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
         }
         notice = "the library index \(path) was damaged: set aside as \(aside) and rebuilt"
+        Self.makePrivate(path, in: folder)
         opened = try? (Self.open(path), path)
       } catch {
         opened = nil
@@ -51,6 +52,17 @@ public final class LibraryIndex: @unchecked Sendable {
     self.database = database
     self.path = where_
     self.notice = notice
+  }
+
+  /// The index holds where photos were taken (GPS is personal data): its
+  /// folder is 0700 and its files 0600, an older index's made so too.
+  /// SQLite gives the -wal and -shm files the database file's mode.
+  private static func makePrivate(_ path: String, in folder: String) {
+    _ = PrivateFiles.makeFolder(folder)
+    chmod(folder, 0o700)
+    let descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    if descriptor >= 0 { close(descriptor) }
+    for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
   }
 
   private static func open(_ path: String) throws(SQLiteError) -> SQLiteDatabase {
@@ -140,11 +152,15 @@ public final class LibraryIndex: @unchecked Sendable {
 
   /// Brings the index up to date for `roots` (`LibraryScanner`), on this
   /// connection: listings wait meanwhile.
-  public func scan(_ roots: [PathBytes], progress: (ScanProgress) -> Void = { _ in }) throws(SQLiteError)
-    -> ScanSummary
-  {
+  /// `countsFirst`: a first scan counts the photo files before it reads
+  /// any (names only, no headers), so a progress bar has a real total.
+  public func scan(
+    _ roots: [PathBytes], countsFirst: Bool = false, progress: (ScanProgress) -> Void = { _ in }
+  ) throws(SQLiteError) -> ScanSummary {
     try withDatabase { database throws(SQLiteError) in
-      try LibraryScanner(database: database, roots: roots).scan(progress: progress)
+      let scanner = LibraryScanner(database: database, roots: roots)
+      scanner.countsFilesFirst = countsFirst
+      return try scanner.scan(progress: progress)
     }
   }
 
@@ -157,6 +173,12 @@ public final class LibraryIndex: @unchecked Sendable {
   }
 
   /// The size of the index on disk (with its write-ahead log), in bytes.
+  /// Folds the write-ahead log into the database file, so the file's size
+  /// is the index's own (`index --stats`).
+  public func checkpoint() {
+    try? withDatabase { database throws(SQLiteError) in try database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+  }
+
   public var bytesOnDisk: Int64 {
     guard let path else { return 0 }
     return ["", "-wal"].reduce(0) { total, suffix in

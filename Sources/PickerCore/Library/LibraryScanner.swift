@@ -48,6 +48,9 @@ public final class LibraryScanner {
   /// Asked between files: true ends the scan where it is (what was
   /// committed stays; rows of files not reached are not removed).
   var isCancelled: () -> Bool = { false }
+  /// With nothing indexed yet under the roots, count the photo files
+  /// first, for a total that a progress bar can fill up to.
+  var countsFilesFirst = false
   private let latestDay = PhotoMetadataReader.latestBelievableDay()
 
   /// A file seen on disk: where, and the stat facts that tell a change.
@@ -81,7 +84,8 @@ public final class LibraryScanner {
     var seen = Set<Int64>()
     var inserted: [Identity: Int64] = [:]
     var pending: [FileFacts] = []
-    let estimate = try count()
+    var estimate = try count()
+    if estimate == 0 && countsFilesFirst { estimate = Self.countPhotoFiles(under: filter.roots) }
     var visited = Set<[Int64]>()
     var folders = filter.roots
     let statements = try Statements(database)
@@ -209,6 +213,29 @@ public final class LibraryScanner {
   }
 
   /// Photos the index holds under the roots.
+  /// Photo files under `roots` by their names (hidden ones and folders
+  /// with .nomedia left out, as the scan does): a readdir walk, no stat.
+  static func countPhotoFiles(under roots: [PathBytes]) -> Int {
+    var folders = roots
+    var visited = Set<[Int64]>()
+    var count = 0
+    while let folder = folders.popLast() {
+      guard let info = DirectoryReader.status(folder), (info.st_mode & S_IFMT) == S_IFDIR,
+        visited.insert([Int64(info.st_dev), Int64(info.st_ino)]).inserted,
+        let entries = try? DirectoryReader.readAll(folder),
+        !entries.contains(where: { $0.name == Array(".nomedia".utf8) })
+      else { continue }
+      for entry in entries where !PhotoFileTypes.isHidden(name: entry.name) {
+        if entry.isFolder {
+          folders.append(folder.appending(entry.name))
+        } else if PhotoFileTypes.isPhoto(name: entry.name) {
+          count += 1
+        }
+      }
+    }
+    return count
+  }
+
   private func count() throws(SQLiteError) -> Int {
     let (condition, parameters) = filter.condition()
     let statement = try database.prepare(
