@@ -316,14 +316,52 @@ void pk_install_suspend_handler(void) {
 
 int pk_take_suspend(void) { return __atomic_exchange_n(&suspend_pending, 0, __ATOMIC_SEQ_CST); }
 
+// Whether the picker's process group has the terminal. Run under another
+// process of the same job (`timeout --foreground`, a pipeline's `sh -c`),
+// the shell may already have taken it back: those stop at once on Ctrl-Z,
+// while the picker first finishes its pictures.
+static int owns_terminal(void) {
+  const int fd = tty_fd;
+  return fd < 0 || tcgetpgrp(fd) == getpgrp();
+}
+
+// SIGTTOU blocked around the calls that set the terminal's modes: from a
+// process group that lost the terminal, they then fail or proceed instead
+// of stopping the picker in the middle of them, where fg's SIGCONT would
+// only finish the call and the SIGTSTP after it would stop the picker for
+// good with nothing left to continue it.
+static void block_ttou(sigset_t *previous) {
+  sigset_t ttou;
+  sigemptyset(&ttou);
+  sigaddset(&ttou, SIGTTOU);
+  sigprocmask(SIG_BLOCK, &ttou, previous);
+}
+
 void pk_suspend(void) {
   if (suspend_ignored) return;
-  // As when the picker ends: drags stop being reported to the shell.
-  if (drag_reporting && tty_file != NULL) {
-    fputs("\033[?1002l", tty_file);
+  sigset_t previous;
+  block_ttou(&previous);
+  // What was written goes out first: endwin waits for it before it sets
+  // the modes, and the shell could take the terminal meanwhile.
+  if (tty_file != NULL) {
     fflush(tty_file);
+    tcdrain(fileno(tty_file));
   }
-  endwin();
+  // With the terminal back in the shell's hands, its modes are the
+  // shell's: left alone, as ncurses' own Ctrl-Z handler does.
+  const int left_screen = owns_terminal();
+  if (left_screen) {
+    // As when the picker ends: drags stop being reported to the shell.
+    if (drag_reporting && tty_file != NULL) {
+      fputs("\033[?1002l", tty_file);
+      fflush(tty_file);
+    }
+    // The shell may still take the terminal while endwin writes (it waits
+    // for the output to drain between its writes): its "Stopped" line and
+    // prompt then land on the screen being left, and show again at Enter.
+    endwin();
+  }
+  sigprocmask(SIG_SETMASK, &previous, NULL);
   // Stopped by SIGTSTP itself, as the shell expects; SIGCONT (fg) resumes
   // here and asks the loop to draw everything again.
   signal(SIGTSTP, SIG_DFL);
@@ -333,6 +371,20 @@ void pk_suspend(void) {
   sigprocmask(SIG_UNBLOCK, &tstp, NULL);
   raise(SIGTSTP);
   install_suspend_handler();
+  block_ttou(&previous);
+  // ncurses did not leave its mode when the screen was not left: the
+  // shell's modes are replaced by the picker's here, and the whole
+  // screen is drawn again. Either way the
+  // keypad's application mode is asked for again (endwin turned it off,
+  // and the shell may have).
+  if (!left_screen) {
+    reset_prog_mode();
+    // The shell wrote over the screen ncurses still thinks it shows.
+    clearok(curscr, TRUE);
+  }
+  keypad(stdscr, FALSE);
+  keypad(stdscr, TRUE);
+  sigprocmask(SIG_SETMASK, &previous, NULL);
   resync_pending = 1;
   resume_mouse = drag_reporting;
 }

@@ -1,0 +1,112 @@
+"""Ctrl-Z then fg where the picker is not the job's only process: under
+`timeout --foreground` and inside `sh -c '… | cat'`, the other processes
+stop at once and the shell takes the terminal back while the picker still
+finishes its pictures. The picker must never be left stopped after fg
+(20 runs of each), and it comes back drawn whole and answering keys."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+RUNS = 20
+
+
+class Shell:
+    """An interactive bash in a tmux pane of the tests' server."""
+
+    def __init__(self, socket: str, home: Path):
+        self.socket = socket
+        self.session = f"job-{uuid.uuid4().hex[:8]}"
+        env = (
+            f"env -i PATH=/usr/bin:/bin HOME={home} TERM=xterm-256color LANG=C.UTF-8 "
+            f"XDG_CACHE_HOME={home}/cache XDG_STATE_HOME={home}/state PS1='ready$ '"
+        )
+        self.tmux("new-session", "-d", "-s", self.session, "-x", "100", "-y", "30", f"{env} bash --norc --noprofile")
+        self.wait(lambda s: "ready$" in s, "the shell's prompt")
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(
+            ["tmux", "-L", self.socket, "-f", "/dev/null", *args], capture_output=True, text=True, check=True
+        ).stdout
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", self.session)
+
+    def send(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", self.session, *keys)
+
+    def states(self) -> dict[str, str]:
+        """The state letter (R, S, T…) of each process on the pane's tty, by command line."""
+        tty = self.tmux("display", "-p", "-t", self.session, "#{pane_tty}").strip()
+        out = subprocess.run(["ps", "-o", "stat=,args=", "-t", tty], capture_output=True, text=True).stdout
+        return {line.split(None, 1)[1]: line.split(None, 1)[0][0] for line in out.splitlines() if line.strip()}
+
+    def picker_state(self) -> str | None:
+        return next((state for args, state in self.states().items() if args.startswith("picker-tui ")), None)
+
+    def wait(self, check, what: str, timeout: float = 10) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if check(self.screen()):
+                return
+            time.sleep(0.02)
+        raise AssertionError(f"waiting for {what}:\n{self.screen()}\n{self.states()}")
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-session", "-t", self.session], capture_output=True)
+
+
+@pytest.fixture
+def shell(tmux_server, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    s = Shell(tmux_server, home)
+    yield s
+    s.close()
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["timeout --foreground 60 picker-tui {folder}", "sh -c 'picker-tui {folder} | cat'"],
+    ids=["timeout-foreground", "sh-pipe-cat"],
+)
+def test_ctrl_z_and_fg_never_leave_the_picker_stopped(shell, picker_bin, tmp_path, command):
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for n in range(12):
+        Image.new("RGB", (64, 48), (n * 20, 80, 120)).save(folder / f"p{n:02d}.jpg", quality=80)
+    shell.send(f"PATH={picker_bin.parent}:$PATH", "Enter")
+    for run in range(RUNS):
+        shell.send("clear; " + command.format(folder=folder), "Enter")
+        shell.wait(lambda s: "? help" in s, f"the picker's grid (run {run})")
+        shell.send("C-z")
+        deadline = time.monotonic() + 10
+        while shell.picker_state() != "T":
+            assert time.monotonic() < deadline, f"run {run}: the picker did not stop: {shell.states()}"
+            time.sleep(0.02)
+        # The whole job stopped; the shell's prompt may be on the screen the
+        # picker was leaving (see pk_suspend), so it is not looked for.
+        while any(state != "T" for args, state in shell.states().items() if not args.startswith("bash")):
+            assert time.monotonic() < deadline, f"run {run}: the job did not stop: {shell.states()}"
+            time.sleep(0.02)
+        time.sleep(0.1)
+        shell.send("fg", "Enter")
+        deadline = time.monotonic() + 10
+        while shell.picker_state() == "T" or "Stopped" in shell.screen() or "? help" not in shell.screen():
+            assert time.monotonic() < deadline, f"run {run}: left stopped after fg\n{shell.screen()}\n{shell.states()}"
+            time.sleep(0.02)
+        # Keys work: Space picks, Enter prints it.
+        shell.send("Space")
+        shell.wait(lambda s: "Picked 1" in s, f"Space after fg (run {run})")
+        shell.send("Enter")
+        shell.wait(lambda s: f"{folder}/p00.jpg" in s.replace("\n", ""), f"the pick printed (run {run})")
+        deadline = time.monotonic() + 10
+        while shell.picker_state() is not None:
+            assert time.monotonic() < deadline, f"run {run}: the picker did not exit: {shell.states()}"
+            time.sleep(0.02)
