@@ -121,6 +121,17 @@ public enum GraphicsDetection {
     return Array(parts.joined().utf8)
   }
 
+  /// XTVERSION and DA1 alone: asked first where a multiplexer may be in
+  /// the way unseen, since neither becomes anything on its screen.
+  public static let identityQueries = Array("\u{1B}[>0q\u{1B}[c".utf8)
+
+  /// A multiplexer answered for itself (tmux names itself in XTVERSION):
+  /// an APC string sent to it would become the pane's title.
+  public static func isMultiplexer(_ facts: TerminalFacts) -> Bool {
+    guard let version = facts.version?.lowercased() else { return false }
+    return version.hasPrefix("tmux") || version.hasPrefix("screen")
+  }
+
   /// Whether the kitty query (an APC string) may be sent. Under tmux or
   /// screen that the picker cannot address (TERM says so, but $TMUX is not
   /// there, as over ssh from a tmux pane), it cannot be wrapped for

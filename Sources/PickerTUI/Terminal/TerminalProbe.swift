@@ -48,7 +48,16 @@ package struct TerminalProbe {
     // terminal on this machine reads it, and then gets pictures as files.
     var fileFolder: String?
     if passthrough != false {
-      let kitty = GraphicsDetection.mayAskKitty(environment: environment)
+      var kitty = GraphicsDetection.mayAskKitty(environment: environment)
+      // Not addressing tmux, the picker may still be in one (ssh from a
+      // pane whose TERM is xterm's): what leaks nothing is asked first,
+      // and a multiplexer that names itself gets no kitty query.
+      var identity = TerminalFacts()
+      if kitty && !inTmux {
+        (identity, typed) = exchange(
+          GraphicsDetection.identityQueries, deadline: deadline(environment: environment), decoder: &decoder)
+        if GraphicsDetection.isMultiplexer(identity) { kitty = false }
+      }
       var queryFile: String?
       if kitty && !inTmux && mode != .sixel && mode != .iterm2 {
         fileFolder = KittyFiles.folder(environment: environment)
@@ -56,7 +65,10 @@ package struct TerminalProbe {
       }
       var queries = GraphicsDetection.queries(kitty: kitty, kittyFile: queryFile)
       if inTmux { queries = GraphicsDetection.tmuxPassthrough(queries) }
+      let typedBefore = typed
       (facts, typed) = exchange(queries, deadline: deadline(environment: environment), decoder: &decoder)
+      typed = typedBefore + typed
+      if facts.version == nil { facts.version = identity.version }
       // kitty deleted it if it read it.
       if let queryFile { unlink(queryFile) }
     }
