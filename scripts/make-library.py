@@ -400,6 +400,20 @@ def encode(p):
     return b"\xff\xd8\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + claimed(day)
 
 
+def unique(data, path):
+    """The file's own bytes: its path in a JPEG comment or a PNG tEXt chunk.
+    Photos without EXIF taken the same day would otherwise be byte-identical,
+    and the picker shows a photo and its copies once."""
+    note = path.encode()
+    if data[:2] == b"\xff\xd8":
+        return data[:2] + b"\xff\xfe" + struct.pack(">H", len(note) + 2) + note + data[2:]
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        chunk = b"tEXt" + b"Comment\0" + note
+        text = struct.pack(">I", len(chunk) - 4) + chunk + struct.pack(">I", zlib.crc32(chunk))
+        return data[:33] + text + data[33:]
+    return data
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out_dir")
@@ -432,7 +446,7 @@ def main():
         if os.path.dirname(full) not in made:
             os.makedirs(os.path.dirname(full), exist_ok=True)
             made.add(os.path.dirname(full))
-        data = encode(p)
+        data = unique(encode(p), p.path)
         size += len(data)
         with open(full, "wb") as f:
             f.write(data)

@@ -28,8 +28,10 @@ struct IndexCommand: ParsableCommand {
     let bar = isatty(2) == 1 ? ProgressBar() : nil
     let summary: ScanSummary
     let signatures: Int
+    let copies: Int
     do throws(SQLiteError) {
       summary = try index.scan(roots, countsFirst: bar != nil) { bar?.show($0) }
+      copies = try index.findCopies(roots)
       // What stacks need, read now so the picker stacks at once.
       let gap = (try? Pick.loadConfig(config, environment: environment))??.stackingRule.maxGap ?? StackingRule().maxGap
       signatures = try index.readSignatures(roots, maxGap: gap)
@@ -41,6 +43,7 @@ struct IndexCommand: ParsableCommand {
       "\(summary.photos) photos: \(summary.read) read, \(summary.moved) moved, \(summary.removed) removed"
         + (summary.unreadableFolders > 0 ? ", \(summary.unreadableFolders) folders unreadable" : "")
     ]
+    if copies > 0 { lines.append("\(copies) copies of other photos, each shown once") }
     if signatures > 0 { lines.append("\(signatures) photos taken close together read for stacks") }
     if stats {
       let filter = LibraryFilter(roots: roots)

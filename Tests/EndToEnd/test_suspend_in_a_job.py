@@ -85,6 +85,7 @@ def test_ctrl_z_and_fg_never_leave_the_picker_stopped(shell, picker_bin, tmp_pat
     for run in range(RUNS):
         shell.send("clear; " + command.format(folder=folder), "Enter")
         shell.wait(lambda s: "? help" in s, f"the picker's grid (run {run})")
+        time.sleep(0.3)
         shell.send("C-z")
         deadline = time.monotonic() + 10
         while shell.picker_state() != "T":

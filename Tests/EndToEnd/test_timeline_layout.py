@@ -23,7 +23,7 @@ def one_a_day(folder: Path, first: datetime.date, count: int) -> list[str]:
     for offset in range(count):
         day = first - datetime.timedelta(days=offset)
         name = f"PXL_{day:%Y%m%d}_120000000.jpg"
-        Image.new("RGB", (64, 48), (offset * 5 % 256, 90, 160)).save(folder / name, quality=80)
+        Image.new("RGB", (64, 48), (offset * 5 % 256, 90, 160)).save(folder / name, quality=80, comment=name.encode())
         names.append(name)
     return names
 
@@ -62,7 +62,7 @@ def test_the_top_line_names_the_day_while_scrolled_at_80x24(picker, tmp_path):
     # header is above the screen.
     for n in range(30):
         when = datetime.datetime(2024, 6, 14, 8, 0) + datetime.timedelta(minutes=10 * n)
-        Image.new("RGB", (64, 48), (n * 8, 60, 90)).save(folder / f"IMG_{when:%Y%m%d_%H%M%S}.jpg", quality=80)
+        Image.new("RGB", (64, 48), (n * 8, 60, 90)).save(folder / f"IMG_{when:%Y%m%d_%H%M%S}.jpg", quality=80, comment=str(n).encode())
     p = picker.start(["--timeline", "--thumbnails", "symbols", str(folder)], width=80, height=24)
     p.wait_text("Fri 14 Jun 2024 · 30 photos", timeout=30)
     p.send("PageDown")
@@ -84,9 +84,9 @@ def test_the_scale_marks_the_focused_month_after_go_to_date_and_end(picker, tmp_
     # Most photos in 2024; two in 2019, too few for a line's share.
     for n in range(120):
         day = datetime.date(2024, 12, 31) - datetime.timedelta(days=n * 3)
-        Image.new("RGB", (32, 24), (n, 60, 90)).save(folder / f"PXL_{day:%Y%m%d}_120000000.jpg", quality=80)
+        Image.new("RGB", (32, 24), (n, 60, 90)).save(folder / f"PXL_{day:%Y%m%d}_120000000.jpg", quality=80, comment=str(day).encode())
     for day in (datetime.date(2019, 3, 1), datetime.date(2019, 2, 1)):
-        Image.new("RGB", (32, 24), (9, 9, 9)).save(folder / f"PXL_{day:%Y%m%d}_120000000.jpg", quality=80)
+        Image.new("RGB", (32, 24), (9, 9, 9)).save(folder / f"PXL_{day:%Y%m%d}_120000000.jpg", quality=80, comment=str(day).encode())
     p = picker.start(["--timeline", "--thumbnails", "symbols", str(folder)], width=120, height=40)
     p.wait(lambda s: equal(s.breadcrumb.split()[-1], "122"), "every photo counted", timeout=30)
     p.wait(lambda s: any(line.endswith("2019") for line in scale(s)), "2019 named on the scale")

@@ -49,20 +49,51 @@ public struct LibraryFilter: Hashable, Sendable {
       parameters.append(Int64(lastDay + 1) * TakenDate.millisecondsPerDay)
     }
     if !words.isEmpty {
-      func like(_ column: String) -> String { "\(column) LIKE ? ESCAPE '\\'" }
-      let fields = ["CAST(p.name AS TEXT)", "CAST(f.path AS TEXT)", "p.make", "p.model", "p.lens"]
-      let everyWord = words.map { _ in "(" + fields.map(like).joined(separator: " OR ") + ")" }
-      for word in words {
-        parameters += Array(repeating: "%" + Self.escapedForLike(word) + "%", count: fields.count) as [Any?]
-      }
-      // "pixel 7" is the model Pixel 7, not any photo with a 7 in its name.
-      let phraseFields = ["ifnull(p.make, '') || ' ' || ifnull(p.model, '')", "p.model", "p.lens"]
-      let phrase = "%" + Self.escapedForLike(words.joined(separator: " ")) + "%"
-      parameters += Array(repeating: phrase, count: phraseFields.count) as [Any?]
-      clauses.append(
-        "((" + everyWord.joined(separator: " AND ") + ") OR " + phraseFields.map(like).joined(separator: " OR ") + ")")
+      let (wordSQL, wordParameters) = wordCondition(includingCopies: false)
+      clauses.append(wordSQL)
+      parameters += wordParameters
     }
     return (clauses.joined(separator: " AND "), parameters)
+  }
+
+  /// Every word matches the name, the folder, the make, the model or the
+  /// lens (with `includingCopies`, the folder of a copy too), or the whole
+  /// phrase one of them.
+  func wordCondition(includingCopies: Bool) -> (sql: String, parameters: [Any?]) {
+    func like(_ column: String) -> String { "\(column) LIKE ? ESCAPE '\\'" }
+    var fields = ["CAST(p.name AS TEXT)", "CAST(f.path AS TEXT)", "p.make", "p.model", "p.lens"].map(like)
+    // Only a photo shown for copies looks at their folders: the test on
+    // `copies` keeps the subquery off every other row.
+    if includingCopies {
+      fields.append(
+        "(p.copies > 0 AND EXISTS (SELECT 1 FROM photo c JOIN folder g ON g.id = c.folder"
+          + " WHERE c.copy_of = p.id AND \(like("CAST(g.path AS TEXT)"))))")
+    }
+    var parameters: [Any?] = []
+    let everyWord = words.map { _ in "(" + fields.joined(separator: " OR ") + ")" }
+    for word in words {
+      parameters += Array(repeating: "%" + Self.escapedForLike(word) + "%", count: fields.count) as [Any?]
+    }
+    // "pixel 7" is the model Pixel 7, not any photo with a 7 in its name.
+    let phraseFields = ["ifnull(p.make, '') || ' ' || ifnull(p.model, '')", "p.model", "p.lens"]
+    let phrase = "%" + Self.escapedForLike(words.joined(separator: " ")) + "%"
+    parameters += Array(repeating: phrase, count: phraseFields.count) as [Any?]
+    let sql =
+      "((" + everyWord.joined(separator: " AND ") + ") OR " + phraseFields.map(like).joined(separator: " OR ") + ")"
+    return (sql, parameters)
+  }
+
+  /// The timeline's condition: `condition()` less the copies of photos
+  /// shown (`CopyFinder`), and a word that names the folder of a copy
+  /// finds the photo shown for it.
+  func listingCondition() -> (sql: String, parameters: [Any?]) {
+    var copy = self
+    copy.words = []
+    var (sql, parameters) = copy.condition()
+    sql += " AND p.copy_of IS NULL"
+    guard !words.isEmpty else { return (sql, parameters) }
+    let (wordSQL, wordParameters) = wordCondition(includingCopies: true)
+    return (sql + " AND " + wordSQL, parameters + wordParameters)
   }
 
   static func escapedForLike(_ word: String) -> String {
@@ -84,6 +115,12 @@ public struct IndexedPhoto: Hashable, Sendable {
   public var signature: PhotoSignature?
   /// The burst the camera says the shot is part of.
   public var burstID: String?
+  /// The row's id.
+  public var id: Int64 = 0
+  /// Byte-identical copies elsewhere under the roots (`CopyFinder`), not
+  /// listed themselves: how many, and their paths.
+  public var copyCount = 0
+  public var copies: [PathBytes] = []
 }
 
 extension LibraryIndex {
@@ -93,7 +130,7 @@ extension LibraryIndex {
   public func photos(_ filter: LibraryFilter, offset: Int, limit: Int, days: [DayCount]? = nil) throws(SQLiteError)
     -> [IndexedPhoto]
   {
-    var (condition, parameters) = filter.condition()
+    var (condition, parameters) = filter.listingCondition()
     var skip = offset
     if let days, offset > 0 {
       var before = 0
@@ -113,7 +150,8 @@ extension LibraryIndex {
     return try withDatabase { database throws(SQLiteError) in
       let statement = try database.prepare(
         """
-        SELECT f.path, p.name, p.taken, p.origin, p.offset, p.hash, p.sharpness, p.burst FROM photo p CROSS JOIN folder f ON f.id = p.folder
+        SELECT f.path, p.name, p.taken, p.origin, p.offset, p.hash, p.sharpness, p.burst, p.id, p.copies
+        FROM photo p CROSS JOIN folder f ON f.id = p.folder
         WHERE \(condition) ORDER BY p.taken DESC, p.name DESC LIMIT ? OFFSET ?
         """)
       statement.bind(parameters + [limit, skip])
@@ -128,20 +166,36 @@ extension LibraryIndex {
         let signature =
           statement.isNull(5)
           ? nil : PhotoSignature(hash: UInt64(bitPattern: statement.int(5)), sharpness: statement.double(6))
-        photos.append(
-          IndexedPhoto(
-            path: PathBytes(statement.bytes(0)).appending(name), name: name, taken: taken, signature: signature,
-            burstID: statement.text(7)))
+        var photo = IndexedPhoto(
+          path: PathBytes(statement.bytes(0)).appending(name), name: name, taken: taken, signature: signature,
+          burstID: statement.text(7))
+        photo.id = statement.int(8)
+        photo.copyCount = Int(statement.int(9))
+        photos.append(photo)
+      }
+      // The paths of the copies, for the few photos of the page that have some.
+      for index in photos.indices where photos[index].copyCount > 0 {
+        photos[index].copies = try copyPaths(of: photos[index].id, in: database)
       }
       return photos
     }
+  }
+
+  /// The paths of the copies of photo `id`, by path.
+  private func copyPaths(of id: Int64, in database: SQLiteDatabase) throws(SQLiteError) -> [PathBytes] {
+    let statement = try database.prepare(
+      "SELECT f.path, c.name FROM photo c JOIN folder f ON f.id = c.folder WHERE c.copy_of = ? ORDER BY f.path, c.name")
+    statement.bind([id])
+    var paths: [PathBytes] = []
+    while try statement.step() { paths.append(PathBytes(statement.bytes(0)).appending(statement.bytes(1))) }
+    return paths
   }
 
   /// Photos per day, newest day first: the whole timeline's shape before
   /// any of its rows are read.
   public func dayCounts(_ filter: LibraryFilter) throws(SQLiteError) -> [DayCount] {
     if filter.words.isEmpty { return try summedDayCounts(filter) }
-    let (condition, parameters) = filter.condition()
+    let (condition, parameters) = filter.listingCondition()
     return try withDatabase { database throws(SQLiteError) in
       // Integer division rounds towards zero: days before 1970 need floor.
       let statement = try database.prepare(

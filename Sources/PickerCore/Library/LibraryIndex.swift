@@ -6,7 +6,7 @@ import Foundation
 /// rebuilt: a damaged or foreign file is set aside and started anew.
 public final class LibraryIndex: @unchecked Sendable {
   /// Bumped when the tables change: an older file is rebuilt.
-  static let schemaVersion = "4"
+  static let schemaVersion = "5"
   let database: SQLiteDatabase
   /// Where it lives; nil when it is in memory (the cache folder cannot be
   /// written), so a second connection cannot be opened.
@@ -102,9 +102,15 @@ public final class LibraryIndex: @unchecked Sendable {
         -- sharpness of -1 marks a file that could not be decoded.
         hash INTEGER, sharpness REAL,
         -- The burst the camera says the shot is part of (PhotoMetadata.burstID).
-        burst TEXT);
+        burst TEXT,
+        -- Copies (CopyFinder): hashes of the file's head and tail and of all
+        -- of it, read for files whose size another shares; the photo shown
+        -- for this one when it is a copy, and how many copies one shown has.
+        head_hash INTEGER, content_hash INTEGER, copy_of INTEGER, copies INTEGER NOT NULL DEFAULT 0);
       CREATE UNIQUE INDEX IF NOT EXISTS photo_path ON photo(folder, name);
       CREATE INDEX IF NOT EXISTS photo_taken ON photo(taken, name);
+      CREATE INDEX IF NOT EXISTS photo_size ON photo(size);
+      CREATE INDEX IF NOT EXISTS photo_copy ON photo(copy_of) WHERE copy_of IS NOT NULL;
       """)
     try database.execute(dayCountSchema)
     // Checks the file really is one of ours now (a damaged page shows here).
@@ -115,16 +121,19 @@ public final class LibraryIndex: @unchecked Sendable {
   /// Photos per folder and day, kept by triggers as rows come and go: the
   /// timeline's shape (and where a deep page starts) without reading every
   /// photo row, so a library of a million photos opens as fast as a small one.
+  /// A copy of a photo shown (`copy_of`) is not counted: the timeline
+  /// shows each photo once.
   static let dayCountSchema: String = {
     func day(_ taken: String) -> String {
       // Integer division rounds towards zero: days before 1970 need floor.
       "CASE WHEN \(taken) >= 0 THEN \(taken) / 86400000 ELSE (\(taken) + 1) / 86400000 - 1 END"
     }
     let add =
-      "INSERT INTO day_count VALUES (NEW.folder, \(day("NEW.taken")), 1)"
+      "INSERT INTO day_count SELECT NEW.folder, \(day("NEW.taken")), 1 WHERE NEW.copy_of IS NULL"
       + " ON CONFLICT(folder, day) DO UPDATE SET count = count + 1;"
     let remove =
-      "UPDATE day_count SET count = count - 1 WHERE folder = OLD.folder AND day = \(day("OLD.taken"));"
+      "UPDATE day_count SET count = count - 1"
+      + " WHERE folder = OLD.folder AND day = \(day("OLD.taken")) AND OLD.copy_of IS NULL;"
       + " DELETE FROM day_count WHERE folder = OLD.folder AND day = \(day("OLD.taken")) AND count <= 0;"
     return """
       CREATE TABLE IF NOT EXISTS day_count(
@@ -132,7 +141,8 @@ public final class LibraryIndex: @unchecked Sendable {
       ) WITHOUT ROWID;
       CREATE TRIGGER IF NOT EXISTS photo_added AFTER INSERT ON photo BEGIN \(add) END;
       CREATE TRIGGER IF NOT EXISTS photo_removed AFTER DELETE ON photo BEGIN \(remove) END;
-      CREATE TRIGGER IF NOT EXISTS photo_changed AFTER UPDATE OF folder, taken ON photo BEGIN \(remove) \(add) END;
+      CREATE TRIGGER IF NOT EXISTS photo_changed AFTER UPDATE OF folder, taken, copy_of ON photo
+        BEGIN \(remove) \(add) END;
       """
   }()
 
@@ -162,6 +172,13 @@ public final class LibraryIndex: @unchecked Sendable {
       scanner.countsFilesFirst = countsFirst
       return try scanner.scan(progress: progress)
     }
+  }
+
+  /// Marks the copies among the photos under `roots` (`CopyFinder`), on
+  /// this connection; returns how many are copies of one shown.
+  @discardableResult
+  public func findCopies(_ roots: [PathBytes]) throws(SQLiteError) -> Int {
+    try withDatabase { database throws(SQLiteError) in try CopyFinder(database: database, roots: roots).run() }
   }
 
   /// Reads the signatures stacking needs (`SignatureReader`) for `roots`,

@@ -30,8 +30,9 @@ extension LibraryScanner {
         let name = column.trimmingCharacters(in: .whitespaces)
         return "\(name) = excluded.\(name)"
       }.joined(separator: ", ")
-      // A changed file's picture may have changed: its signature is read again.
-      let forgetSignature = "hash = NULL, sharpness = NULL"
+      // A changed file's picture may have changed: its signature and its
+      // content hashes are read again.
+      let forgetSignature = "hash = NULL, sharpness = NULL, head_hash = NULL, content_hash = NULL"
       insert = try database.prepare(
         "INSERT INTO photo(\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
           + " ON CONFLICT(folder, name) DO UPDATE SET \(updates), \(forgetSignature) RETURNING id")

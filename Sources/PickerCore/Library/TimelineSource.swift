@@ -88,7 +88,10 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
         finishFirstBatch()
         // A rescan that found nothing new, moved or gone leaves what is on
         // screen alone (listing a far window again would only cost).
-        if summary.map({ $0.read + $0.removed + $0.moved > 0 }) ?? true { announceChange() }
+        // Copies are found among the photos the scan left (a copy made or
+        // deleted meanwhile changes which shows).
+        let copiesChanged = findCopies()
+        if summary.map({ $0.read + $0.removed + $0.moved > 0 }) ?? true || copiesChanged { announceChange() }
         // Then the signatures stacks need, the new photos already shown.
         // A rescan that changed nothing may still find some to read (a
         // stacking gap made larger in the config).
@@ -132,6 +135,26 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   private func onScanConnection<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) -> T? {
     if let connection = index.secondConnection() { return try? body(connection) }
     return try? index.withDatabase(body)
+  }
+
+  /// Marks the copies under the roots (`CopyFinder`); whether any photo
+  /// is now shown or hidden that was not.
+  private func findCopies() -> Bool {
+    let marks = { [self] () -> [Int64]? in
+      onScanConnection { database throws(SQLiteError) in
+        let statement = try database.prepare("SELECT id FROM photo WHERE copy_of IS NOT NULL ORDER BY id")
+        var ids: [Int64] = []
+        while try statement.step() { ids.append(statement.int(0)) }
+        return ids
+      }
+    }
+    let before = marks()
+    _ = onScanConnection { database throws(SQLiteError) in
+      let finder = CopyFinder(database: database, roots: filter.roots)
+      finder.isCancelled = { [self] in lock.withLock { stopped } }
+      return try finder.run()
+    }
+    return marks() != before
   }
 
   /// Reads the signatures stacking needs, announcing the stacks as
@@ -251,6 +274,7 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
     item.taken = photo.taken
     item.signature = photo.signature
     item.burstID = photo.burstID
+    item.copies = photo.copies
     return item
   }
 }

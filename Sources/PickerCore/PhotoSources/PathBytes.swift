@@ -25,6 +25,13 @@ public struct PathBytes: Hashable, Sendable {
     return PathBytes(bytes + [UInt8(ascii: "/")] + component)
   }
 
+  /// The folder holding the file: the path less its last component ("/"
+  /// for a file at the top, "." for a bare name).
+  public var parentFolder: PathBytes {
+    guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return PathBytes(".") }
+    return slash == 0 ? PathBytes("/") : PathBytes(Array(bytes[..<slash]))
+  }
+
   /// The last component (the file name), ignoring trailing slashes.
   public var lastComponent: [UInt8] {
     var end = bytes.endIndex

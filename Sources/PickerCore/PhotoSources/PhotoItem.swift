@@ -42,6 +42,9 @@ public struct PhotoItem: Hashable, Sendable, Identifiable {
   /// Set when this entry stands for a stack of near-identical shots: it is
   /// the stack's cover (its sharpest photo) and holds every member.
   public var stack: PhotoStack?
+  /// Byte-identical copies of this photo elsewhere, not listed themselves
+  /// (the timeline shows a photo once); the tile says how many.
+  public var copies: [PathBytes] = []
 
   public init(
     id: String, kind: Kind, title: [UInt8], thumbnail: ImageReference? = nil,

@@ -52,10 +52,13 @@ enum GridView {
             if !state.options.showsThumbnails { .off } else {
               state.thumbnailKey(for: item).flatMap { state.thumbnails[$0] }.map(TileView.Picture.init) ?? .pending
             }
+          selected = state.selection.contains(SelectionKey(sourceID: sourceID, itemID: item.id))
+          // A stack whose picked photo is not its cover names that photo.
+          if !selected, let member = state.pickedMember(of: item) {
+            selected = true
+            item.title = member.title
+          }
           content = .item(item, thumbnail)
-          selected =
-            state.selection.contains(SelectionKey(sourceID: sourceID, itemID: item.id))
-            || state.pickedMember(of: item) != nil
         }
         let focused = index == scope.focus && state.mode == .grid
         TileView.draw(

@@ -72,6 +72,12 @@ enum PreviewView {
     if let (score, count) = state.stackSharpness(of: item) {
       rows.append(("Sharpness", score == 100 ? "★ sharpest of a stack of \(count)" : "\(score) (stack of \(count))"))
     }
+    // Tiles that could be taken for one another (a stack's photos, copies)
+    // say where each file is; copies list every path.
+    if state.stackSharpness(of: item) != nil || !item.copies.isEmpty, let path = item.outputPath {
+      rows.append(("Folder", Sanitizer.sanitize(path.parentFolder.bytes)))
+    }
+    for copy in item.copies { rows.append(("Copy", Sanitizer.sanitize(copy.bytes))) }
     var y = 1
     for (label, value) in rows {
       guard y < screen.height - 2 else { break }

@@ -48,10 +48,17 @@ enum TileView {
     if selected {
       screen.put("✓", x: x + innerWidth, y: y, style: theme.selectedMark)
     }
-    if case .item(let item, _) = content, let stack = item.stack {
-      // A stack: its count on the top border, where pixels never reach.
-      screen.put(
-        DisplayWidth.truncate("×\(stack.count)", to: max(0, innerWidth - 1)), x: x + 1, y: y, style: theme.notice)
+    if case .item(let item, _) = content {
+      // A stack's count and a photo's copies on the top border, where
+      // pixels never reach.
+      var marks: [String] = []
+      if let stack = item.stack { marks.append("×\(stack.count)") }
+      if !item.copies.isEmpty { marks.append("⧉\(item.copies.count + 1)") }
+      if !marks.isEmpty {
+        screen.put(
+          DisplayWidth.truncate(marks.joined(separator: " "), to: max(0, innerWidth - 1)), x: x + 1, y: y,
+          style: theme.notice)
+      }
     }
     let area = (x: x + 1, y: y + 1, width: innerWidth, height: thumbHeight)
     var caption: String
