@@ -1,4 +1,4 @@
-# picker-tui: `make run` opens the picker on the demo album, `make test` runs
+# picker-tui: `make run` opens Photos on the demo library, `make test` runs
 # every test. Both install the Debian packages they need first.
 SWIFT ?= swift
 BIN := .build/release/picker-tui
@@ -25,8 +25,10 @@ RELEASE_FLAGS := -c release --static-swift-stdlib
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
+# The demo library (scripts/make-demo-library.py): five years of dated
+# photos from several cameras and places, a burst and a pair of copies.
 run: build
-	$(BIN) demo/album
+	$(BIN) --timeline demo/library
 
 # The event loop's tests (PickerTUITests) run in a process of their own. Swift
 # Testing starts every test at once on a pool of one thread a core, and the

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Screenshots of the real binary for the README, made in kitty on a
 private virtual X display (scripts/install-deps.sh test installs what it
-needs): the grid in pixels, the preview with its facts panel, and the same
-grid as block symbols.
+needs): Photos on the demo library (day headers, the scale), a stack
+opened, the loupe with its mini-map, compare, the preview with its facts
+panel, and the album's grid as block symbols.
 
 Usage:  scripts/make-screenshots.py [OUTDIR]   (default docs/screenshots)
 """
@@ -19,6 +20,7 @@ from graphics_terminals import XDisplay  # noqa: E402
 
 BINARY = REPO / ".build" / "release" / "picker-tui"
 ALBUM = REPO / "demo" / "album"
+LIBRARY = REPO / "demo" / "library"
 
 
 def settle(terminal, seconds=1.5):
@@ -33,10 +35,14 @@ def settle(terminal, seconds=1.5):
         previous = current
 
 
-def shoot(display, out: Path, name: str, mode: str, keys=()):
+def shoot(display, out: Path, name: str, mode: str, keys=(), arguments=None, size=(100, 34)):
     cache = tempfile.mkdtemp(prefix="picker-shots-")
+    arguments = arguments or str(ALBUM)
     terminal = display.start_terminal(
-        "kitty", f"{BINARY} --thumbnails {mode} {ALBUM} > /dev/null", 100, 34, env={"XDG_CACHE_HOME": cache}
+        "kitty",
+        f"{BINARY} --thumbnails {mode} {arguments} > /dev/null",
+        *size,
+        env={"XDG_CACHE_HOME": cache, "XDG_STATE_HOME": cache},
     )
     try:
         settle(terminal)
@@ -55,7 +61,15 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     if not BINARY.exists():
         sys.exit(f"build first: {BINARY} is missing (make build)")
+    photos = f"--timeline {LIBRARY}"
     with XDisplay() as display:
+        shoot(display, out, "timeline-kitty", "auto", arguments=photos, size=(120, 36))
+        # The burst's tile is the first of the second row.
+        shoot(display, out, "stack-kitty", "auto", keys=["Down", "Return"], arguments=photos, size=(120, 36))
+        shoot(display, out, "loupe-kitty", "auto", keys=["Right", "v", "plus", "plus"], arguments=photos)
+        shoot(
+            display, out, "compare-kitty", "auto", keys=["Down", "Right", "space", "Right", "space", "c"],
+            arguments=photos, size=(120, 36))
         shoot(display, out, "grid-kitty", "auto", keys=["Right", "Right", "Right", "space", "Right", "Right"])
         shoot(display, out, "preview-kitty", "auto", keys=["Right", "Right", "Right", "v", "i"])
         shoot(display, out, "grid-symbols", "symbols", keys=["Right", "Right", "Right", "space", "Right", "Right"])

@@ -56,12 +56,18 @@ import Testing
     var (state, _) = Fixture.started(size: TerminalSize(width: 80, height: 44))
     state.press(.char("?"))
     expectGolden(render(state), named: "help")
-    // Shorter: what does not fit is said to be there.
+    // Shorter: it scrolls to what did not fit, and says so.
     var short = Fixture.started(size: TerminalSize(width: 80, height: 30)).0
     short.press(.char("?"))
-    let text = render(short)
-    #expect(text.contains("a taller terminal shows every key"))
+    var text = render(short)
+    #expect(text.contains("↓ more") && text.contains("↑ ↓ scroll"))
     #expect(!text.contains("sign-in form"))
+    short.press(.pageDown, .pageDown)
+    text = render(short)
+    #expect(short.mode == .help)
+    #expect(text.contains("sign-in form") && text.contains("the end"))
+    short.press(.char("x"))
+    #expect(short.mode == .grid)
   }
 
   @Test func searchPromptAndTooSmall() {
@@ -102,5 +108,27 @@ import Testing
     let screen = AppView.render(state, theme: .monochrome)
     #expect(screen.cells.allSatisfy { $0.style.foreground == .default && $0.style.background == .default })
     #expect(screen.cells.contains { $0.style.attributes.contains(.reverse) })
+  }
+}
+
+/// The facts panel breaks values at spaces, and the status line puts a
+/// source's news before the one-time tmux hint.
+@Suite struct FinishTests {
+  @Test func factsBreakAtSpacesNotInsideWords() {
+    #expect(
+      PreviewView.wrapWords("2024-06-14 10:15:00 +02:00 (EXIF)", width: 20) == ["2024-06-14 10:15:00", "+02:00 (EXIF)"])
+    #expect(
+      PreviewView.wrapWords("/a/very/long/path/without/spaces", width: 10) == [
+        "/a/very/lo", "ng/path/wi", "thout/spac", "es",
+      ])
+  }
+
+  @Test func indexingNewsGoesBeforeTheTmuxHint() {
+    var (state, _) = Fixture.started()
+    state.notice = Notice("Pixel thumbnails in tmux need: tmux set -g allow-passthrough on", isHint: true)
+    state.sourceStatus[0] = "Indexing 1,200 of ~5,000"
+    #expect(AppView.render(state, theme: .monochrome).plainText.contains("Indexing 1,200 of ~5,000"))
+    state.notice = Notice("Nothing picked yet")
+    #expect(!AppView.render(state, theme: .monochrome).plainText.contains("Indexing"))
   }
 }

@@ -42,6 +42,8 @@ public struct AppState: Hashable, Sendable {
   var pendingZoom: PreviewAction?
   /// Where the last press or drag in the preview was, in cells.
   var loupeDragFrom: LoupeDragPoint?
+  /// How far help is scrolled, in lines, where it does not fit.
+  public var helpScroll = 0
   /// Picks of an unfinished run that R (or --resume) restores.
   public var resumeOffer: ResumeOffer?
   /// Picked files found gone at a confirm: the tray marks them.

@@ -101,8 +101,15 @@ extension AppState {
   private mutating func handle(_ key: Key) -> [Effect] {
     switch mode {
     case .help:
-      leaveMode()
-      return options.keys.help.action(for: key) == .cancel ? [.finish(.cancelled)] : []
+      switch options.keys.help.action(for: key) {
+      case .cancel?: return [.finish(.cancelled)]
+      case .scrollDown?: helpScroll += 1
+      case .scrollUp?: helpScroll = max(0, helpScroll - 1)
+      case .pageDown?: helpScroll += max(1, size.height - 6)
+      case .pageUp?: helpScroll = max(0, helpScroll - max(1, size.height - 6))
+      case nil: leaveMode()
+      }
+      return []
     case .search(let query):
       return handleSearchPrompt(key, query: query)
     case .goToDate(let query):
@@ -162,7 +169,9 @@ extension AppState {
     case .smaller: sizeLevel = max(sizeLevel - 1, 0)
     case .cycleSort: return cycleSort()
     case .signOut: return signOut()
-    case .help: enter(.help)
+    case .help:
+      helpScroll = 0
+      enter(.help)
     case .cancel: return [.finish(.cancelled)]
     case .back: return goBack()
     case .preview: return openPreview()
@@ -177,6 +186,11 @@ extension AppState {
 
   private mutating func handle(_ mouse: MouseEvent) -> [Effect] {
     if isPreviewing { return handlePreviewMouse(mouse) }
+    if mode == .help {
+      if mouse.kind == .wheelDown { helpScroll += 3 }
+      if mouse.kind == .wheelUp { helpScroll = max(0, helpScroll - 3) }
+      return []
+    }
     if let state = compareState { return handleCompareMouse(mouse, state: state) }
     guard mode == .grid, let scope else { return [] }
     switch mouse.kind {

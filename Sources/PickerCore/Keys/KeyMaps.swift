@@ -104,7 +104,14 @@ public struct KeyMaps: Hashable, Sendable {
       ],
       otherKeys: "other keys type"),
     help: KeyMap(
-      title: "help (?)", bindings: [.init([.ctrl("c")], .cancel, help: "cancel")], otherKeys: "other keys close it"),
+      title: "help (?)",
+      bindings: [
+        .init([.ctrl("c")], .cancel, help: "cancel"),
+        .init([.down, .char("j")], .scrollDown, help: "scroll down", group: "scroll"),
+        .init([.up, .char("k")], .scrollUp, help: "scroll up", group: "scroll"),
+        .init([.pageDown, .char(" ")], .pageDown, help: "page down", group: "scroll"),
+        .init([.pageUp], .pageUp, help: "page up", group: "scroll"),
+      ], otherKeys: "other keys close it"),
     downloading: KeyMap(
       title: "downloading",
       bindings: [

@@ -46,9 +46,11 @@ public enum FormAction: String, CaseIterable, KeyCommand {
   public static var bindable: [Self] { allCases }
 }
 
-/// What a key does on the help screen; any other key closes it.
+/// What a key does on the help screen (scrolling where it does not fit);
+/// any other key closes it.
 public enum HelpAction: String, CaseIterable, KeyCommand {
   case cancel
+  case scrollUp = "scroll-up", scrollDown = "scroll-down", pageUp = "page-up", pageDown = "page-down"
   public var name: String { rawValue }
   public static var bindable: [Self] { allCases }
 }

@@ -68,7 +68,7 @@ enum FooterView {
       drawProgress(progress, theme: theme, y: y, into: &screen)
       return
     }
-    if state.notice == nil, let status = state.sourceStatus[state.activeSource], state.mode == .grid {
+    if state.notice?.isHint ?? true, let status = state.sourceStatus[state.activeSource], state.mode == .grid {
       screen.put(DisplayWidth.truncate(status, to: screen.width), x: 0, y: y, style: theme.notice)
       return
     }

@@ -10,14 +10,19 @@ enum HelpView {
         (keys: index == 0 ? row.keys : "", help: part)
       }
     }
-    // Too short a screen for every key: the last line says so.
-    if rows.count > screen.height - 4, screen.height > 5 {
-      rows = Array(rows.prefix(screen.height - 5)) + [(keys: "…", help: "a taller terminal shows every key")]
+    // Too short a screen for every key: it scrolls, and says so.
+    var title = " Keys · any key closes "
+    let room = screen.height - 4
+    if rows.count > room, room > 2 {
+      let first = min(state.helpScroll, rows.count - room + 1)
+      let last = min(rows.count, first + room - 1)
+      let more = last < rows.count ? "↓ more" : "the end"
+      rows = Array(rows[first..<last]) + [(keys: "…", help: "\(more) (↑ ↓ PgUp PgDn scroll)")]
+      title = " Keys · ↑ ↓ scroll · other keys close "
     }
     let lines = rows.map { row in
       row.keys + String(repeating: " ", count: keyWidth - DisplayWidth.of(row.keys)) + "  " + row.help
     }
-    let title = " Keys · any key closes "
     let width = min(screen.width - 2, max(DisplayWidth.of(title), lines.map(DisplayWidth.of).max() ?? 0) + 4)
     let height = min(screen.height - 2, lines.count + 2)
     let left = (screen.width - width) / 2

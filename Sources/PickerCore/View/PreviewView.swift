@@ -83,18 +83,39 @@ enum PreviewView {
       guard y < screen.height - 2 else { break }
       screen.put(DisplayWidth.truncate(label, to: 11), x: x + 2, y: y, style: theme.muted)
       // Long values (names, lenses) wrap onto the next lines.
-      var rest = Substring(Sanitizer.sanitize(value))
-      repeat {
-        var line = ""
-        while let next = rest.first, DisplayWidth.of(line + String(next)) <= max(1, width - 15) {
-          line.append(next)
-          rest = rest.dropFirst()
-        }
-        if line.isEmpty { break }
+      for line in wrapWords(Sanitizer.sanitize(value), width: max(1, width - 15)) {
+        guard y < screen.height - 2 else { break }
         screen.put(line, x: x + 14, y: y, style: theme.text)
         y += 1
-      } while !rest.isEmpty && y < screen.height - 2
+      }
     }
+  }
+
+  /// `text` in lines of at most `width` columns, broken at spaces where a
+  /// line has one ("(EXIF)" and "+02:00" stay whole), else at the width (a
+  /// long path).
+  static func wrapWords(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var rest = Substring(text)
+    while !rest.isEmpty {
+      var line = ""
+      var count = 0
+      while let next = rest.dropFirst(count).first, DisplayWidth.of(line + String(next)) <= width {
+        line.append(next)
+        count += 1
+      }
+      if count == 0 { break }
+      if count < rest.count, let space = line.lastIndex(of: " "), space != line.startIndex {
+        // Up to the space; the word after it starts the next line.
+        let kept = line[..<space]
+        lines.append(String(kept))
+        rest = rest.dropFirst(kept.count + 1)
+      } else {
+        lines.append(line)
+        rest = rest.dropFirst(count)
+      }
+    }
+    return lines
   }
 
   /// "3/120 · IMG_3.jpg · ✓ picked    ←→ photo · Space select · Enter pick · i facts · Esc back"

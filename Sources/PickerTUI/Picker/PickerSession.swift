@@ -94,7 +94,7 @@ package final class PickerSession {
       sources: sources.map(SourceSummary.init), activeSource: startingSource, options: appOptions,
       size: terminal.size)
     state.keepsStartingSource = options.keepsStartingSource
-    if let notice = traits.graphics.notice { state.notice = Notice(notice) }
+    if let notice = traits.graphics.notice { state.notice = Notice(notice, isHint: true) }
     if let journal = options.journal { offerResume(from: journal, to: &state) }
     return state
   }
