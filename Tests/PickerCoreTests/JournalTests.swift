@@ -50,6 +50,24 @@ import Testing
     #expect(state.notice?.text == "Nothing to restore: no earlier run left picks")
   }
 
+  @Test func picksSavedOverOneLibraryAreNotOfferedInAnother() {
+    let folder = TemporaryFolder()
+    let library = [Fixture.source("Photos", id: "photos"), Fixture.source("Folders", id: "folders")]
+    var other = library
+    other[1].rootLabel = "/elsewhere"
+    let file = JournalFile(path: folder.path + "/state/selection.json", delay: .seconds(30))
+    file.run = JournalFile.run(of: library)
+    var picks = Selection()
+    picks.insert(Fixture.pickedPhoto("IMG_1.jpg"))
+    file.record(picks)
+    file.flush()
+    let again = JournalFile(path: file.path)
+    again.run = JournalFile.run(of: library)
+    #expect(again.load()?.photos == picks.photos)
+    again.run = JournalFile.run(of: other)
+    #expect(again.load() == nil)
+  }
+
   @Test func theFileIsWrittenOnceAfterABurstPrivatelyAndRemoved() throws {
     let folder = TemporaryFolder()
     let file = JournalFile(path: folder.path + "/state/selection.json", delay: .seconds(30))

@@ -6,6 +6,9 @@ import Foundation
 /// path; `flush` and `remove` wait, for the exit paths.
 public final class JournalFile: @unchecked Sendable {
   public let path: String
+  /// What the picks belong to: the run's sources and their roots, so
+  /// that picks saved over one library are never offered in another.
+  public var run: String?
   private let queue = DispatchQueue(label: "picker-tui.journal")
   private let delay: DispatchTimeInterval
   /// The selection waiting to be written; guarded by `queue`.
@@ -21,10 +24,17 @@ public final class JournalFile: @unchecked Sendable {
     JournalFile(path: PrivateFiles.stateFolder(environment: environment) + "/selection.json")
   }
 
-  /// The journal left by an earlier run, if any.
+  /// The journal left by an earlier run of the same sources and roots, if any.
   public func load() -> SelectionJournal? {
-    guard let data = FileManager.default.contents(atPath: path) else { return nil }
-    return SelectionJournal.decode(Array(data))
+    guard let data = FileManager.default.contents(atPath: path),
+      let journal = SelectionJournal.decode(Array(data)), journal.run == run
+    else { return nil }
+    return journal
+  }
+
+  /// The run key of `sources`: each one's id and roots, one a line.
+  public static func run(of sources: [SourceSummary]) -> String {
+    sources.map { "\($0.id)\t\($0.rootLabel)" }.joined(separator: "\n")
   }
 
   /// Records `selection`; written after a short quiet time, so a burst of
@@ -59,7 +69,7 @@ public final class JournalFile: @unchecked Sendable {
       unlink(path)
     } else {
       // A journal that cannot be written must not stop the picker.
-      try? PrivateFiles.write(SelectionJournal(selection).encoded(), to: path)
+      try? PrivateFiles.write(SelectionJournal(selection, run: run).encoded(), to: path)
     }
   }
 }

@@ -19,8 +19,12 @@ public struct SelectionJournal: Codable, Hashable, Sendable {
   public static let currentVersion = 1
   public var version = Self.currentVersion
   public var picks: [Entry]
+  /// The run the picks were made in: its sources and their roots
+  /// (`JournalFile.run`). Picks are offered only to a run of the same.
+  public var run: String?
 
-  public init(_ selection: Selection) {
+  public init(_ selection: Selection, run: String? = nil) {
+    self.run = run
     picks = selection.photos.map { photo in
       var entry = Entry(
         source: photo.key.sourceID, item: photo.key.itemID, title: Data(photo.title).base64EncodedString())

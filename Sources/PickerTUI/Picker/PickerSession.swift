@@ -95,7 +95,10 @@ package final class PickerSession {
       size: terminal.size)
     state.keepsStartingSource = options.keepsStartingSource
     if let notice = traits.graphics.notice { state.notice = Notice(notice, isHint: true) }
-    if let journal = options.journal { offerResume(from: journal, to: &state) }
+    if let journal = options.journal {
+      journal.run = JournalFile.run(of: state.sources)
+      offerResume(from: journal, to: &state)
+    }
     return state
   }
 
