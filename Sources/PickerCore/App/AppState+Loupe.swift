@@ -62,7 +62,9 @@ extension AppState {
     case .out:
       loupe = Loupe.zoomedOut(from: loupe, fit: fit)?.clamped(image: size, box: box)
     case .actualSize:
-      if loupe?.scale == 1 || fit >= 1 {
+      // 100% is the photo's own pixels, smaller than fit for a photo the
+      // fit enlarges.
+      if loupe?.scale == 1 || abs(fit - 1) < 0.001 {
         loupe = nil
       } else {
         loupe = Loupe(scale: 1, centerX: loupe?.centerX ?? 0.5, centerY: loupe?.centerY ?? 0.5)
@@ -71,8 +73,8 @@ extension AppState {
     case .fit:
       loupe = nil
     }
-    if loupe == nil, step == .in || step == .actualSize, fit >= 1 {
-      notice = Notice("Shown at 100% already: the photo is smaller than the screen")
+    if loupe == nil, step == .actualSize, abs(fit - 1) < 0.001 {
+      notice = Notice("Shown at 100% already: the photo fits the screen at its own size")
     }
   }
 

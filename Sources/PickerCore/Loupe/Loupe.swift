@@ -20,11 +20,11 @@ public struct Loupe: Hashable, Sendable {
   /// One zoom step: two steps double the size.
   static let step = 2.0.squareRoot()
 
-  /// The scale that shows a whole photo of `image` pixels in `box`, never
-  /// above 100% (a small photo at fit is already at its own size).
+  /// The scale that shows a whole photo of `image` pixels in `box`: what
+  /// the preview draws at fit, a small photo enlarged (above 100%).
   public static func fitScale(image: PixelSize, box: PixelSize) -> Double {
     guard image.width > 0, image.height > 0 else { return 1 }
-    return min(1, Double(box.width) / Double(image.width), Double(box.height) / Double(image.height))
+    return min(Double(box.width) / Double(image.width), Double(box.height) / Double(image.height))
   }
 
   /// One step in from `current` (nil: fit), stopping at 100% on the way

@@ -28,7 +28,8 @@ import Testing
     }
     #expect(back.first.map { abs($0 - 2 / 2.0.squareRoot()) < 1e-9 } == true && back.contains(1))
     #expect(back.allSatisfy { $0 > fit })
-    #expect(Loupe.fitScale(image: PixelSize(width: 300, height: 200), box: box) == 1, "no enlarging at fit")
+    // A small photo is enlarged at fit: 100% is then a step down, to its own pixels.
+    #expect(abs(Loupe.fitScale(image: PixelSize(width: 300, height: 200), box: box) - 3.04) < 0.001)
   }
 
   @Test func theViewAtOneHundredPercentIsTheBoxesWorthOfPixelsAroundTheCentre() {
@@ -107,6 +108,18 @@ import Testing
     #expect(state.previewedItem?.id == "IMG_1.jpg")
     _ = state.press(.char("z"), .escape)
     #expect(state.mode == .grid && state.loupe == nil, "leaving the preview forgets the zoom")
+  }
+
+  @Test func oneHundredPercentIsTheSmallPhotosOwnPixelsEvenWhenFitEnlargesIt() {
+    var state = previewing(size: PixelSize(width: 320, height: 240))
+    _ = state.press(.char("z"))
+    #expect(state.loupe?.scale == 1 && state.notice == nil)
+    #expect(state.loupe?.percent == "100%")
+    _ = state.press(.char("z"))
+    #expect(state.loupe == nil)
+    // + from the enlarged fit goes further in, never back to 141%.
+    _ = state.press(.char("+"))
+    #expect((state.loupe?.scale ?? 0) > 2)
   }
 
   @Test func aZoomBeforeTheSizeIsKnownWaitsForIt() {
