@@ -50,7 +50,7 @@ by name; the year turns between IMG_0998 and IMG_0999; a Nikon counter wraps
 from DSC_9999 to DSC_0001. Same seed, same files (and same TZ for mtimes).
 """
 
-import argparse, datetime as dt, io, json, math, os, random, struct, sys, time, zlib
+import argparse, datetime as dt, io, json, math, os, random, shutil, struct, sys, time, zlib
 from collections import Counter, namedtuple
 from types import SimpleNamespace as Photo
 from PIL import Image, ImageDraw, ImageFont
@@ -423,6 +423,8 @@ def main():
     ap.add_argument("--end-date", type=dt.date.fromisoformat, default=dt.date(2025, 6, 30))
     ap.add_argument("--manifest")
     ap.add_argument("--small", action="store_true", help="~70 hand-picked photos for end-to-end tests")
+    ap.add_argument("--copies", type=float, default=0.0,
+                    help="this share of the photos also copied, byte for byte, into Albums/Copies/ (not in the manifest)")
     args = ap.parse_args()
     if not args.small and (args.count is None or args.count < 50 or args.years < 1):
         ap.error("give --count N (at least 50) and --years Y (at least 1), or --small")
@@ -452,6 +454,14 @@ def main():
             f.write(data)
         os.utime(full, ns=(round(p.mtime * 1000) * 10**6,) * 2)
     open(os.path.join(args.out_dir, SKIPPED[1], ".nomedia"), "wb").close()
+    # Copies, as a photo copied into an album folder is: the same bytes
+    # under another folder (the picker shows each photo once).
+    visible_paths = [p.path for p in photos if not p.skipped]
+    for index, path in enumerate(rng.sample(visible_paths, int(len(visible_paths) * args.copies))):
+        target = os.path.join(args.out_dir, "Albums", "Copies", f"{index // 1000:03d}", os.path.basename(path))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        if not os.path.exists(target):
+            shutil.copy2(os.path.join(args.out_dir, path), target)
     if args.manifest:
         with open(args.manifest, "w") as f:
             for p in sorted(photos, key=lambda p: p.path):

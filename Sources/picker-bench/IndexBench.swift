@@ -4,8 +4,9 @@ import PickerTUI
 
 /// `picker-tui bench index LIBRARY`: the library index's figures, side by
 /// side in one run: a first index into an empty file (the files in the page
-/// cache after a warm-up walk), a rescan with nothing changed, the size per
-/// photo, and `exiftool -fast2 -r -DateTimeOriginal` over the same tree.
+/// cache after a warm-up walk; the scan, then finding copies, as `index`
+/// does), a rescan with nothing changed, the size per photo, and
+/// `exiftool -fast2 -r -DateTimeOriginal` over the same tree.
 /// `--synthetic N` adds N made-up rows (no files) to time listing a huge
 /// timeline: the first page with its day counts, a jump, the last page.
 struct IndexBench: ParsableCommand {
@@ -36,16 +37,25 @@ struct IndexBench: ParsableCommand {
     var firsts: [Double] = []
     var rescans: [Double] = []
     var bytes: Int64 = 0
+    var copies = 0
     for run in 0..<max(1, runs) {
       let path = scratch + "/library-\(run).sqlite"
       let index = LibraryIndex(path: path)
-      firsts.append(try seconds { _ = try index.scan([root]) })
-      rescans.append(try seconds { _ = try index.scan([root]) })
+      firsts.append(
+        try seconds {
+          _ = try index.scan([root])
+          copies = try index.findCopies([root])
+        })
+      rescans.append(
+        try seconds {
+          _ = try index.scan([root])
+          _ = try index.findCopies([root])
+        })
       try index.withDatabase { database throws(SQLiteError) in try database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
       bytes = index.bytesOnDisk
     }
     let first = median(firsts)
-    print("photos:              \(photos)")
+    print("photos:              \(photos) (\(copies) of them copies of others)")
     print(
       "first index:         median \(format(first * 1000)) ms = \(Int(Double(photos) / first)) photos/s (\(runs) runs)")
     print("no-change rescan:    median \(format(median(rescans) * 1000)) ms")

@@ -115,7 +115,10 @@ def test_rclone_killed_mid_browse_is_started_again(picker, home, tmp_path):
     p.send("Enter")
     p.wait(lambda s: "c.png" in str(s), "the album, through a new rclone")
     assert len(set(daemons()) - before) == 1
+    # Esc goes back out of the album; q cancels.
     p.send("Escape")
+    p.wait(lambda s: "Trip/" in s.captions(), "the remote's top again")
+    p.send("q")
     p.finish(130)
 
 

@@ -121,11 +121,13 @@ def test_a_401_mid_session_asks_to_sign_in_again_and_keeps_the_picks(picker, hom
     p.send("Enter")
     screen = p.wait(lambda s: "NAS asks to sign in again" in str(s), "the request to sign in again")
     assert "NAS*" in screen.source_bar and "1 picked" in screen.lines[0], screen
-    # Esc closes the form and says how to open it again; a second Esc, in
-    # the grid, cancels as everywhere else.
+    # Esc closes the form and says how to open it again; a second Esc goes
+    # back out of the album, the pick kept; q cancels.
     p.send("Escape")
     p.wait_text("NAS needs you to sign in")
     p.send("Escape")
+    p.wait(lambda s: "Trip/" in s.captions() and "1 picked" in s.lines[0], "the top again, the pick kept")
+    p.send("q")
     p.finish(130)
 
 
