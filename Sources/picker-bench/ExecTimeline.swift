@@ -18,10 +18,10 @@ struct ExecTimeline {
     let index = LibraryIndex(path: cacheHome + "/picker-tui/library.sqlite")
     let photos: Int
     if let synthetic {
-      try IndexBench.addSyntheticRows(synthetic, under: PathBytes(library), to: index)
+      try IndexBench.addSyntheticRows(synthetic, under: CanonicalRoot.of(PathBytes(library)), to: index)
       photos = synthetic
     } else {
-      photos = try index.scan([PathBytes(library)]).photos
+      photos = try index.scan([CanonicalRoot.of(PathBytes(library))]).photos
     }
     let environment = PseudoTerminalRun.pickerEnvironment(term: "xterm-256color", home: cacheHome)
     var frames: [Double] = []

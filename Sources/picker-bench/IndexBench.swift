@@ -29,7 +29,7 @@ struct IndexBench: ParsableCommand {
     let scratch = NSTemporaryDirectory() + "picker-bench-index-\(getpid())"
     try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: scratch) }
-    let root = PathBytes(library)
+    let root = CanonicalRoot.of(PathBytes(library))
     if let synthetic { return try timeQueries(rows: synthetic, root: root, scratch: scratch) }
     // A walk that reads every header once: the files are in the page cache.
     let warmup = LibraryIndex(path: nil)
@@ -48,8 +48,8 @@ struct IndexBench: ParsableCommand {
         })
       rescans.append(
         try seconds {
-          _ = try index.scan([root])
-          _ = try index.findCopies([root])
+          let summary = try index.scan([root])
+          _ = try index.findCopies([root], changed: summary.read + summary.removed + summary.moved > 0)
         })
       try index.withDatabase { database throws(SQLiteError) in try database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
       bytes = index.bytesOnDisk

@@ -175,10 +175,13 @@ public final class LibraryIndex: @unchecked Sendable {
   }
 
   /// Marks the copies among the photos under `roots` (`CopyFinder`), on
-  /// this connection; returns how many are copies of one shown.
+  /// this connection; returns how many are copies of one shown. `changed`
+  /// false: the scan before changed nothing (see `CopyFinder.run`).
   @discardableResult
-  public func findCopies(_ roots: [PathBytes]) throws(SQLiteError) -> Int {
-    try withDatabase { database throws(SQLiteError) in try CopyFinder(database: database, roots: roots).run() }
+  public func findCopies(_ roots: [PathBytes], changed: Bool = true) throws(SQLiteError) -> Int {
+    try withDatabase { database throws(SQLiteError) in
+      try CopyFinder(database: database, roots: roots).run(changed: changed)
+    }
   }
 
   /// Reads the signatures stacking needs (`SignatureReader`) for `roots`,

@@ -90,8 +90,9 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
         // screen alone (listing a far window again would only cost).
         // Copies are found among the photos the scan left (a copy made or
         // deleted meanwhile changes which shows).
-        let copiesChanged = findCopies()
-        if summary.map({ $0.read + $0.removed + $0.moved > 0 }) ?? true || copiesChanged { announceChange() }
+        let changed = summary.map { $0.read + $0.removed + $0.moved > 0 } ?? true
+        let copiesChanged = findCopies(afterChange: changed)
+        if changed || copiesChanged { announceChange() }
         // Then the signatures stacks need, the new photos already shown.
         // A rescan that changed nothing may still find some to read (a
         // stacking gap made larger in the config).
@@ -139,22 +140,14 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
 
   /// Marks the copies under the roots (`CopyFinder`); whether any photo
   /// is now shown or hidden that was not.
-  private func findCopies() -> Bool {
-    let marks = { [self] () -> [Int64]? in
-      onScanConnection { database throws(SQLiteError) in
-        let statement = try database.prepare("SELECT id FROM photo WHERE copy_of IS NOT NULL ORDER BY id")
-        var ids: [Int64] = []
-        while try statement.step() { ids.append(statement.int(0)) }
-        return ids
-      }
-    }
-    let before = marks()
-    _ = onScanConnection { database throws(SQLiteError) in
+  private func findCopies(afterChange changed: Bool) -> Bool {
+    let finder = onScanConnection { database throws(SQLiteError) in
       let finder = CopyFinder(database: database, roots: filter.roots)
       finder.isCancelled = { [self] in lock.withLock { stopped } }
-      return try finder.run()
+      _ = try finder.run(changed: changed)
+      return finder
     }
-    return marks() != before
+    return finder?.changedMarks ?? false
   }
 
   /// Reads the signatures stacking needs, announcing the stacks as

@@ -114,6 +114,18 @@ import Testing
     #expect(photos.first { $0.copyCount > 0 }?.copies.map(relative) == ["Albums/Lisbon/DSC_0022.jpg"])
   }
 
+  @Test func aRunAfterAScanThatChangedNothingOverTheSameRootsIsSkipped() throws {
+    let index = try scanned()
+    #expect(try index.findCopies([PathBytes(root)], changed: false) == 2)
+    // Other roots: looked at again, even with nothing changed.
+    let camera = [PathBytes(root + "/Camera"), PathBytes(root + "/Albums")]
+    #expect(try index.findCopies(camera, changed: false) == 2)
+    #expect(
+      try listed(index, roots: [root + "/Camera", root + "/Albums"]).map { relative($0.path) } == [
+        "Camera/DSC_0022.jpg"
+      ])
+  }
+
   @Test func theHashesTellAByteApartAndReadTheEnds() {
     var a = ContentHasher()
     a.add(ArraySlice(photo))

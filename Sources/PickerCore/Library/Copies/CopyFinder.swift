@@ -18,6 +18,8 @@ public final class CopyFinder {
   /// Files hashed per committed batch.
   var batchSize = 64
   var isCancelled: () -> Bool = { false }
+  /// Whether the last run showed or hid a photo that it had not.
+  public private(set) var changedMarks = false
 
   struct Member {
     var id: Int64
@@ -39,12 +41,22 @@ public final class CopyFinder {
   }
 
   /// Brings the marks up to date; returns how many photos under the roots
-  /// are copies of one shown.
+  /// are copies of one shown. `changed` false: the scan before found nothing
+  /// new, moved or gone, and when the last run was over the same roots
+  /// nothing can have changed (a rescan of a large library skips the query).
   @discardableResult
-  public func run() throws(SQLiteError) -> Int {
+  public func run(changed: Bool = true) throws(SQLiteError) -> Int {
+    let rootsKey = filter.roots.map(\.lossyString).joined(separator: "\n")
+    if !changed, try lastRoots() == rootsKey { return try markedCount() }
     var members = try sameSized()
     try fill(&members, where: { $0.head == nil }, column: "head_hash", keyPath: \.head) {
       FileContent.headAndTailHash($0)
+    }
+    // A file no longer than the two ends was read whole for its first
+    // hash: that hash is its whole hash too.
+    for index in members.indices
+    where members[index].whole == nil && members[index].size <= 2 * Int64(FileContent.endBytes) {
+      members[index].whole = members[index].head
     }
     let byHead = groups(of: members, by: { $0.head })
     try fill(
@@ -66,7 +78,24 @@ public final class CopyFinder {
       if hidden > 0 { wanted[shown.id] = (nil, hidden) }
     }
     try apply(wanted)
+    try database.prepare("INSERT OR REPLACE INTO meta VALUES ('copies_roots', ?)").run([rootsKey])
     return wanted.values.filter { $0.copyOf != nil }.count
+  }
+
+  /// The roots the last run was over.
+  private func lastRoots() throws(SQLiteError) -> String? {
+    let statement = try database.prepare("SELECT value FROM meta WHERE key = 'copies_roots'")
+    return try statement.step() ? statement.text(0) : nil
+  }
+
+  /// Photos under the roots marked as copies.
+  private func markedCount() throws(SQLiteError) -> Int {
+    let (condition, parameters) = filter.rootCondition()
+    let statement = try database.prepare(
+      "SELECT count(*) FROM photo p JOIN folder f ON f.id = p.folder WHERE \(condition) AND p.copy_of IS NOT NULL")
+    statement.bind(parameters)
+    _ = try statement.step()
+    return Int(statement.int(0))
   }
 
   /// The photos under the roots whose size another one there shares.
@@ -163,9 +192,11 @@ public final class CopyFinder {
     try database.transaction { () throws(SQLiteError) in
       for (id, mark) in wanted where current[id].map({ $0.copyOf != mark.copyOf || $0.copies != mark.copies }) ?? true {
         try store.run([mark.copyOf, mark.copies, id])
+        changedMarks = true
       }
       for id in current.keys where wanted[id] == nil {
         try store.run([nil, 0, id])
+        changedMarks = true
       }
     }
   }
