@@ -10,10 +10,10 @@ import os
 import re
 import stat
 import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from test_timeline_arguments import small_library
+
 
 
 def index(picker_bin: Path, cache: Path, *args: str, cwd: Path | None = None) -> str:
@@ -31,16 +31,9 @@ def counts(summary: str) -> tuple[int, int, int]:
     return int(match.group(1)), int(match.group(2)), int(match.group(3))
 
 
-def make(folder: Path) -> Path:
-    subprocess.run(
-        [sys.executable, str(ROOT / "scripts/make-library.py"), str(folder), "--small"], check=True, capture_output=True
-    )
-    return folder
-
-
 def test_the_same_root_from_two_folders_is_one_set_of_rows(picker_bin, tmp_path):
-    library = make(tmp_path / "Pictures")
-    other = make(tmp_path / "Other")
+    library = small_library(tmp_path / "Pictures")
+    other = small_library(tmp_path / "Other")
     link = tmp_path / "link-to-pictures"
     link.symlink_to(library)
     cache = tmp_path / "cache"
@@ -58,7 +51,7 @@ def test_the_same_root_from_two_folders_is_one_set_of_rows(picker_bin, tmp_path)
 
 
 def test_the_index_is_private_and_its_stats_count_the_checkpointed_file(picker_bin, tmp_path):
-    library = make(tmp_path / "Pictures")
+    library = small_library(tmp_path / "Pictures")
     cache = tmp_path / "cache"
     (cache / "picker-tui").mkdir(parents=True)
     os.chmod(cache / "picker-tui", 0o755)

@@ -282,11 +282,14 @@ import Testing
     }
   }
 
-  @Test func helpOpensAndAnyKeyCloses() {
+  @Test func helpOpensScrollsAndAnyOtherKeyCloses() {
     var (state, _) = Fixture.started()
     state.press(.char("?"))
     #expect(state.mode == .help)
-    let result10 = state.press(.char("j"))
+    // j and the arrows scroll (where help does not fit); others close it.
+    state.press(.char("j"))
+    #expect(state.mode == .help && state.helpScroll == 1)
+    let result10 = state.press(.char("x"))
     #expect(result10.isEmpty && state.mode == .grid)
   }
 

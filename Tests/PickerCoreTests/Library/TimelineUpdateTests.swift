@@ -24,18 +24,7 @@ import Testing
 
   static var items: [PhotoItem] { photos.map { item($0.0, $0.1) } }
 
-  static var days: [DayCount] {
-    var counts: [DayCount] = []
-    for item in items {
-      let day = item.taken!.day
-      if counts.last?.day == day {
-        counts[counts.count - 1].count += 1
-      } else {
-        counts.append(DayCount(day: day, count: 1))
-      }
-    }
-    return counts
-  }
+  static var days: [DayCount] { FlowingDaysTests.dayCounts(items) }
 
   /// A timeline at 120x40 (6 columns) with the first `loaded` photos in.
   static func started(loaded: Int = photos.count) -> (AppState, [Effect]) {
