@@ -1,8 +1,12 @@
 import Dispatch
+import PickerCore
+
+@testable import PickerTUI
 
 /// A terminal that plays a script of input and keeps every frame drawn, so
 /// tests run the real event loop (batching, effects, results coming back
-/// through the inbox) with no tty.
+/// through the inbox) with no tty. It lives with the tests: the shipped
+/// library has no use for it.
 package final class RecordingTerminal: TerminalBackend {
   /// One step of the script.
   package enum Step {
