@@ -77,11 +77,14 @@ enum FooterView {
       screen.put(DisplayWidth.truncate(notice.text, to: screen.width), x: 0, y: y, style: style)
       return
     }
-    let hints: String
+    var hints: String
     if case .tray = state.mode {
       hints = state.options.keys.tray.hintLine
     } else {
       hints = state.options.keys.grid.hintLine(replacing: state.hintWords)
+      // Tiles that look alike (a stack's photos, a photo with copies) say
+      // which folder the focused one is in.
+      if let folder = state.confusableFolder { hints = "in " + folder + " · " + hints }
     }
     screen.put(DisplayWidth.truncate(hints, to: screen.width), x: 0, y: y, style: theme.muted)
   }
@@ -103,6 +106,16 @@ enum FooterView {
 }
 
 extension AppState {
+  /// The folder of the focused photo when it could be taken for another: a
+  /// photo of an opened stack, or one with copies elsewhere.
+  var confusableFolder: String? {
+    guard let item = focusedItem, let path = item.outputPath else { return nil }
+    var inStack = false
+    if case .stack = scope?.kind { inStack = true }
+    guard inStack || !item.copies.isEmpty else { return nil }
+    return Sanitizer.sanitize(path.parentFolder.bytes)
+  }
+
   /// The hint line's words where the focused cell changes them: Enter's,
   /// Space's on a stack, and Esc's, hinted only where it goes back rather
   /// than cancels.

@@ -144,3 +144,25 @@ import Testing
     #expect(pieces.finish(length: photo.count) == whole.finish(length: photo.count))
   }
 }
+
+/// Tiles that look alike say where the focused one is: a photo with copies
+/// and a photo of an opened stack name their folder on the status line.
+@Suite struct ConfusableTilesTests {
+  @Test func aPhotoWithCopiesNamesItsFolderOnTheStatusLine() {
+    var (state, effects) = Fixture.started()
+    var photo = Fixture.photo("DSC_0022.jpg", folder: "/lib/Albums/Lisbon")
+    photo.copies = [PathBytes("/lib/Camera/DSC_0022.jpg")]
+    _ = state.answerLoad(from: effects, with: [photo, Fixture.photo("other.jpg")])
+    let lines = AppView.render(state, theme: .monochrome).plainText.components(separatedBy: "\n")
+    #expect(lines.last?.hasPrefix("in /lib/Albums/Lisbon · ") == true, "\(lines.last ?? "")")
+    #expect(lines.contains { $0.contains("⧉2") })
+    state.press(.right)
+    #expect(AppView.render(state, theme: .monochrome).plainText.contains("in /lib/Albums") == false)
+  }
+
+  @Test func aPhotoOfAnOpenedStackNamesItsFolder() {
+    var state = StackedListingTests.started()
+    state.press(.right, .right, .enter)
+    #expect(AppView.render(state, theme: .monochrome).plainText.contains("in /p · "))
+  }
+}
