@@ -49,7 +49,7 @@ struct IndexBench: ParsableCommand {
       rescans.append(
         try seconds {
           let summary = try index.scan([root])
-          _ = try index.findCopies([root], changed: summary.read + summary.removed + summary.moved > 0)
+          _ = try index.findCopies([root], changed: summary.changedAnything)
         })
       try index.withDatabase { database throws(SQLiteError) in try database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
       bytes = index.bytesOnDisk

@@ -31,7 +31,7 @@ struct IndexCommand: ParsableCommand {
     let copies: Int
     do throws(SQLiteError) {
       summary = try index.scan(roots, countsFirst: bar != nil) { bar?.show($0) }
-      copies = try index.findCopies(roots, changed: summary.read + summary.removed + summary.moved > 0)
+      copies = try index.findCopies(roots, changed: summary.changedAnything)
       // What stacks need, read now so the picker stacks at once.
       let gap = (try? Pick.loadConfig(config, environment: environment))??.stackingRule.maxGap ?? StackingRule().maxGap
       signatures = try index.readSignatures(roots, maxGap: gap)

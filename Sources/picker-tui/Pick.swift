@@ -87,7 +87,7 @@ struct Pick: ParsableCommand {
     let environment = ProcessInfo.processInfo.environment
     let log = LogFile.forCurrentUser(environment: environment)
     let file = try loadConfig(environment: environment)
-    let sources = try makeSources(environment: environment, log: log, config: file)
+    let (sources, onDefaultFolder) = try makeSources(environment: environment, log: log, config: file)
     let journal = JournalFile.forCurrentUser(environment: environment)
     var options = PickerOptions()
     options.maximum = max
@@ -131,7 +131,7 @@ struct Pick: ParsableCommand {
       throw PickerExit(code: 130, message: nil)
     case .nothingToPick:
       let message =
-        usesDefaultLibrary(environment: environment, config: file)
+        onDefaultFolder
         ? Self.nothingInDefaultLibrary(environment: environment)
         : Self.nothingToPick(skippedFolders: sources)
       throw PickerExit(code: 1, message: message)
@@ -151,13 +151,6 @@ struct Pick: ParsableCommand {
       + "to browse a folder, give it as an argument: picker-tui DIR)"
   }
 
-  /// No folder given, none configured: the library is the first folder
-  /// of `defaultFolderCandidates` that exists, else `.`.
-  private func usesDefaultLibrary(environment: [String: String], config file: ConfigFile?) -> Bool {
-    paths.isEmpty && (isatty(0) != 0 || closedAtStart.contains(0)) && file?.libraryRoots == nil
-      && (file?.sources.isEmpty ?? true)
-  }
-
   /// A first run finding nothing says where it looked and how to name
   /// the library, rather than only "nothing to pick from".
   static func nothingInDefaultLibrary(environment: [String: String]) -> String {
@@ -172,9 +165,10 @@ struct Pick: ParsableCommand {
 
   /// Folder sources in argument order, then the Picked source when there are
   /// file arguments or a stdin that is not a terminal, then the config's
-  /// sources; with none of these, the pictures folder.
+  /// sources; with none of these, the pictures folder (`onDefaultFolder`:
+  /// a first run that finds nothing says where it looked).
   private func makeSources(environment: [String: String], log: LogFile?, config file: ConfigFile?) throws
-    -> [any PhotoSource]
+    -> (sources: [any PhotoSource], onDefaultFolder: Bool)
   {
     let arguments = PathArguments(paths)
     var sources: [any PhotoSource] = []
@@ -203,18 +197,16 @@ struct Pick: ParsableCommand {
       sources.append(GivenPathsSource(stream: stream))
     }
     sources += configuredSources(file, environment: environment, log: log)
-    if sources.isEmpty {
-      sources.append(
-        FolderSource(root: Self.defaultFolder(environment: environment), stackingGap: Self.stackingGap(file)))
-    }
-    return sources
+    guard sources.isEmpty else { return (sources, false) }
+    let folder = FolderSource(root: Self.defaultFolder(environment: environment), stackingGap: Self.stackingGap(file))
+    return ([folder], true)
   }
 
   /// Photos first (the timeline of the folders given, else of the
   /// library roots), then a Folders tab per root, then the config's sources.
   private func timelineSources(
     arguments: PathArguments, environment: [String: String], log: LogFile?, config file: ConfigFile?
-  ) throws -> [any PhotoSource] {
+  ) throws -> (sources: [any PhotoSource], onDefaultFolder: Bool) {
     if let reason = arguments.noneExists() { throw PickerExit(code: 2, message: reason) }
     // Photos are of folders: a file here would be dropped and the current
     // folder indexed instead.
@@ -222,10 +214,8 @@ struct Pick: ParsableCommand {
       throw PickerExit(
         code: 2, message: "not a folder: \(Sanitizer.sanitize(file.bytes)) (Photos shows the photos under folders)")
     }
-    let roots =
-      !arguments.folders.isEmpty
-      ? arguments.folders
-      : (file?.libraryRoots?.map { PathBytes($0) } ?? [Self.defaultFolder(environment: environment)])
+    let configured = arguments.folders.isEmpty ? file?.libraryRoots?.map { PathBytes($0) } : arguments.folders
+    let roots = configured ?? [Self.defaultFolder(environment: environment)]
     // The index keeps absolute roots, links resolved: the same rows
     // whichever folder the picker is started from.
     let libraryRoots = roots.map(CanonicalRoot.of)
@@ -245,7 +235,7 @@ struct Pick: ParsableCommand {
     let folders: [any PhotoSource] = zip(roots, titles).map {
       FolderSource(root: $0, title: $1, stackingGap: Self.stackingGap(file))
     }
-    return [photos] + folders + configuredSources(file, environment: environment, log: log)
+    return ([photos] + folders + configuredSources(file, environment: environment, log: log), configured == nil)
   }
 
   /// The config's icons, keyed by the id of the source each names.

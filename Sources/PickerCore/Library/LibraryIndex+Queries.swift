@@ -22,6 +22,15 @@ public struct LibraryFilter: Hashable, Sendable {
     return PathBytes(bytes)
   }
 
+  /// The first root a file's path is under (the same rule as
+  /// `rootCondition`), nil when under none.
+  func rootIndex(of path: PathBytes) -> Int? {
+    roots.firstIndex { root in
+      let base = root.bytes == [UInt8(ascii: "/")] ? [] : root.bytes
+      return path.bytes.starts(with: base + [UInt8(ascii: "/")])
+    }
+  }
+
   /// The condition on `f.path` that keeps the folders under the roots.
   func rootCondition() -> (sql: String, parameters: [Any?]) {
     var parameters: [Any?] = []

@@ -31,6 +31,9 @@ public struct ScanSummary: Hashable, Sendable {
   public var moved = 0
   /// Folders that could not be opened (skipped; their photos kept).
   public var unreadableFolders = 0
+
+  /// Whether the index changed: a photo read, moved or gone.
+  public var changedAnything: Bool { read + removed + moved > 0 }
 }
 
 /// Walks the library roots and brings the index up to date: new and

@@ -90,7 +90,7 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
         // screen alone (listing a far window again would only cost).
         // Copies are found among the photos the scan left (a copy made or
         // deleted meanwhile changes which shows).
-        let changed = summary.map { $0.read + $0.removed + $0.moved > 0 } ?? true
+        let changed = summary?.changedAnything ?? true
         let copiesChanged = findCopies(afterChange: changed)
         if changed || copiesChanged { announceChange() }
         // Then the signatures stacks need, the new photos already shown.

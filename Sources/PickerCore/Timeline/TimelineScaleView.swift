@@ -62,13 +62,11 @@ public enum TimelineScaleView {
   }
 
   /// The line standing for listing offset `item`: the marker's line.
-  static func line(ofItem item: Int, days: [DayCount], height: Int) -> Int? {
-    let total = days.reduce(0) { $0 + $1.count }
-    guard total > 0, height > 0 else { return nil }
-    let lines = lines(days: days, height: height)
+  static func line(ofItem item: Int, in lines: [(item: Int, month: CivilDate)]) -> Int? {
     // The last line starting at or before the item (so a year given a
     // line of its own is marked while its photos are focused); of lines
     // that start at the same photo (fewer photos than lines), the first.
+    guard !lines.isEmpty else { return nil }
     guard var line = lines.lastIndex(where: { $0.item <= item }) else { return 0 }
     while line > 0, lines[line - 1].item == lines[line].item { line -= 1 }
     return line
@@ -82,7 +80,7 @@ public enum TimelineScaleView {
     // The focused photo's line is marked whether or not it names a month.
     var marker: Int?
     if case .item(let index)? = scope.cell(at: scope.focus) {
-      marker = line(ofItem: scope.listingOffset(ofItem: index), days: days, height: layout.gridHeight)
+      marker = line(ofItem: scope.listingOffset(ofItem: index), in: lines)
     }
     for (index, line) in lines.enumerated() {
       let previous = index > 0 ? lines[index - 1].month : nil

@@ -166,12 +166,7 @@ public final class CopyFinder {
     return a.path.bytes.lexicographicallyPrecedes(b.path.bytes)
   }
 
-  private func rootRank(_ path: PathBytes) -> Int {
-    filter.roots.firstIndex { root in
-      let base = root.bytes == [UInt8(ascii: "/")] ? [] : root.bytes
-      return path.bytes.starts(with: base + [UInt8(ascii: "/")])
-    } ?? filter.roots.count
-  }
+  private func rootRank(_ path: PathBytes) -> Int { filter.rootIndex(of: path) ?? filter.roots.count }
 
   /// Writes the marks that changed: `wanted` for the copies found, and
   /// none for photos under the roots marked before that are no copy now
