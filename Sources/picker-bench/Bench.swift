@@ -138,7 +138,7 @@ struct FirstPaintBench: ParsableCommand {
         if let pressed = endPressed {
           if let period {
             // The date's photo (or the nearest older) focused and drawn.
-            guard state.mode == .grid, scope.seekItem == nil, let day = state.focusedItem?.taken?.day,
+            guard state.isOnGrid, scope.seekItem == nil, let day = state.focusedItem?.taken?.day,
               day <= period.upperBound
             else { return false }
             endReached = DispatchTime.now().uptimeNanoseconds - pressed

@@ -37,9 +37,9 @@ import Testing
 
   @Test func modeHintsComeFromTheMaps() {
     let keys = KeyMaps.standard
-    #expect(keys.tray.hintLine == "← → move · Space/x remove · Enter pick · Esc back to the grid")
-    #expect(keys.preview.hintLine == "←→ photo · +- zoom · Space select · Enter pick · i facts · Esc back")
-    #expect(keys.signIn.hintLine == "Enter sign in · Tab next field · Esc back")
+    #expect(keys[TrayMode.self].hintLine == "← → move · Space/x remove · Enter pick · Esc back to the grid")
+    #expect(keys[PreviewMode.self].hintLine == "←→ photo · +- zoom · Space select · Enter pick · i facts · Esc back")
+    #expect(keys[SignInMode.self].hintLine == "Enter sign in · Tab next field · Esc back")
   }
 
   @Test func helpHasALineForEveryMode() {
@@ -52,9 +52,10 @@ import Testing
   @Test func noKeyIsBoundTwiceInAMode() {
     let keys = KeyMaps.standard
     for bound in [
-      keys.grid.bindings.flatMap(\.keys), keys.tray.bindings.flatMap(\.keys), keys.search.bindings.flatMap(\.keys),
-      keys.goToDate.bindings.flatMap(\.keys), keys.preview.bindings.flatMap(\.keys),
-      keys.signIn.bindings.flatMap(\.keys), keys.tooSmall.bindings.flatMap(\.keys),
+      keys.grid.bindings.flatMap(\.keys), keys[TrayMode.self].bindings.flatMap(\.keys),
+      keys[SearchPrompt.self].bindings.flatMap(\.keys),
+      keys[DatePrompt.self].bindings.flatMap(\.keys), keys[PreviewMode.self].bindings.flatMap(\.keys),
+      keys[SignInMode.self].bindings.flatMap(\.keys), keys.tooSmall.bindings.flatMap(\.keys),
     ] {
       #expect(Set(bound).count == bound.count)
     }
@@ -99,11 +100,11 @@ import Testing
   @Test func theTrayFollowsItsMap() {
     var options = AppOptions()
     // Remove with d only: x no longer removes.
-    options.keys.tray.rebind(.remove, to: [.char("d")])
+    options.keys[TrayMode.self].rebind(.remove, to: [.char("d")])
     var (state, effects) = Fixture.started(options: options)
     _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))
     state.press(.char(" "), .right, .char(" "), .char("t"))
-    #expect(state.mode == .tray(focus: 1))
+    #expect(state.top(TrayMode.self) == TrayMode(focus: 1))
     state.press(.char("x"))
     #expect(state.selection.count == 2)
     state.press(.char("d"))
@@ -123,11 +124,11 @@ import Testing
 
   @Test func theDownloadAndHelpKeysAreTheirMaps() {
     var options = AppOptions()
-    options.keys.help.rebind(.cancel, to: [.char("Q")])
+    options.keys[HelpMode.self].rebind(.cancel, to: [.char("Q")])
     var (state, effects) = Fixture.started(options: options)
     _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))
     state.press(.char("?"))
-    #expect(state.mode == .help)
+    #expect((state.top(HelpMode.self) != nil))
     #expect(state.update(.key(.char("Q"))) == [.finish(.cancelled)])
   }
 
@@ -135,10 +136,10 @@ import Testing
     var (state, effects) = Fixture.started()
     _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))
     state.press(.char("/"), .char("s"), .char("e"), .char("a"), .backspace, .char("x"))
-    #expect(state.mode == .search(query: "sex"))
+    #expect(state.top(SearchPrompt.self) == SearchPrompt(query: "sex"))
     state.press(.ctrl("u"))
-    #expect(state.mode == .search(query: ""))
+    #expect(state.top(SearchPrompt.self) == SearchPrompt(query: ""))
     state.press(.escape)
-    #expect(state.mode == .grid)
+    #expect(state.isOnGrid)
   }
 }

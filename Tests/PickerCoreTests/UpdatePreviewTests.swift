@@ -12,7 +12,7 @@ import Testing
   @Test func vOpensThePreviewOfTheFocusedPhotoAndAsksForItsPicture() throws {
     var state = loaded(Fixture.photos(1...5))
     let effects = state.press(.char("v"))
-    #expect(state.mode == .preview(showsFacts: false))
+    #expect(state.top(PreviewMode.self) == PreviewMode(showsFacts: false))
     #expect(state.previewedItem?.id == "IMG_1.jpg")
     let requests = try #require(effects.thumbnailRequests)
     // The photo shown, then the next one; there is no previous.
@@ -37,14 +37,14 @@ import Testing
     #expect(state.previewedItem?.id == "a.jpg")
     _ = state.press(.char("l"))
     _ = state.press(.escape)
-    #expect(state.mode == .grid)
+    #expect(state.isOnGrid)
     #expect(state.focusedItem?.id == "b.jpg")
   }
 
   @Test func qLeavesThePreviewAndCtrlCCancels() {
     var state = loaded(Fixture.photos(1...3))
     _ = state.press(.char("v"))
-    #expect(!state.press(.char("q")).contains(.finish(.cancelled)) && state.mode == .grid)
+    #expect(!state.press(.char("q")).contains(.finish(.cancelled)) && state.isOnGrid)
     _ = state.press(.char("v"))
     #expect(state.press(.ctrl("c")) == [.finish(.cancelled)])
   }

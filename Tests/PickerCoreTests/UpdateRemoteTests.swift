@@ -29,8 +29,8 @@ import Testing
 
   @Test func aSourceThatNeedsSignInOpensTheFormWhenShown() throws {
     let state = Self.signInAsked()
-    guard case .signIn(let form) = state.mode else {
-      Issue.record("no form: \(state.mode)")
+    guard let form = state.top(SignInMode.self)?.form else {
+      Issue.record("no form: \(String(describing: state.topMode))")
       return
     }
     #expect(form.sourceIndex == 1)
@@ -42,9 +42,9 @@ import Testing
     var (state, effects) = Fixture.started(sources: [Fixture.source(), stock])
     let load = effects.loads.first { $0.sourceIndex == 1 }!
     _ = state.update(.pageNeedsSignIn(load, "sign in", Self.prompt))
-    #expect(state.mode == .grid)
+    #expect(state.isOnGrid)
     state.press(.char("2"))
-    guard case .signIn = state.mode else {
+    guard state.top(SignInMode.self) != nil else {
       Issue.record("switching to the source should open its form")
       return
     }
@@ -53,7 +53,7 @@ import Testing
   @Test func typingFillsFieldsAndEnterSubmitsOnTheLast() {
     var state = Self.signInAsked()
     state.press(.char("m"), .char("e"), .enter, .char("p"), .char("w"), .backspace, .char("x"))
-    guard case .signIn(let form) = state.mode else {
+    guard let form = state.top(SignInMode.self)?.form else {
       Issue.record("form closed")
       return
     }
@@ -71,7 +71,7 @@ import Testing
     var state = Self.signInAsked()
     state.press(.char("u"), .enter, .char("p"), .enter)
     _ = state.update(.signInFinished(sourceIndex: 1, error: "wrong user or password"))
-    guard case .signIn(let form) = state.mode else {
+    guard let form = state.top(SignInMode.self)?.form else {
       Issue.record("form closed")
       return
     }
@@ -84,7 +84,7 @@ import Testing
   @Test func signingInClosesTheFormAndLoadsWhatFailed() {
     var state = Self.signInAsked()
     let effects = state.update(.signInFinished(sourceIndex: 1, error: nil))
-    #expect(state.mode == .grid)
+    #expect(state.isOnGrid)
     #expect(state.signInNeeded[1] == nil)
     #expect(effects.loads.count == 1)
     #expect(effects.loads.first?.sourceIndex == 1)
@@ -94,10 +94,10 @@ import Testing
   @Test func escapeLeavesTheFormAndLoadMoreReopensIt() {
     var state = Self.signInAsked()
     state.press(.escape)
-    #expect(state.mode == .grid)
+    #expect(state.isOnGrid)
     // The failed root offers its Retry cell.
     state.press(.enter)
-    guard case .signIn = state.mode else {
+    guard state.top(SignInMode.self) != nil else {
       Issue.record("Retry on a source that needs sign-in should open the form")
       return
     }
@@ -112,7 +112,7 @@ import Testing
     state.press(.left)
     let open = state.update(.key(.enter))
     _ = state.update(.pageNeedsSignIn(open.loads[0], "Stock asks to sign in again", Self.prompt))
-    guard case .signIn = state.mode else {
+    guard state.top(SignInMode.self) != nil else {
       Issue.record("a 401 should bring the form back")
       return
     }
@@ -159,7 +159,7 @@ import Testing
     #expect(
       plan.outputs == [.local(PathBytes("/p/IMG_1.jpg")), .remote(source: "web:Stock", url: "http://s/o/Beach.png")])
     #expect(plan.titles == [Array("IMG_1.jpg".utf8), Array("Beach".utf8)])
-    guard case .downloading(let progress) = state.mode else {
+    guard let progress = state.top(DownloadMode.self)?.progress else {
       Issue.record("not downloading")
       return
     }
@@ -179,7 +179,7 @@ import Testing
     let plan = try #require(effects.compactMap { if case .download(let plan) = $0 { plan } else { nil } }.first)
     #expect(
       state.update(.downloadFailed(id: plan.id, DownloadFailure(message: "Stock: server error (HTTP 500)"))).isEmpty)
-    #expect(state.mode == .grid)
+    #expect(state.isOnGrid)
     #expect(state.selection.count == 2)
     #expect(state.notice?.isError == true)
     #expect(state.notice?.text.contains("HTTP 500") == true)
@@ -190,7 +190,7 @@ import Testing
     let effects = state.press(.enter)
     let plan = try #require(effects.compactMap { if case .download(let plan) = $0 { plan } else { nil } }.first)
     #expect(state.update(.key(.escape)).contains(.cancelDownload))
-    #expect(state.mode == .grid)
+    #expect(state.isOnGrid)
     #expect(state.update(.downloadFinished(id: plan.id, [])).outcome == nil)
   }
 
@@ -208,7 +208,7 @@ import Testing
     updated.capabilities = [.paging, .search]
     _ = state.update(.sourceUpdated(sourceIndex: 0, updated))
     state.press(.char("/"))
-    #expect(state.mode == .search(query: ""))
+    #expect(state.top(SearchPrompt.self) == SearchPrompt(query: ""))
   }
 
   @Test func switchingToASourceWhosePageFailedTriesAgain() {
@@ -230,8 +230,8 @@ import Testing
     let plan = try #require(effects.compactMap { if case .download(let plan) = $0 { plan } else { nil } }.first)
     let failure = DownloadFailure(message: "Stock asks to sign in again", sourceID: "web:Stock", signIn: Self.prompt)
     _ = state.update(.downloadFailed(id: plan.id, failure))
-    guard case .signIn(let form) = state.mode else {
-      Issue.record("the form should open: \(state.mode)")
+    guard let form = state.top(SignInMode.self)?.form else {
+      Issue.record("the form should open: \(String(describing: state.topMode))")
       return
     }
     #expect(form.sourceIndex == 1)

@@ -152,10 +152,10 @@ import Testing
     var (state, effects) = Fixture.started()
     _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))
     state.press(.char("/"), .char("b"), .char("e"), .backspace, .char("x"))
-    #expect(state.mode == .search(query: "bx"))
+    #expect(state.top(SearchPrompt.self) == SearchPrompt(query: "bx"))
     let search = state.press(.enter)
     #expect(search.loads.first?.scope == .search(query: "bx", folder: nil))
-    #expect(state.scope!.label == "search: bx" && state.mode == .grid)
+    #expect(state.scope!.label == "search: bx" && state.isOnGrid)
     state.press(.backspace)
     #expect(state.scope!.kind == .root)
   }
@@ -163,7 +163,7 @@ import Testing
   @Test func searchIsRefusedWhereTheSourceCannot() {
     var (state, _) = Fixture.started(sources: [Fixture.source(capabilities: [])])
     state.press(.char("/"))
-    #expect(state.mode == .grid && state.notice?.text == "Files cannot search")
+    #expect(state.isOnGrid && state.notice?.text == "Files cannot search")
   }
 
   @Test func mouseClickFocusesAndDoubleClickOpens() {
@@ -261,12 +261,12 @@ import Testing
     _ = state.answerLoad(from: effects, with: Fixture.photos(1...4))
     state.press(.char(" "), .right, .char(" "), .right, .char(" "))
     state.press(.char("t"))
-    #expect(state.mode == .tray(focus: 2))
+    #expect(state.top(TrayMode.self) == TrayMode(focus: 2))
     state.press(.left, .left, .left, .char("x"))
     #expect(state.selection.photos.map(\.key.itemID) == ["IMG_2.jpg", "IMG_3.jpg"])
-    #expect(state.mode == .tray(focus: 0))
+    #expect(state.top(TrayMode.self) == TrayMode(focus: 0))
     state.press(.right, .char(" "), .escape)
-    #expect(state.mode == .grid && state.selection.count == 1)
+    #expect(state.isOnGrid && state.selection.count == 1)
     // Esc in the tray returned to the grid; it did not cancel.
     let result8 = state.press(.escape)
     #expect(result8.outcome == .cancelled)
@@ -285,12 +285,12 @@ import Testing
   @Test func helpOpensScrollsAndAnyOtherKeyCloses() {
     var (state, _) = Fixture.started()
     state.press(.char("?"))
-    #expect(state.mode == .help)
+    #expect((state.top(HelpMode.self) != nil))
     // j and the arrows scroll (where help does not fit); others close it.
     state.press(.char("j"))
-    #expect(state.mode == .help && state.helpScroll == 1)
+    #expect((state.top(HelpMode.self) != nil) && state.top(HelpMode.self)?.scroll == 1)
     let result10 = state.press(.char("x"))
-    #expect(result10.isEmpty && state.mode == .grid)
+    #expect(result10.isEmpty && state.isOnGrid)
   }
 
   @Test func thumbnailSizeSteps() {

@@ -64,10 +64,10 @@ import Testing
     #expect(!text.contains("sign-in form"))
     short.press(.pageDown, .pageDown)
     text = render(short)
-    #expect(short.mode == .help)
+    #expect((short.top(HelpMode.self) != nil))
     #expect(text.contains("sign-in form") && text.contains("the end"))
     short.press(.char("x"))
-    #expect(short.mode == .grid)
+    #expect(short.isOnGrid)
   }
 
   @Test func searchPromptAndTooSmall() {

@@ -202,7 +202,7 @@ extension AppState {
     let refresh: [Effect] =
       index != activeSource && sources[index].capabilities.contains(.timeline) ? [.refresh(sourceIndex: index)] : []
     activeSource = index
-    mode = .grid
+    leaveAllModes()
     if signInNeeded[index] != nil {
       openSignIn(for: index)
       return refresh

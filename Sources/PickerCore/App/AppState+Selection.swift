@@ -29,30 +29,4 @@ extension AppState {
   public func pickedMember(of item: PhotoItem) -> PhotoItem? {
     item.stack?.members.first { selection.contains(selectionKey(for: $0)) }
   }
-
-  mutating func handleTray(_ key: Key, focus: Int) -> [Effect] {
-    guard let action = options.keys.tray.action(for: key) else { return [] }
-    let last = selection.count - 1
-    switch action {
-    case .previous:
-      mode = .tray(focus: max(0, focus - 1))
-    case .next:
-      mode = .tray(focus: min(last, focus + 1))
-    case .first:
-      mode = .tray(focus: 0)
-    case .last:
-      mode = .tray(focus: last)
-    case .remove:
-      guard selection.photos.indices.contains(focus) else { break }
-      selection.remove(selection.photos[focus].key)
-      if selection.isEmpty { leaveMode() } else { mode = .tray(focus: min(focus, selection.count - 1)) }
-    case .back:
-      leaveMode()
-    case .confirm:
-      return confirm(focused: nil)
-    case .cancel:
-      return [.finish(.cancelled)]
-    }
-    return []
-  }
 }

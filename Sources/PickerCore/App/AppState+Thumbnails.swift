@@ -22,8 +22,8 @@ extension AppState {
   /// The thumbnails of the rows on screen, then of one screen below and one
   /// row above (where the user goes next).
   func wantedThumbnails() -> [ImageRequest] {
-    if isPreviewing { return wantedPreviewImages() }
-    if compareState != nil { return wantedCompareImages() }
+    // A mode that shows pictures of its own (the preview, compare) says which.
+    if let wanted = topMode?.wantedImages(app: self) { return wanted }
     guard let scope, options.showsThumbnails else { return [] }
     let grid = gridRows
     let shown = grid.visibleRowCount(from: scope.scrollRow, layout: layout)

@@ -17,7 +17,7 @@ extension AppState {
   /// (and keys after them, to keep the order); the rest (help, search,
   /// sources, cancel) act at once.
   func waitsForPage(before key: Key) -> Bool {
-    guard mode == .grid, focusAwaitsPage else { return false }
+    guard isOnGrid, focusAwaitsPage else { return false }
     let action = options.keys.grid.action(for: key)
     if action == .cancel || action == .back { return false }
     return !typedAhead.isEmpty || action?.actsOnPhotos == true
@@ -33,7 +33,7 @@ extension AppState {
 
   /// The page is in: the rest of the move is made.
   mutating func applyCarriedMove() {
-    guard let move = carriedMove, mode == .grid, let scope else { return }
+    guard let move = carriedMove, isOnGrid, let scope else { return }
     guard move.generation == scope.generation else {
       carriedMove = nil
       return
@@ -49,7 +49,7 @@ extension AppState {
 
   /// Applies the keys typed ahead once their page is there.
   mutating func replayTypedAhead() -> [Effect] {
-    guard !typedAhead.isEmpty, mode == .grid, !focusAwaitsPage else { return [] }
+    guard !typedAhead.isEmpty, isOnGrid, !focusAwaitsPage else { return [] }
     let keys = typedAhead
     typedAhead = []
     // Typed for a scope the user has left (another source clicked, a folder

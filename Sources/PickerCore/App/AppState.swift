@@ -9,8 +9,9 @@ public struct AppState: Hashable, Sendable {
   public var options: AppOptions
   /// The modes opened over the grid, the last on top: each takes the keys
   /// from the one below, and going back (Esc) leaves the top one. The grid
-  /// is the floor, never on the stack.
-  public internal(set) var modeStack: [Mode] = []
+  /// is the floor, never on the stack (`AppState+Modes`).
+  public internal(set) var modeStack: [AnyMode] = []
+  var nextModeID = 1
   public var notice: Notice?
   public var size: TerminalSize
   public var sizeLevel = GridLayout.defaultSizeLevel
@@ -42,8 +43,6 @@ public struct AppState: Hashable, Sendable {
   var pendingZoom: PreviewAction?
   /// Where the last press or drag in the preview was, in cells.
   var loupeDragFrom: LoupeDragPoint?
-  /// How far help is scrolled, in lines, where it does not fit.
-  public var helpScroll = 0
   /// Picks of an unfinished run that R (or --resume) restores.
   public var resumeOffer: ResumeOffer?
   /// Picked files found gone at a confirm: the tray marks them.
@@ -62,33 +61,6 @@ public struct AppState: Hashable, Sendable {
   /// ~5,000"), by source index; shown while that source is.
   public var sourceStatus: [Int: String] = [:]
   var nextGeneration = 1
-
-  /// The mode on top, which gets the keys. Setting it changes the top
-  /// mode in place (a prompt's text, the tray's focus); setting `.grid`
-  /// leaves every mode (a source switched, a download done).
-  public var mode: Mode {
-    get { modeStack.last ?? .grid }
-    set {
-      if newValue == .grid {
-        modeStack.removeAll()
-      } else if modeStack.isEmpty {
-        modeStack = [newValue]
-      } else {
-        modeStack[modeStack.count - 1] = newValue
-      }
-    }
-  }
-
-  /// Opens `mode` over the one on screen; going back returns to it.
-  mutating func enter(_ mode: Mode) {
-    guard mode != .grid else { return }
-    modeStack.append(mode)
-  }
-
-  /// Back one mode: to the one below, the grid at last.
-  mutating func leaveMode() {
-    _ = modeStack.popLast()
-  }
 
   public init(sources: [SourceSummary], activeSource: Int = 0, options: AppOptions, size: TerminalSize) {
     self.sources = sources

@@ -38,7 +38,7 @@ extension AppState {
       if sources.indices.contains(index) { sources[index] = summary }
       effects = []
     case .downloadProgress(let progress):
-      if case .downloading(let current) = mode, current.id == progress.id { mode = .downloading(progress) }
+      changeTop(DownloadMode.self) { if $0.progress.id == progress.id { $0.progress = progress } }
       effects = []
     case .downloadFinished(let id, let paths):
       effects = finishDownload(id: id, paths: paths)
@@ -70,8 +70,8 @@ extension AppState {
     effects += replayTypedAhead()
     effects += keepFocusVisibleAndPrefetch()
     effects += refreshThumbnails()
-    effects += askForFacts()
-    effects += askForCompareFacts()
+    // What the mode on top needs read for what it shows.
+    if let top = topMode { effects += top.afterEvent(app: &self) }
     return effects
   }
 
@@ -99,35 +99,9 @@ extension AppState {
   }
 
   private mutating func handle(_ key: Key) -> [Effect] {
-    switch mode {
-    case .help:
-      switch options.keys.help.action(for: key) {
-      case .cancel?: return [.finish(.cancelled)]
-      case .scrollDown?: helpScroll += 1
-      case .scrollUp?: helpScroll = max(0, helpScroll - 1)
-      case .pageDown?: helpScroll += max(1, size.height - 6)
-      case .pageUp?: helpScroll = max(0, helpScroll - max(1, size.height - 6))
-      case nil: leaveMode()
-      }
-      return []
-    case .search(let query):
-      return handleSearchPrompt(key, query: query)
-    case .goToDate(let query):
-      return handleGoToDatePrompt(key, query: query, today: options.today)
-    case .signIn(let form):
-      return handleSignIn(key, form: form)
-    case .downloading(let progress):
-      return handleDownloading(key, progress: progress)
-    case .tray(let focus):
-      return handleTray(key, focus: focus)
-    case .preview(let showsFacts):
-      return handlePreview(key, showsFacts: showsFacts)
-    case .compare(let state):
-      return handleCompare(key, state: state)
-    case .grid:
-      guard let action = options.keys.grid.action(for: key) else { return [] }
-      return perform(action)
-    }
+    guard isOnGrid else { return sendToTopMode(key) }
+    guard let action = options.keys.grid.action(for: key) else { return [] }
+    return perform(action)
   }
 
   /// Runs a grid action.
@@ -163,15 +137,13 @@ extension AppState {
       if selection.isEmpty {
         notice = Notice("Nothing picked yet: Space picks the focused photo")
       } else {
-        enter(.tray(focus: selection.count - 1))
+        enter(TrayMode(focus: selection.count - 1))
       }
     case .bigger: sizeLevel = min(sizeLevel + 1, GridLayout.thumbnailSizes.count - 1)
     case .smaller: sizeLevel = max(sizeLevel - 1, 0)
     case .cycleSort: return cycleSort()
     case .signOut: return signOut()
-    case .help:
-      helpScroll = 0
-      enter(.help)
+    case .help: enter(HelpMode())
     case .cancel: return [.finish(.cancelled)]
     case .back: return goBack()
     case .preview: return openPreview()
@@ -185,14 +157,8 @@ extension AppState {
   }
 
   private mutating func handle(_ mouse: MouseEvent) -> [Effect] {
-    if isPreviewing { return handlePreviewMouse(mouse) }
-    if mode == .help {
-      if mouse.kind == .wheelDown { helpScroll += 3 }
-      if mouse.kind == .wheelUp { helpScroll = max(0, helpScroll - 3) }
-      return []
-    }
-    if let state = compareState { return handleCompareMouse(mouse, state: state) }
-    guard mode == .grid, let scope else { return [] }
+    guard isOnGrid else { return sendToTopMode(mouse) }
+    guard let scope else { return [] }
     switch mouse.kind {
     case .wheelUp:
       moveRows(-1, clampToEnds: false)

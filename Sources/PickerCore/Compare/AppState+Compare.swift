@@ -1,13 +1,7 @@
-/// Compare (`c`): the picked photos side by side, up to four at a time.
-/// Tab moves the active pane, Space picks or unpicks its photo, x drops it
-/// (the next takes its place), Enter confirms as in the grid; the loupe's
-/// zoom and pan apply to every pane at once (the same point at the same
-/// scale), reckoned on the active photo.
+/// What compare (`CompareMode`) asks of the app: opening it, the panes'
+/// pictures and facts, and the zoom shared by every pane.
 extension AppState {
-  public var compareState: CompareState? {
-    if case .compare(let state) = mode { return state }
-    return nil
-  }
+  public var compareState: CompareState? { top(CompareMode.self)?.compared }
 
   mutating func openCompare() {
     // The picks, when there are two or more; else, on a stack, its photos,
@@ -18,7 +12,7 @@ extension AppState {
       return
     }
     loupe = nil
-    enter(.compare(CompareState(photos: selection.photos)))
+    enter(CompareMode(CompareState(photos: selection.photos)))
   }
 
   /// Where the shown photos' panes are: the screen less the status line.
@@ -38,8 +32,7 @@ extension AppState {
 
   /// Each pane's picture; zoomed, each at fit too (shown until the view is
   /// made).
-  func wantedCompareImages() -> [ImageRequest] {
-    guard let state = compareState else { return [] }
+  func wantedCompareImages(_ state: CompareState) -> [ImageRequest] {
     var requests: [ImageRequest] = []
     for (photo, pane) in zip(state.shown, comparePanes(state)) {
       if let key = compareKey(for: photo, in: pane) {
@@ -58,53 +51,6 @@ extension AppState {
     return (read.orientation ?? 1) >= 5 ? PixelSize(width: size.height, height: size.width) : size
   }
 
-  mutating func handleCompare(_ key: Key, state: CompareState) -> [Effect] {
-    guard let action = options.keys.compare.action(for: key) else { return [] }
-    var state = state
-    let shown = state.shown.count
-    switch action {
-    case .nextPane: state.active = (state.active + 1) % max(1, shown)
-    case .previousPane: state.active = (state.active + max(1, shown) - 1) % max(1, shown)
-    case .toggle: togglePick(state.activePhoto)
-    case .drop:
-      state.photos.remove(at: state.first + state.active)
-      if state.photos.isEmpty {
-        leaveMode()
-        loupe = nil
-        return []
-      }
-      if state.first >= state.photos.count { state.first = max(0, state.first - CompareState.panesAtOnce) }
-      state.active = min(state.active, state.shown.count - 1)
-    case .activate:
-      // Nothing picked (all unpicked here): the active photo is the pick.
-      if selection.isEmpty, let photo = state.activePhoto {
-        selection.insert(photo)
-      }
-      return confirm(focused: nil)
-    case .nextPage:
-      if state.first + CompareState.panesAtOnce < state.photos.count {
-        state.first += CompareState.panesAtOnce
-        state.active = 0
-      }
-    case .previousPage:
-      state.first = max(0, state.first - CompareState.panesAtOnce)
-      state.active = 0
-    case .zoomIn, .zoomOut, .actualSize, .fit:
-      compareZoom(action, state: state)
-    case .panLeft: comparePan(dx: -1.0 / 3, dy: 0, state: state)
-    case .panRight: comparePan(dx: 1.0 / 3, dy: 0, state: state)
-    case .panUp: comparePan(dx: 0, dy: -1.0 / 3, state: state)
-    case .panDown: comparePan(dx: 0, dy: 1.0 / 3, state: state)
-    case .back:
-      leaveMode()
-      loupe = nil
-      return []
-    case .cancel: return [.finish(.cancelled)]
-    }
-    mode = .compare(state)
-    return []
-  }
-
   /// The active pane's photo and its box in screen pixels.
   private func activeView(_ state: CompareState) -> (size: PixelSize, box: PixelSize)? {
     let panes = comparePanes(state)
@@ -114,7 +60,7 @@ extension AppState {
     return (size, key.screenPixelBox)
   }
 
-  private mutating func compareZoom(_ action: CompareAction, state: CompareState) {
+  mutating func compareZoom(_ action: CompareAction, state: CompareState) {
     guard let (size, box) = activeView(state) else {
       notice = Notice("Zoom waits for the photos' sizes (reading…)")
       return
@@ -129,13 +75,13 @@ extension AppState {
     zoom(step, photo: size, fitBox: box, box: box)
   }
 
-  private mutating func comparePan(dx: Double, dy: Double, state: CompareState) {
+  mutating func comparePan(dx: Double, dy: Double, state: CompareState) {
     guard let current = loupe, let (size, box) = activeView(state) else { return }
     loupe = current.panned(dx: dx, dy: dy, image: size, box: box)
   }
 
   /// Space on a compared photo: picked, or unpicked (within --max).
-  private mutating func togglePick(_ photo: ComparedPhoto?) {
+  mutating func togglePick(_ photo: ComparedPhoto?) {
     guard let photo else { return }
     if selection.contains(photo.key) {
       selection.remove(photo.key)
@@ -150,8 +96,7 @@ extension AppState {
 
   /// The facts and sharpness of the compared photos on screen, each read
   /// once.
-  mutating func askForCompareFacts() -> [Effect] {
-    guard let state = compareState else { return [] }
+  mutating func askForCompareFacts(_ state: CompareState) -> [Effect] {
     var effects: [Effect] = []
     for photo in state.shown {
       guard case .file = photo.reference else { continue }
@@ -165,24 +110,6 @@ extension AppState {
       }
     }
     return effects
-  }
-
-  /// A click makes its pane active; the wheel zooms every pane.
-  mutating func handleCompareMouse(_ mouse: MouseEvent, state: CompareState) -> [Effect] {
-    switch mouse.kind {
-    case .wheelUp: compareZoom(.zoomIn, state: state)
-    case .wheelDown: compareZoom(.zoomOut, state: state)
-    case .click, .doubleClick:
-      if let index = comparePanes(state).firstIndex(where: {
-        (($0.x)..<($0.x + $0.width)).contains(mouse.x) && (($0.y)..<($0.y + $0.height)).contains(mouse.y)
-      }) {
-        var state = state
-        state.active = index
-        mode = .compare(state)
-      }
-    case .drag: break
-    }
-    return []
   }
 }
 

@@ -67,7 +67,7 @@ enum CompareView {
     let last = compare.first + compare.shown.count
     var left = "Compare \(compare.first + 1)–\(last) of \(compare.photos.count)"
     if let loupe = state.loupe { left += " · " + loupe.percent }
-    let hints = state.options.keys.compare.hintLine
+    let hints = state.options.keys[CompareMode.self].hintLine
     let hintsWidth = DisplayWidth.of(hints)
     screen.put(
       DisplayWidth.truncate(left, to: max(0, screen.width - hintsWidth - 2)), x: 0, y: y, style: theme.text.bolded)

@@ -1,122 +1,32 @@
-import Foundation
-
-/// The key maps of every mode: the grid's and those of the modes that take
-/// the keys from it. The config's `[keys]` and `[keys.MODE]` tables change
-/// them (`KeyRebinding`).
+/// The key maps of every mode: the grid's, the one used while the terminal
+/// is too small, and one per registered mode (`ModeRegistry`), looked up by
+/// the mode's type (`keys[TrayMode.self]`). The config's `[keys]` and
+/// `[keys.MODE]` tables change them (`KeyRebinding`).
 public struct KeyMaps: Hashable, Sendable {
   public var grid: KeyMap<GridAction>
-  public var tray: KeyMap<TrayAction>
-  public var search: KeyMap<PromptAction>
-  public var goToDate: KeyMap<PromptAction>
-  public var preview: KeyMap<PreviewAction>
-  public var compare: KeyMap<CompareAction>
-  public var signIn: KeyMap<FormAction>
-  public var help: KeyMap<HelpAction>
-  public var downloading: KeyMap<DownloadAction>
   public var tooSmall: KeyMap<TooSmallAction>
+  /// The registered modes' maps, by the mode's name; a mode missing here
+  /// has its standard keys.
+  private var modes: [String: AnyKeyMap] = [:]
+
+  public init(grid: KeyMap<GridAction>, tooSmall: KeyMap<TooSmallAction>) {
+    self.grid = grid
+    self.tooSmall = tooSmall
+  }
+
+  /// A mode's keys.
+  public subscript<Mode: ModeModel>(mode: Mode.Type) -> KeyMap<Mode.Action> {
+    get { modes[Mode.name]?.base as? KeyMap<Mode.Action> ?? Mode.standardKeys }
+    set { modes[Mode.name] = AnyKeyMap(newValue) }
+  }
 
   /// Help's lines for the modes other than the grid, each "title: keys …".
   public var modeHelpRows: [(keys: String, help: String)] {
-    // The two prompts share a line while their keys are the same.
-    let samePromptKeys = search.bindings.map(\.keys) == goToDate.bindings.map(\.keys)
-    let prompts =
-      samePromptKeys
-      ? [("prompts (/ :)", search.helpLine.replacingOccurrences(of: "Enter search", with: "Enter search or go"))]
-      : [(search.title, search.helpLine), (goToDate.title, goToDate.helpLine)]
-    return [(tray.title, tray.helpLine)] + prompts + [
-      (preview.title, preview.helpLine), (compare.title, compare.helpLine), (signIn.title, signIn.helpLine),
-    ]
+    ModeRegistry.modes.flatMap { $0.helpRows(self) }
   }
 
   public static let standard = KeyMaps(
     grid: .grid,
-    tray: KeyMap(
-      title: "tray (t)",
-      bindings: [
-        .init([.left, .char("h")], .previous, help: "previous", hint: "move", hintKeys: "← →"),
-        .init([.right, .char("l")], .next, help: "next"),
-        .init([.home], .first, help: "first"),
-        .init([.end], .last, help: "last"),
-        .init(
-          [.char(" "), .char("x"), .delete, .backspace], .remove, help: "remove", hint: "remove", hintKeys: "Space/x"),
-        .init([.enter], .confirm, help: "pick", hint: "pick"),
-        .init([.escape, .char("t"), .up, .char("k")], .back, help: "back", hint: "back to the grid"),
-        .init([.char("q"), .ctrl("c")], .cancel, help: "cancel"),
-      ]),
-    search: prompt(title: "search (/)", submit: "search"),
-    goToDate: prompt(title: "go to date (:)", submit: "go"),
-    preview: KeyMap(
-      title: "preview (v)",
-      bindings: [
-        .init(
-          [.left, .char("h")], .previous, help: "previous", hint: "photo", hintKeys: "←→",
-          group: "photo (zoomed: pan)"),
-        .init([.right, .char("l")], .next, help: "next", group: "photo (zoomed: pan)"),
-        .init([.char("p")], .previousPhoto, help: "previous", group: "photo, zoom kept"),
-        .init([.char("n")], .nextPhoto, help: "next", group: "photo, zoom kept"),
-        .init([.char("+"), .char("=")], .zoomIn, help: "zoom in", hint: "zoom", hintKeys: "+-", group: "zoom"),
-        .init([.char("-")], .zoomOut, help: "zoom out", group: "zoom"),
-        .init([.char("z")], .actualSize, help: "fit / 100%"),
-        .init([.char("0")], .fit, help: "fit"),
-        .init([.up, .char("k")], .panUp, help: "pan up", group: "pan"),
-        .init([.down, .char("j")], .panDown, help: "pan down", group: "pan"),
-        .init([.shiftLeft], .pageLeft, help: "pan a view left", group: "pan a view"),
-        .init([.shiftRight], .pageRight, help: "pan a view right", group: "pan a view"),
-        .init([.shiftUp], .pageUp, help: "pan a view up", group: "pan a view"),
-        .init([.shiftDown], .pageDown, help: "pan a view down", group: "pan a view"),
-        .init([.char(" ")], .toggle, help: "select", hint: "select"),
-        .init([.enter], .activate, help: "pick", hint: "pick"),
-        .init([.char("i")], .facts, help: "facts", hint: "facts"),
-        .init([.escape, .char("v"), .char("q")], .back, help: "back", hint: "back"),
-        .init([.ctrl("c")], .cancel, help: "cancel"),
-      ]),
-    compare: KeyMap(
-      title: "compare (c)",
-      bindings: [
-        .init([.tab], .nextPane, help: "next pane", hint: "pane", group: "pane"),
-        .init([.backTab], .previousPane, help: "previous pane", group: "pane"),
-        .init([.char(" ")], .toggle, help: "pick or unpick", hint: "pick"),
-        .init([.char("x")], .drop, help: "drop from the compare", hint: "drop"),
-        .init([.enter], .activate, help: "confirm", hint: "confirm"),
-        .init([.pageDown, .char("]")], .nextPage, help: "next four", group: "next / previous four"),
-        .init([.pageUp, .char("[")], .previousPage, help: "previous four", group: "next / previous four"),
-        .init([.char("+"), .char("=")], .zoomIn, help: "zoom in", hint: "zoom", hintKeys: "+-", group: "zoom"),
-        .init([.char("-")], .zoomOut, help: "zoom out", group: "zoom"),
-        .init([.char("z")], .actualSize, help: "fit / 100%"),
-        .init([.char("0")], .fit, help: "fit"),
-        .init([.left, .char("h")], .panLeft, help: "pan left", group: "pan, all panes"),
-        .init([.right, .char("l")], .panRight, help: "pan right", group: "pan, all panes"),
-        .init([.up, .char("k")], .panUp, help: "pan up", group: "pan, all panes"),
-        .init([.down, .char("j")], .panDown, help: "pan down", group: "pan, all panes"),
-        .init([.escape, .char("c"), .char("q")], .back, help: "back", hint: "back"),
-        .init([.ctrl("c")], .cancel, help: "cancel"),
-      ]),
-    signIn: KeyMap(
-      title: "sign-in form",
-      bindings: [
-        .init([.enter], .submit, help: "next field, then sign in", hint: "sign in"),
-        .init([.tab, .down], .nextField, help: "next field", hint: "next field"),
-        .init([.backTab, .up], .previousField, help: "previous field"),
-        .init([.backspace], .deleteBackward, help: "delete"),
-        .init([.ctrl("u")], .clear, help: "clear"),
-        .init([.escape], .back, help: "back", hint: "back"),
-        .init([.ctrl("c")], .cancel, help: "cancel"),
-      ],
-      otherKeys: "other keys type"),
-    help: KeyMap(
-      title: "help (?)",
-      bindings: [
-        .init([.ctrl("c")], .cancel, help: "cancel"),
-        .init([.down, .char("j")], .scrollDown, help: "scroll down", group: "scroll"),
-        .init([.up, .char("k")], .scrollUp, help: "scroll up", group: "scroll"),
-        .init([.pageDown, .char(" ")], .pageDown, help: "page down", group: "scroll"),
-        .init([.pageUp], .pageUp, help: "page up", group: "scroll"),
-      ], otherKeys: "other keys close it"),
-    downloading: KeyMap(
-      title: "downloading",
-      bindings: [
-        .init([.escape, .char("q"), .ctrl("c")], .cancelDownload, help: "stop the download, keep the picks")
-      ]),
     tooSmall: KeyMap(
       title: "terminal too small",
       bindings: [
@@ -124,7 +34,57 @@ public struct KeyMaps: Hashable, Sendable {
         .init([.char("?"), .function(1)], .help, help: "help"),
       ]))
 
-  private static func prompt(title: String, submit: String) -> KeyMap<PromptAction> {
+  /// Binds the action named `action` of the mode named `mode` to `keys`;
+  /// the reason when the mode or the action has no such name.
+  public mutating func rebind(mode: String, action: String, to keys: [Key]) -> String? {
+    switch mode {
+    case "grid": return grid.rebind(named: action, to: keys)
+    case "too-small": return tooSmall.rebind(named: action, to: keys)
+    default:
+      guard let type = ModeRegistry.mode(named: mode) else {
+        return "no mode named \(mode) (modes: \(Self.modeNames.joined(separator: ", ")))"
+      }
+      return rebind(type, action: action, to: keys)
+    }
+  }
+
+  private mutating func rebind<Mode: ModeModel>(_ type: Mode.Type, action: String, to keys: [Key]) -> String? {
+    var map = self[type]
+    if let problem = map.rebind(named: action, to: keys) { return problem }
+    self[type] = map
+    return nil
+  }
+
+  /// The config's mode names: `[keys]` is the grid, `[keys.tray]` the tray.
+  public static var modeNames: [String] {
+    ["grid"] + ModeRegistry.modes.map { $0.name } + ["too-small"]
+  }
+}
+
+extension KeyMap {
+  /// Binds the action the config calls `name`; the reason when there is none.
+  mutating func rebind(named name: String, to keys: [Key]) -> String? {
+    guard let action = Command.bindable.first(where: { $0.name == name }) else {
+      return "unknown action \(name) (actions: \(Command.bindable.map(\.name).joined(separator: ", ")))"
+    }
+    rebind(action, to: keys)
+    return nil
+  }
+}
+
+/// A key map of some mode's actions, kept with the others.
+struct AnyKeyMap: Hashable, Sendable {
+  let base: any Hashable & Sendable
+
+  init<Command>(_ map: KeyMap<Command>) { base = map }
+
+  static func == (lhs: AnyKeyMap, rhs: AnyKeyMap) -> Bool { AnyHashable(lhs.base) == AnyHashable(rhs.base) }
+  func hash(into hasher: inout Hasher) { hasher.combine(AnyHashable(base)) }
+}
+
+extension KeyMap where Command == PromptAction {
+  /// A one-line prompt's keys (search, go to date): other characters type.
+  static func prompt(title: String, submit: String) -> KeyMap<PromptAction> {
     KeyMap(
       title: title,
       bindings: [

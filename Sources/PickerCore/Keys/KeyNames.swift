@@ -31,40 +31,6 @@ public enum KeyNames {
     + "home, end, pgup, pgdn, f1-f12, ctrl-a…ctrl-z, alt-<character>"
 }
 
-extension KeyMaps {
-  /// The config's mode names: `[keys]` is the grid, `[keys.tray]` the tray.
-  public static let modeNames = [
-    "grid", "tray", "search", "go-to-date", "preview", "compare", "sign-in", "help", "downloading", "too-small",
-  ]
-
-  /// Binds the action named `action` of mode `mode` to `keys`; the reason
-  /// when the mode or the action has no such name.
-  public mutating func rebind(mode: String, action: String, to keys: [Key]) -> String? {
-    switch mode {
-    case "grid": return Self.rebind(&grid, action, keys)
-    case "tray": return Self.rebind(&tray, action, keys)
-    case "search": return Self.rebind(&search, action, keys)
-    case "go-to-date": return Self.rebind(&goToDate, action, keys)
-    case "preview": return Self.rebind(&preview, action, keys)
-    case "compare": return Self.rebind(&compare, action, keys)
-    case "sign-in": return Self.rebind(&signIn, action, keys)
-    case "help": return Self.rebind(&help, action, keys)
-    case "downloading": return Self.rebind(&downloading, action, keys)
-    case "too-small": return Self.rebind(&tooSmall, action, keys)
-    default:
-      return "no mode named \(mode) (modes: \(Self.modeNames.joined(separator: ", ")))"
-    }
-  }
-
-  private static func rebind<Command>(_ map: inout KeyMap<Command>, _ name: String, _ keys: [Key]) -> String? {
-    guard let action = Command.bindable.first(where: { $0.name == name }) else {
-      return "unknown action \(name) (actions: \(Command.bindable.map(\.name).joined(separator: ", ")))"
-    }
-    map.rebind(action, to: keys)
-    return nil
-  }
-}
-
 /// One line of the config's `[keys]` tables: an action and its new keys.
 public struct KeyRebinding: Hashable, Sendable {
   public var mode: String

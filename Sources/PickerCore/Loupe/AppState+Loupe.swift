@@ -91,7 +91,7 @@ extension AppState {
   }
 
   /// The wheel zooms; a drag pans, the photo following the pointer.
-  mutating func handlePreviewMouse(_ mouse: MouseEvent) -> [Effect] {
+  mutating func handlePreviewMouse(_ mouse: MouseEvent) {
     switch mouse.kind {
     case .wheelUp: zoom(.zoomIn)
     case .wheelDown: zoom(.zoomOut)
@@ -106,7 +106,6 @@ extension AppState {
       }
       loupeDragFrom = LoupeDragPoint(x: mouse.x, y: mouse.y)
     }
-    return []
   }
 }
 

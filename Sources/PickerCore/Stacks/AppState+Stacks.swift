@@ -30,7 +30,7 @@ extension AppState {
     }
     guard photos.count >= 2 else { return false }
     loupe = nil
-    enter(.compare(CompareState(photos: photos)))
+    enter(CompareMode(CompareState(photos: photos)))
     return true
   }
 }

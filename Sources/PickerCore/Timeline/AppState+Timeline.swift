@@ -168,23 +168,6 @@ extension AppState {
       notice = Notice("Go to date works in Photos and in folders sorted by date taken (s)")
       return
     }
-    enter(.goToDate(query: ""))
-  }
-
-  mutating func handleGoToDatePrompt(_ key: Key, query: String, today: Int) -> [Effect] {
-    guard let action = options.keys.goToDate.action(for: key) else {
-      if case .char(let c) = key { mode = .goToDate(query: query + String(c)) }
-      return []
-    }
-    switch action {
-    case .close: leaveMode()
-    case .cancel: return [.finish(.cancelled)]
-    case .clear: mode = .goToDate(query: "")
-    case .deleteBackward: mode = .goToDate(query: String(query.dropLast()))
-    case .submit:
-      leaveMode()
-      return query.isEmpty ? [] : goToDate(query, today: today)
-    }
-    return []
+    enter(DatePrompt())
   }
 }

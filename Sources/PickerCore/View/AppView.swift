@@ -10,12 +10,9 @@ public enum AppView {
       screen.put("Terminal too small", x: 0, y: 0, style: theme.error)
       return screen
     }
-    if state.isPreviewing {
-      PreviewView.draw(state, theme: theme, into: &screen)
-      return screen
-    }
-    if let compare = state.compareState {
-      CompareView.draw(compare, state: state, theme: theme, into: &screen)
+    let mode = state.topMode
+    if let mode, mode.placement == .fullScreen {
+      mode.draw(app: state, theme: theme, into: &screen)
       return screen
     }
     SourceBarView.draw(state, theme: theme, into: &screen)
@@ -23,10 +20,10 @@ public enum AppView {
     GridView.draw(state, theme: theme, into: &screen)
     TimelineScaleView.draw(state, theme: theme, into: &screen)
     FooterView.draw(state, theme: theme, into: &screen)
-    if state.mode == .help { HelpView.draw(state, theme: theme, into: &screen) }
-    if case .signIn(let form) = state.mode { SignInView.draw(form, state: state, theme: theme, into: &screen) }
-    // Pictures sit above the text in some terminals: none under an overlay.
-    if state.mode == .help || state.isSigningIn { screen.images.removeAll() }
+    guard let mode else { return screen }
+    mode.draw(app: state, theme: theme, into: &screen)
+    // Pictures sit above the text in some terminals: none under a box.
+    if mode.placement == .overGrid { screen.images.removeAll() }
     return screen
   }
 
@@ -57,13 +54,6 @@ public enum AppView {
     let pathWidth = max(0, screen.width - statusWidth - 2)
     screen.put(DisplayWidth.truncateLeading(path, to: pathWidth), x: 0, y: 1, style: theme.text.bolded)
     screen.put(status, x: screen.width - statusWidth, y: 1, style: theme.muted)
-  }
-}
-
-extension AppState {
-  var isSigningIn: Bool {
-    if case .signIn = mode { return true }
-    return false
   }
 }
 

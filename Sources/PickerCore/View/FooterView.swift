@@ -4,13 +4,13 @@ import Foundation
 /// search prompt).
 enum FooterView {
   static func draw(_ state: AppState, theme: Theme, into screen: inout Screen) {
-    drawTray(state, theme: theme, y: screen.height - 2, into: &screen)
+    drawTray(state, focus: nil, theme: theme, y: screen.height - 2, into: &screen)
     drawBottomLine(state, theme: theme, y: screen.height - 1, into: &screen)
   }
 
   /// "Picked 3/10: IMG_3.jpg  IMG_7.jpg  sunset.png", scrolled so the tray's
-  /// focus stays visible.
-  static func drawTray(_ state: AppState, theme: Theme, y: Int, into screen: inout Screen) {
+  /// focus (when the tray has the keys) stays visible.
+  static func drawTray(_ state: AppState, focus: Int?, theme: Theme, y: Int, into screen: inout Screen) {
     let selection = state.selection
     let limit = state.options.limits.maximum.map { "/\($0)" } ?? ""
     let header = "Picked \(selection.count)\(limit)" + (selection.isEmpty ? "" : ":")
@@ -19,8 +19,7 @@ enum FooterView {
       screen.put("  (Space picks the focused photo)", x: x, y: y, style: theme.muted)
       return
     }
-    var trayFocus = -1
-    if case .tray(let focus) = state.mode { trayFocus = focus }
+    let trayFocus = focus ?? -1
     // Files found gone at a confirm are marked, so the user sees which.
     let names = selection.photos.map { photo in
       let mark = state.missingPicks.contains(photo.key) ? "✗ " : ""
@@ -47,28 +46,7 @@ enum FooterView {
   }
 
   static func drawBottomLine(_ state: AppState, theme: Theme, y: Int, into screen: inout Screen) {
-    var prompt: String?
-    var typed = ""
-    if case .search(let query) = state.mode {
-      prompt = "Search \(state.sources[state.activeSource].title): "
-      typed = query
-    } else if case .goToDate(let query) = state.mode {
-      prompt = "Go to date (2023, 2023-06, jun 2023, yesterday): "
-      typed = query
-    }
-    if let prompt {
-      let query = typed
-      let x = screen.put(prompt, x: 0, y: y, style: theme.keyLabel)
-      let shown = DisplayWidth.truncateLeading(Sanitizer.sanitize(query), to: screen.width - x - 1)
-      let end = x + screen.put(shown, x: x, y: y, style: theme.text)
-      screen.put("█", x: end, y: y, style: theme.text)
-      return
-    }
-    if case .downloading(let progress) = state.mode {
-      drawProgress(progress, theme: theme, y: y, into: &screen)
-      return
-    }
-    if state.notice?.isHint ?? true, let status = state.sourceStatus[state.activeSource], state.mode == .grid {
+    if state.notice?.isHint ?? true, let status = state.sourceStatus[state.activeSource], state.isOnGrid {
       screen.put(DisplayWidth.truncate(status, to: screen.width), x: 0, y: y, style: theme.notice)
       return
     }
@@ -77,16 +55,27 @@ enum FooterView {
       screen.put(DisplayWidth.truncate(notice.text, to: screen.width), x: 0, y: y, style: style)
       return
     }
-    var hints: String
-    if case .tray = state.mode {
-      hints = state.options.keys.tray.hintLine
-    } else {
-      hints = state.options.keys.grid.hintLine(replacing: state.hintWords)
-      // Tiles that look alike (a stack's photos, a photo with copies) say
-      // which folder the focused one is in.
-      if let folder = state.confusableFolder { hints = "in " + folder + " · " + hints }
-    }
+    var hints = state.options.keys.grid.hintLine(replacing: state.hintWords)
+    // Tiles that look alike (a stack's photos, a photo with copies) say
+    // which folder the focused one is in.
+    if let folder = state.confusableFolder { hints = "in " + folder + " · " + hints }
+    drawHints(hints, theme: theme, y: y, into: &screen)
+  }
+
+  /// A line of key hints, in place of what the line held.
+  static func drawHints(_ hints: String, theme: Theme, y: Int, into screen: inout Screen) {
+    screen.fill(x: 0, y: y, width: screen.width, height: 1, style: .plain)
     screen.put(DisplayWidth.truncate(hints, to: screen.width), x: 0, y: y, style: theme.muted)
+  }
+
+  /// A one-line prompt: what it asks, what is typed (its end kept in view),
+  /// and a cursor.
+  static func drawPrompt(_ prompt: String, typed: String, theme: Theme, y: Int, into screen: inout Screen) {
+    screen.fill(x: 0, y: y, width: screen.width, height: 1, style: .plain)
+    let x = screen.put(prompt, x: 0, y: y, style: theme.keyLabel)
+    let shown = DisplayWidth.truncateLeading(Sanitizer.sanitize(typed), to: screen.width - x - 1)
+    let end = x + screen.put(shown, x: x, y: y, style: theme.text)
+    screen.put("█", x: end, y: y, style: theme.text)
   }
 
   /// "Downloading 2/5 [██████░░░░░░] 40% · 3.1 MB · Esc cancels"

@@ -60,7 +60,7 @@ enum GridView {
           }
           content = .item(item, thumbnail)
         }
-        let focused = index == scope.focus && state.mode == .grid
+        let focused = index == scope.focus && state.isOnGrid
         TileView.draw(
           content, at: origin, layout: layout, focused: focused, selected: selected, theme: theme,
           into: &screen)

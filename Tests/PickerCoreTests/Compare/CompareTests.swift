@@ -25,7 +25,7 @@ import Testing
   @Test func cNeedsTwoPicksThenShowsThemWithTheirPictures() throws {
     var one = picked(1)
     _ = one.press(.char("c"))
-    #expect(one.mode == .grid && one.notice?.text.contains("Pick two") == true)
+    #expect(one.isOnGrid && one.notice?.text.contains("Pick two") == true)
     var state = picked(3)
     let effects = state.press(.char("c"))
     let compare = try #require(state.compareState)
@@ -60,7 +60,7 @@ import Testing
     #expect(state.compareState?.first == 4 && state.compareState?.shown.count == 2)
     #expect(AppView.render(state, theme: .colored).plainText.contains("Compare 5–6 of 6"))
     _ = state.press(.pageUp, .escape)
-    #expect(state.mode == .grid)
+    #expect(state.isOnGrid)
   }
 
   @Test func oneZoomForEveryPaneReckonedOnTheActivePhoto() throws {

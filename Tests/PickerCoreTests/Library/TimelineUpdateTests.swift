@@ -101,10 +101,10 @@ import Testing
   @Test func goToDateLandsOnTheNewestPhotoOfThePeriodOrTheNearestOlder() {
     var (state, _) = Self.started()
     state.press(.char(":"))
-    #expect(state.mode == .goToDate(query: ""))
+    #expect(state.top(DatePrompt.self) == DatePrompt(query: ""))
     for c in "2023-06" { state.press(.char(c)) }
     state.press(.enter)
-    #expect(state.mode == .grid)
+    #expect(state.isOnGrid)
     #expect(state.focusedTitle == "e1.jpg")
     state.press(.char(":"))
     for c in "jan 2024" { state.press(.char(c)) }
@@ -141,7 +141,7 @@ import Testing
     state.press(.char("]"))
     #expect(state.notice?.text.contains("sorted by date") == true)
     state.press(.char(":"))
-    #expect(state.mode == .grid)
+    #expect(state.isOnGrid)
   }
 
   @Test func anIndexFillingInIsListedAgainKeepingTheFocus() {

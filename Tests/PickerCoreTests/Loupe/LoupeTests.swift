@@ -107,7 +107,7 @@ import Testing
     _ = state.press(.left)
     #expect(state.previewedItem?.id == "IMG_1.jpg")
     _ = state.press(.char("z"), .escape)
-    #expect(state.mode == .grid && state.loupe == nil, "leaving the preview forgets the zoom")
+    #expect(state.isOnGrid && state.loupe == nil, "leaving the preview forgets the zoom")
   }
 
   @Test func oneHundredPercentIsTheSmallPhotosOwnPixelsEvenWhenFitEnlargesIt() {

@@ -21,7 +21,7 @@ import Testing
     #expect(state.scope!.label == "search: x")
     state.press(.right, .char(" "))
     #expect(state.press(.escape).outcome == nil)
-    #expect(state.scope!.kind == .root && state.mode == .grid)
+    #expect(state.scope!.kind == .root && state.isOnGrid)
     #expect(state.selection.photos.map(\.key.itemID) == ["IMG_1.jpg", "x100v.jpg"])
     #expect(state.press(.enter).outcome == .picked([PathBytes("/p/IMG_1.jpg"), PathBytes("/p/x100v.jpg")]))
   }
@@ -53,18 +53,15 @@ import Testing
     let open = state.press(.enter)
     _ = state.answerLoad(from: open, with: Fixture.photos(6...9))
     state.press(.right, .char(" "), .right, .char(" "))
-    let modes: [(Key, (Mode) -> Bool)] = [
-      (.char("/"), { if case .search = $0 { true } else { false } }),
-      (.char("t"), { if case .tray = $0 { true } else { false } }),
-      (.char("?"), { $0 == .help }),
-      (.char("v"), { if case .preview = $0 { true } else { false } }),
-      (.char("c"), { if case .compare = $0 { true } else { false } }),
+    let modes: [(Key, any ModeModel.Type)] = [
+      (.char("/"), SearchPrompt.self), (.char("t"), TrayMode.self), (.char("?"), HelpMode.self),
+      (.char("v"), PreviewMode.self), (.char("c"), CompareMode.self),
     ]
-    for (key, isOpen) in modes {
+    for (key, type) in modes {
       state.press(key)
-      #expect(isOpen(state.mode), "\(key) opened \(state.mode)")
+      #expect(state.topMode.map { Swift.type(of: $0) == type } == true, "\(key) opened \(type)")
       #expect(state.press(.escape).outcome == nil, "Esc in \(key)'s mode")
-      #expect(state.mode == .grid && state.modeStack.isEmpty, "Esc left \(key)'s mode")
+      #expect(state.isOnGrid && state.modeStack.isEmpty, "Esc left \(key)'s mode")
       // Still in the folder: leaving a mode never leaves the listing.
       #expect(state.scope!.kind == .folder("Trips"))
     }
@@ -74,9 +71,9 @@ import Testing
   @Test func escFromTheGoToDatePromptClosesIt() {
     var state = StackedListingTests.started()
     state.press(.char(":"), .char("2"))
-    #expect(state.mode == .goToDate(query: "2"))
+    #expect(state.top(DatePrompt.self) == DatePrompt(query: "2"))
     #expect(state.press(.escape).outcome == nil)
-    #expect(state.mode == .grid)
+    #expect(state.isOnGrid)
   }
 
   @Test func qAndCtrlCStillCancelFromBelowTheTop() {
@@ -98,12 +95,12 @@ import Testing
 
   @Test func aModeOpenedOverAnotherReturnsToIt() {
     var state = Self.started()
-    state.enter(.preview(showsFacts: false))
-    state.enter(.help)
+    state.enter(PreviewMode(showsFacts: false))
+    state.enter(HelpMode())
     state.press(.escape)
-    #expect(state.mode == .preview(showsFacts: false))
+    #expect(state.top(PreviewMode.self) == PreviewMode(showsFacts: false))
     state.press(.escape)
-    #expect(state.mode == .grid)
+    #expect(state.isOnGrid)
   }
 }
 

@@ -397,7 +397,7 @@ import Testing
     let maps = KeyMaps.standard(with: file.keys)
     #expect(maps.grid.action(for: .char("n")) == .moveDown)
     #expect(maps.grid.action(for: .char("j")) == nil)
-    #expect(maps.preview.action(for: .char(" ")) == .next)
+    #expect(maps[PreviewMode.self].action(for: .char(" ")) == .next)
   }
 
   @Test func keysReportUnknownActionsKeysAndModes() {

@@ -6,16 +6,13 @@ extension AppState {
   /// panel when it shows.
   public var previewArea: (x: Int, y: Int, width: Int, height: Int) {
     var width = size.width
-    if case .preview(true) = mode, width >= 2 * Self.factsPanelWidth { width -= Self.factsPanelWidth }
+    if top(PreviewMode.self)?.showsFacts == true, width >= 2 * Self.factsPanelWidth { width -= Self.factsPanelWidth }
     return (0, 0, max(1, width), max(1, size.height - 1))
   }
 
   static let factsPanelWidth = 40
 
-  public var isPreviewing: Bool {
-    if case .preview = mode { return true }
-    return false
-  }
+  public var isPreviewing: Bool { top(PreviewMode.self) != nil }
 
   /// The photo the preview shows: the item under the focus.
   public var previewedItem: PhotoItem? {
@@ -55,47 +52,15 @@ extension AppState {
       notice = Notice("v previews photos; Enter opens the folder")
       return []
     }
-    enter(.preview(showsFacts: false))
+    enter(PreviewMode())
     loupe = nil
-    return []
-  }
-
-  mutating func handlePreview(_ key: Key, showsFacts: Bool) -> [Effect] {
-    guard let action = options.keys.preview.action(for: key) else { return [] }
-    switch action {
-    case .previous:
-      if loupe != nil { pan(dx: -1.0 / 3, dy: 0) } else { return step(by: -1) }
-    case .next:
-      if loupe != nil { pan(dx: 1.0 / 3, dy: 0) } else { return step(by: 1) }
-    case .previousPhoto: return step(by: -1)
-    case .nextPhoto: return step(by: 1)
-    case .zoomIn, .zoomOut, .actualSize, .fit: zoom(action)
-    case .panUp: pan(dx: 0, dy: -1.0 / 3)
-    case .panDown: pan(dx: 0, dy: 1.0 / 3)
-    case .pageLeft: pan(dx: -1, dy: 0)
-    case .pageRight: pan(dx: 1, dy: 0)
-    case .pageUp: pan(dx: 0, dy: -1)
-    case .pageDown: pan(dx: 0, dy: 1)
-    case .toggle:
-      toggleFocused()
-      return []
-    case .activate: return activateFocused()
-    case .facts:
-      mode = .preview(showsFacts: !showsFacts)
-      return []
-    case .back:
-      leaveMode()
-      loupe = nil
-      return []
-    case .cancel: return [.finish(.cancelled)]
-    }
     return []
   }
 
   /// The next or previous photo; folders are passed over, and past the
   /// last loaded one the next page is loaded (the focus then lands on its
   /// first photo, as Load-more does in the grid).
-  private mutating func step(by delta: Int) -> [Effect] {
+  mutating func step(by delta: Int) -> [Effect] {
     guard let scope else { return [] }
     var index = scope.focus + delta
     while let cell = scope.cell(at: index) {

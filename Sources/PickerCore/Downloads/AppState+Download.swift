@@ -12,33 +12,25 @@ extension AppState {
       return [.finish(.picked(lines))]
     }
     let plan = DownloadPlan(id: takeGeneration(), outputs: outputs, titles: titles)
-    enter(.downloading(DownloadProgress(id: plan.id, files: plan.remoteCount)))
+    enter(DownloadMode(DownloadProgress(id: plan.id, files: plan.remoteCount)))
     return [.download(plan)]
   }
 
-  /// While downloading only cancelling does anything.
-  mutating func handleDownloading(_ key: Key, progress: DownloadProgress) -> [Effect] {
-    guard options.keys.downloading.action(for: key) == .cancelDownload else { return [] }
-    leaveMode()
-    notice = Notice("Download cancelled; the selection is kept")
-    return [.cancelDownload]
-  }
-
   mutating func finishDownload(id: Int, paths: [PathBytes]) -> [Effect] {
-    guard case .downloading(let progress) = mode, progress.id == id else { return [] }
+    guard top(DownloadMode.self)?.progress.id == id else { return [] }
     return [.finish(.picked(paths))]
   }
 
   /// The UI stays, with the selection and the reason; a source that asks
   /// to sign in again shows its form, and Enter afterwards downloads anew.
   mutating func failDownload(id: Int, failure: DownloadFailure) {
-    guard case .downloading(let progress) = mode, progress.id == id else { return }
+    guard top(DownloadMode.self)?.progress.id == id else { return }
     leaveMode()
     if let prompt = failure.signIn, let index = sources.firstIndex(where: { $0.id == failure.sourceID }) {
       signInNeeded[index] = prompt
       var form = SignInForm(sourceIndex: index, prompt: prompt)
       form.error = failure.message
-      enter(.signIn(form))
+      enter(SignInMode(form))
       return
     }
     notice = Notice("Download failed: \(failure.message) (the selection is kept)", isError: true)

@@ -2,8 +2,8 @@ extension AppState {
   /// Shows the sign-in form of a source that waits for one.
   mutating func openSignIn(for index: Int) {
     guard let prompt = signInNeeded[index] else { return }
-    if case .signIn(let form) = mode, form.sourceIndex == index { return }
-    enter(.signIn(SignInForm(sourceIndex: index, prompt: prompt)))
+    if top(SignInMode.self)?.form.sourceIndex == index { return }
+    enter(SignInMode(SignInForm(sourceIndex: index, prompt: prompt)))
   }
 
   /// A page could not load until the user signs in: the scope keeps the
@@ -15,53 +15,9 @@ extension AppState {
     else { return [] }
     scopeStacks[load.sourceIndex][depth].fail(message)
     signInNeeded[load.sourceIndex] = prompt
-    if load.sourceIndex == activeSource, mode == .grid || isInTray {
+    if load.sourceIndex == activeSource, isOnGrid || top(TrayMode.self) != nil {
       openSignIn(for: load.sourceIndex)
     }
-    return []
-  }
-
-  private var isInTray: Bool {
-    if case .tray = mode { return true }
-    return false
-  }
-
-  mutating func handleSignIn(_ key: Key, form: SignInForm) -> [Effect] {
-    var form = form
-    let action = options.keys.signIn.action(for: key)
-    switch action {
-    case .back?:
-      leaveMode()
-      notice = Notice("\(sources[form.sourceIndex].title) needs you to sign in: Enter on it opens the form again")
-      return []
-    case .cancel?:
-      return [.finish(.cancelled)]
-    case _ where form.isSubmitting:
-      return []
-    case .nextField?:
-      form.focus = (form.focus + 1) % max(1, form.values.count)
-    case .previousField?:
-      form.focus = (form.focus + max(1, form.values.count) - 1) % max(1, form.values.count)
-    case .deleteBackward?:
-      if form.values.indices.contains(form.focus) {
-        form.values[form.focus] = String(form.values[form.focus].dropLast())
-      }
-    case .clear?:
-      if form.values.indices.contains(form.focus) { form.values[form.focus] = "" }
-    case nil:
-      guard case .char(let c) = key else { return [] }
-      if form.values.indices.contains(form.focus) { form.values[form.focus].append(c) }
-    case .submit?:
-      if form.focus < form.values.count - 1 {
-        form.focus += 1
-      } else {
-        form.isSubmitting = true
-        form.error = nil
-        mode = .signIn(form)
-        return [.signIn(sourceIndex: form.sourceIndex, answers: form.answers)]
-      }
-    }
-    mode = .signIn(form)
     return []
   }
 
@@ -70,17 +26,18 @@ extension AppState {
   mutating func finishSignIn(sourceIndex index: Int, error: String?) -> [Effect] {
     guard sources.indices.contains(index) else { return [] }
     if let error {
-      if case .signIn(var form) = mode, form.sourceIndex == index {
-        form.isSubmitting = false
-        form.error = error
-        for field in form.prompt.fields.indices where form.prompt.fields[field].isSecret { form.values[field] = "" }
-        form.focus = form.prompt.fields.firstIndex(where: \.isSecret) ?? 0
-        mode = .signIn(form)
+      changeTop(SignInMode.self) { mode in
+        guard mode.form.sourceIndex == index else { return }
+        mode.form.isSubmitting = false
+        mode.form.error = error
+        let fields = mode.form.prompt.fields
+        for field in fields.indices where fields[field].isSecret { mode.form.values[field] = "" }
+        mode.form.focus = fields.firstIndex(where: \.isSecret) ?? 0
       }
       return []
     }
     signInNeeded[index] = nil
-    if case .signIn(let form) = mode, form.sourceIndex == index {
+    if top(SignInMode.self)?.form.sourceIndex == index {
       leaveMode()
       notice = Notice("Signed in to \(sources[index].title)")
     }

@@ -1,7 +1,7 @@
 /// The preview screen: the photo as large as the screen allows, a status
 /// line, and on `i` a panel of the photo's facts on the right.
 enum PreviewView {
-  static func draw(_ state: AppState, theme: Theme, into screen: inout Screen) {
+  static func draw(_ state: AppState, showsFacts: Bool, theme: Theme, into screen: inout Screen) {
     let area = state.previewPictureArea
     if let item = state.previewedItem {
       if let key = state.previewKey(for: item) {
@@ -26,7 +26,7 @@ enum PreviewView {
     } else {
       centered("Loading…", in: area, style: theme.muted, into: &screen)
     }
-    if case .preview(true) = state.mode { drawFacts(state, x: state.previewArea.width, theme: theme, into: &screen) }
+    if showsFacts { drawFacts(state, x: state.previewArea.width, theme: theme, into: &screen) }
     drawStatus(state, theme: theme, y: screen.height - 1, into: &screen)
   }
 
@@ -134,7 +134,7 @@ enum PreviewView {
       if let loupe = state.loupe { left += " · " + loupe.percent }
       if state.selection.contains(state.selectionKey(for: item)) { left += " · ✓ picked" }
     }
-    let hints = state.options.keys.preview.hintLine
+    let hints = state.options.keys[PreviewMode.self].hintLine
     let hintsWidth = DisplayWidth.of(hints)
     let leftWidth = max(0, screen.width - hintsWidth - 2)
     screen.put(DisplayWidth.truncate(left, to: leftWidth), x: 0, y: y, style: theme.text.bolded)

@@ -1,6 +1,6 @@
 /// The `?` overlay, generated from the key map so it cannot drift from it.
 enum HelpView {
-  static func draw(_ state: AppState, theme: Theme, into screen: inout Screen) {
+  static func draw(_ state: AppState, scroll: Int, theme: Theme, into screen: inout Screen) {
     // The grid's keys, then each of the other modes, wrapped to the screen.
     let given = state.options.keys.grid.gridHelpRows + [("", "")] + state.options.keys.modeHelpRows
     let keyWidth = given.map { DisplayWidth.of($0.keys) }.max() ?? 0
@@ -14,7 +14,7 @@ enum HelpView {
     var title = " Keys · any key closes "
     let room = screen.height - 4
     if rows.count > room, room > 2 {
-      let first = min(state.helpScroll, rows.count - room + 1)
+      let first = min(scroll, rows.count - room + 1)
       let last = min(rows.count, first + room - 1)
       let more = last < rows.count ? "↓ more" : "the end"
       rows = Array(rows[first..<last]) + [(keys: "…", help: "\(more) (↑ ↓ PgUp PgDn scroll)")]

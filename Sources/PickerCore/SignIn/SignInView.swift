@@ -10,7 +10,7 @@ enum SignInView {
     let title = " Sign in to \(Sanitizer.sanitize(Array(state.sources[form.sourceIndex].title.utf8))) "
     let labels = form.prompt.fields.map { Sanitizer.sanitize(Array($0.label.utf8)) }
     let labelWidth = labels.map(DisplayWidth.of).max() ?? 0
-    let hint = form.isSubmitting ? "Signing in…" : state.options.keys.signIn.hintLine
+    let hint = form.isSubmitting ? "Signing in…" : state.options.keys[SignInMode.self].hintLine
     let width = min(screen.width - 2, max(56, DisplayWidth.of(title) + 4))
     let height = form.prompt.fields.count + 5
     let left = (screen.width - width) / 2

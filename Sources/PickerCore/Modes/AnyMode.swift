@@ -1,0 +1,29 @@
+/// A mode on the stack, whatever its type. Each entry has its own number,
+/// so a mode's update can find itself again after it opened another.
+public struct AnyMode: Hashable, Sendable {
+  public let base: any ModeModel
+  let id: Int
+
+  init(_ base: any ModeModel, id: Int) {
+    self.base = base
+    self.id = id
+  }
+
+  public static func == (lhs: AnyMode, rhs: AnyMode) -> Bool {
+    lhs.id == rhs.id && AnyHashable(lhs.base) == AnyHashable(rhs.base)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(id)
+    hasher.combine(AnyHashable(base))
+  }
+}
+
+extension ModeModel {
+  /// Looks its action up in the app's key maps, then updates; opened up so
+  /// the stack can call it on a mode of any type.
+  mutating func handle(_ key: Key, app: inout AppState) -> ModeStep {
+    let action = app.options.keys[Self.self].action(for: key)
+    return update(key: key, action: action, app: &app)
+  }
+}

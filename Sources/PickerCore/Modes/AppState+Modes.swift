@@ -1,0 +1,67 @@
+/// The stack of modes over the grid: opening one, leaving it, and handing
+/// it the events. Only the mode on top sees keys and clicks; below it they
+/// wait, unchanged, until the user comes back to them.
+extension AppState {
+  /// No mode is open: the grid has the keys.
+  public var isOnGrid: Bool { modeStack.isEmpty }
+
+  /// The mode on top, which gets the keys.
+  public var topMode: (any ModeModel)? { modeStack.last?.base }
+
+  /// The mode on top when it is of this type.
+  public func top<Mode: ModeModel>(_ type: Mode.Type) -> Mode? { modeStack.last?.base as? Mode }
+
+  /// Opens `mode` over the one on screen; going back returns to it.
+  mutating func enter(_ mode: some ModeModel) {
+    modeStack.append(AnyMode(mode, id: nextModeID))
+    nextModeID += 1
+  }
+
+  /// Back one mode: to the one below, the grid at last.
+  mutating func leaveMode() {
+    _ = modeStack.popLast()
+  }
+
+  /// Back to the grid (another source shown, a download done).
+  mutating func leaveAllModes() {
+    modeStack.removeAll()
+  }
+
+  /// Changes the mode on top when it is of this type (a download's progress,
+  /// a form's answer from the source).
+  mutating func changeTop<Mode: ModeModel>(_ type: Mode.Type, _ change: (inout Mode) -> Void) {
+    guard var mode = top(type) else { return }
+    change(&mode)
+    modeStack[modeStack.count - 1] = AnyMode(mode, id: modeStack[modeStack.count - 1].id)
+  }
+
+  /// A key for the mode on top.
+  mutating func sendToTopMode(_ key: Key) -> [Effect] {
+    guard let entry = modeStack.last else { return [] }
+    var mode = entry.base
+    let step = mode.handle(key, app: &self)
+    return settle(entry, as: mode, after: step)
+  }
+
+  /// A click, a drag or the wheel for the mode on top.
+  mutating func sendToTopMode(_ mouse: MouseEvent) -> [Effect] {
+    guard let entry = modeStack.last else { return [] }
+    var mode = entry.base
+    let step = mode.update(mouse: mouse, app: &self)
+    return settle(entry, as: mode, after: step)
+  }
+
+  /// Puts the updated mode back where it was, or takes it off when it is
+  /// done; it may have opened another mode over itself meanwhile (a
+  /// confirm's download), or the app may have left every mode.
+  private mutating func settle(_ entry: AnyMode, as mode: any ModeModel, after step: ModeStep) -> [Effect] {
+    if let index = modeStack.firstIndex(where: { $0.id == entry.id }) {
+      if step.leaves {
+        modeStack.remove(at: index)
+      } else {
+        modeStack[index] = AnyMode(mode, id: entry.id)
+      }
+    }
+    return step.effects
+  }
+}

@@ -1,0 +1,31 @@
+/// Search (`/`): the prompt, and the scope of results it opens.
+extension AppState {
+  mutating func openSearchPrompt() {
+    guard sources[activeSource].capabilities.contains(.search) else {
+      notice = Notice("\(sources[activeSource].title) cannot search")
+      return
+    }
+    enter(SearchPrompt())
+  }
+
+  /// Opens the results of `query` over the folder on screen; searching from
+  /// results replaces them rather than stacking results.
+  mutating func search(_ query: String) -> [Effect] {
+    guard let current = scope else { return [] }
+    var folder: FolderID? = nil
+    switch current.kind {
+    case .root: folder = nil
+    case .folder(let id): folder = id
+    case .search(_, let within): folder = within
+    // A stack's photos are few and on screen: its parent's folder is searched.
+    case .stack:
+      let depth = scopeStacks[activeSource].count - 2
+      if depth >= 0, case .folder(let id) = scopeStacks[activeSource][depth].kind { folder = id }
+    }
+    if case .search = current.kind { scopeStacks[activeSource].removeLast() }
+    let results = makeScope(
+      .search(query: query, folder: folder), label: "search: " + Sanitizer.sanitize(query), of: activeSource)
+    scopeStacks[activeSource].append(results)
+    return loadNextPage(sourceIndex: activeSource)
+  }
+}

@@ -1,0 +1,49 @@
+/// The search prompt (`/`): Enter opens the results as a scope, within the
+/// folder on screen.
+public struct SearchPrompt: ModeModel {
+  /// What is typed so far.
+  public var query: String
+
+  public init(query: String = "") { self.query = query }
+
+  public static let name = "search"
+  public static let standardKeys = KeyMap.prompt(title: "search (/)", submit: "search")
+
+  /// The two prompts share a help line while their keys are the same.
+  public static func helpRows(_ keys: KeyMaps) -> [(keys: String, help: String)] {
+    let search = keys[SearchPrompt.self]
+    guard DatePrompt.sharesKeys(with: search, in: keys) else { return [(search.title, search.helpLine)] }
+    return [("prompts (/ :)", search.helpLine.replacingOccurrences(of: "Enter search", with: "Enter search or go"))]
+  }
+
+  public mutating func update(key: Key, action: PromptAction?, app: inout AppState) -> ModeStep {
+    guard let action else {
+      if case .char(let c) = key { query.append(c) }
+      return .stay
+    }
+    switch action {
+    case .close: return .leave
+    case .cancel: return .cancel
+    case .clear: query = ""
+    case .deleteBackward: query = String(query.dropLast())
+    case .submit: return .leave(query.isEmpty ? [] : app.search(query))
+    }
+    return .stay
+  }
+
+  public var placement: ModePlacement { .bottomLine }
+
+  public func draw(app: AppState, theme: Theme, into screen: inout Screen) {
+    FooterView.drawPrompt(
+      "Search \(app.sources[app.activeSource].title): ", typed: query, theme: theme, y: screen.height - 1,
+      into: &screen)
+  }
+}
+
+/// What a key does in a one-line prompt (search, go to date); other
+/// characters are typed.
+public enum PromptAction: String, CaseIterable, KeyCommand {
+  case close, cancel, clear, deleteBackward = "delete-backward", submit
+  public var name: String { rawValue }
+  public static var bindable: [Self] { allCases }
+}

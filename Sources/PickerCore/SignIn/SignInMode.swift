@@ -1,0 +1,72 @@
+/// A source's sign-in form, a box over the grid: Enter goes to the next
+/// field, then signs in; Esc leaves it (the source stays marked, and Enter
+/// on it opens the form again).
+public struct SignInMode: ModeModel {
+  public var form: SignInForm
+
+  public init(_ form: SignInForm) { self.form = form }
+
+  public static let name = "sign-in"
+  public static let standardKeys = KeyMap<FormAction>(
+    title: "sign-in form",
+    bindings: [
+      .init([.enter], .submit, help: "next field, then sign in", hint: "sign in"),
+      .init([.tab, .down], .nextField, help: "next field", hint: "next field"),
+      .init([.backTab, .up], .previousField, help: "previous field"),
+      .init([.backspace], .deleteBackward, help: "delete"),
+      .init([.ctrl("u")], .clear, help: "clear"),
+      .init([.escape], .back, help: "back", hint: "back"),
+      .init([.ctrl("c")], .cancel, help: "cancel"),
+    ],
+    otherKeys: "other keys type")
+
+  public mutating func update(key: Key, action: FormAction?, app: inout AppState) -> ModeStep {
+    let fields = max(1, form.values.count)
+    switch action {
+    case .back?:
+      app.notice = Notice(
+        "\(app.sources[form.sourceIndex].title) needs you to sign in: Enter on it opens the form again")
+      return .leave
+    case .cancel?:
+      return .cancel
+    case _ where form.isSubmitting:
+      return .stay
+    case .nextField?:
+      form.focus = (form.focus + 1) % fields
+    case .previousField?:
+      form.focus = (form.focus + fields - 1) % fields
+    case .deleteBackward?:
+      if form.values.indices.contains(form.focus) {
+        form.values[form.focus] = String(form.values[form.focus].dropLast())
+      }
+    case .clear?:
+      if form.values.indices.contains(form.focus) { form.values[form.focus] = "" }
+    case nil:
+      guard case .char(let c) = key else { return .stay }
+      if form.values.indices.contains(form.focus) { form.values[form.focus].append(c) }
+    case .submit?:
+      guard form.focus >= form.values.count - 1 else {
+        form.focus += 1
+        return .stay
+      }
+      form.isSubmitting = true
+      form.error = nil
+      return .run([.signIn(sourceIndex: form.sourceIndex, answers: form.answers)])
+    }
+    return .stay
+  }
+
+  public var placement: ModePlacement { .overGrid }
+
+  public func draw(app: AppState, theme: Theme, into screen: inout Screen) {
+    SignInView.draw(form, state: app, theme: theme, into: &screen)
+  }
+}
+
+/// What a key does in a sign-in form; other characters are typed.
+public enum FormAction: String, CaseIterable, KeyCommand {
+  case back, cancel, nextField = "next-field", previousField = "previous-field", deleteBackward = "delete-backward"
+  case clear, submit
+  public var name: String { rawValue }
+  public static var bindable: [Self] { allCases }
+}

@@ -1,0 +1,46 @@
+/// The go-to-date prompt (`:`): a year, a month, a day or a word
+/// ("yesterday"), and Enter lands on the newest photo of it.
+public struct DatePrompt: ModeModel {
+  /// What is typed so far.
+  public var query: String
+
+  public init(query: String = "") { self.query = query }
+
+  public static let name = "go-to-date"
+  public static let standardKeys = KeyMap.prompt(title: "go to date (:)", submit: "go")
+
+  /// Listed with search's keys while they are the same.
+  public static func helpRows(_ keys: KeyMaps) -> [(keys: String, help: String)] {
+    let map = keys[DatePrompt.self]
+    return sharesKeys(with: keys[SearchPrompt.self], in: keys) ? [] : [(map.title, map.helpLine)]
+  }
+
+  static func sharesKeys(with search: KeyMap<PromptAction>, in keys: KeyMaps) -> Bool {
+    search.bindings.map(\.keys) == keys[DatePrompt.self].bindings.map(\.keys)
+  }
+
+  public mutating func update(key: Key, action: PromptAction?, app: inout AppState) -> ModeStep {
+    guard let action else {
+      if case .char(let c) = key { query.append(c) }
+      return .stay
+    }
+    switch action {
+    case .close: return .leave
+    case .cancel: return .cancel
+    case .clear: query = ""
+    case .deleteBackward: query = String(query.dropLast())
+    case .submit:
+      // Left first: the landing's notice and focus are the grid's.
+      return .leave(query.isEmpty ? [] : app.goToDate(query, today: app.options.today))
+    }
+    return .stay
+  }
+
+  public var placement: ModePlacement { .bottomLine }
+
+  public func draw(app: AppState, theme: Theme, into screen: inout Screen) {
+    FooterView.drawPrompt(
+      "Go to date (2023, 2023-06, jun 2023, yesterday): ", typed: query, theme: theme, y: screen.height - 1,
+      into: &screen)
+  }
+}

@@ -1,0 +1,62 @@
+/// The picked tray with the keys (`t`): the focus walks the picks, Space or
+/// x removes one, Enter confirms them.
+public struct TrayMode: ModeModel {
+  /// The pick under the focus.
+  public var focus: Int
+
+  public init(focus: Int) { self.focus = focus }
+
+  public static let name = "tray"
+  public static let standardKeys = KeyMap<TrayAction>(
+    title: "tray (t)",
+    bindings: [
+      .init([.left, .char("h")], .previous, help: "previous", hint: "move", hintKeys: "← →"),
+      .init([.right, .char("l")], .next, help: "next"),
+      .init([.home], .first, help: "first"),
+      .init([.end], .last, help: "last"),
+      .init(
+        [.char(" "), .char("x"), .delete, .backspace], .remove, help: "remove", hint: "remove", hintKeys: "Space/x"),
+      .init([.enter], .confirm, help: "pick", hint: "pick"),
+      .init([.escape, .char("t"), .up, .char("k")], .back, help: "back", hint: "back to the grid"),
+      .init([.char("q"), .ctrl("c")], .cancel, help: "cancel"),
+    ])
+
+  public mutating func update(key: Key, action: TrayAction?, app: inout AppState) -> ModeStep {
+    guard let action else { return .stay }
+    let last = app.selection.count - 1
+    switch action {
+    case .previous: focus = max(0, focus - 1)
+    case .next: focus = min(last, focus + 1)
+    case .first: focus = 0
+    case .last: focus = last
+    case .remove:
+      guard app.selection.photos.indices.contains(focus) else { break }
+      app.selection.remove(app.selection.photos[focus].key)
+      if app.selection.isEmpty { return .leave }
+      focus = min(focus, app.selection.count - 1)
+    case .back: return .leave
+    case .confirm: return .run(app.confirm(focused: nil))
+    case .cancel: return .cancel
+    }
+    return .stay
+  }
+
+  public var placement: ModePlacement { .bottomLine }
+
+  /// The tray's line with the focused pick marked, and the tray's keys on
+  /// the line below (unless a message takes it).
+  public func draw(app: AppState, theme: Theme, into screen: inout Screen) {
+    let trayLine = screen.height - 2
+    screen.fill(x: 0, y: trayLine, width: screen.width, height: 1, style: .plain)
+    FooterView.drawTray(app, focus: focus, theme: theme, y: trayLine, into: &screen)
+    guard app.notice == nil else { return }
+    FooterView.drawHints(app.options.keys[TrayMode.self].hintLine, theme: theme, y: screen.height - 1, into: &screen)
+  }
+}
+
+/// What a key does in the picked tray.
+public enum TrayAction: String, CaseIterable, KeyCommand {
+  case previous, next, first, last, remove, back, confirm, cancel
+  public var name: String { rawValue }
+  public static var bindable: [Self] { allCases }
+}
