@@ -147,7 +147,7 @@ final class PacedTerminal: TerminalBackend {
     return next.due <= now ? 0 : Int32((next.due - now + 999_999) / 1_000_000)
   }
 
-  func readInput() -> [TerminalInput] {
+  func readInput() -> [AppEvent] {
     guard let pending = next, pending.due <= DispatchTime.now().uptimeNanoseconds else { return [] }
     next = nil
     handedOut = pending.due

@@ -95,7 +95,7 @@ final class ScriptedTerminal: TerminalBackend {
   var inputTimeout: Int32 { keys.isEmpty ? -1 : 0 }
   var graphicsBytes: Int { headless.graphicsBytes }
 
-  func readInput() -> [TerminalInput] {
+  func readInput() -> [AppEvent] {
     defer { keys = [] }
     return keys.map { .key($0) }
   }

@@ -11,7 +11,7 @@ package final class RecordingTerminal: TerminalBackend {
   /// One step of the script.
   package enum Step {
     /// Handed to the loop in one read, so it is one batch of events.
-    case input([TerminalInput])
+    case input([AppEvent])
     /// Bytes as a terminal sends them (`"\u{1B}[C"` is Right), read as the
     /// real terminal reads them: a lone ESC is Esc once its delay passes.
     case bytes([UInt8])
@@ -50,7 +50,7 @@ package final class RecordingTerminal: TerminalBackend {
     }
   }
 
-  package func readInput() -> [TerminalInput] {
+  package func readInput() -> [AppEvent] {
     while let step = script.first {
       switch step {
       case .input(let inputs):

@@ -86,17 +86,8 @@ package final class EventLoop {
     _ = poll(&descriptors, nfds_t(descriptors.count), timeout)
     terminal.suspendIfAsked()
     // Input first: it may carry the terminal's answers that let more go.
-    let inputs = terminal.readInput()
+    let events = terminal.readInput()
     terminal.writePending()
-    var events: [AppEvent] = []
-    for input in inputs {
-      switch input {
-      case .key(let key): events.append(.key(key))
-      case .mouse(let mouse): events.append(.mouse(mouse))
-      case .resize(let size): events.append(.resize(size))
-      }
-    }
-    events += inbox.drain()
-    return events
+    return events + inbox.drain()
   }
 }

@@ -129,9 +129,9 @@ package final class NcursesTerminal: TerminalBackend {
 
   package var pollDescriptors: [Int32] { [pk_tty_fd(), pk_signal_fd()].filter { $0 >= 0 } }
 
-  package func readInput() -> [TerminalInput] {
+  package func readInput() -> [AppEvent] {
     pk_drain_wakeups()
-    var inputs: [TerminalInput] = []
+    var inputs: [AppEvent] = []
     if pk_take_resync() != 0 { inputs.append(resync()) }
     let repliesBefore = input.attributeReplies
     inputs += input.inputs(from: typedAhead)
@@ -160,7 +160,7 @@ package final class NcursesTerminal: TerminalBackend {
 
   /// After a resize or a return from Ctrl-Z: the size may have changed
   /// while nobody was looking, and the screen may hold anything.
-  private func resync() -> TerminalInput {
+  private func resync() -> AppEvent {
     var rows: Int32 = 0
     var columns: Int32 = 0
     var pixelWidth: Int32 = 0

@@ -1,20 +1,14 @@
 import PickerCore
 
-/// What the terminal reports between frames.
-package enum TerminalInput: Equatable {
-  case key(Key)
-  case mouse(MouseEvent)
-  case resize(TerminalSize)
-}
-
 /// Something that shows screens and reports keys: the ncurses terminal, or a
 /// headless twin for benchmarks and tests.
 package protocol TerminalBackend: AnyObject {
   var size: TerminalSize { get }
   /// Descriptors the event loop polls: input, and signal wake-ups.
   var pollDescriptors: [Int32] { get }
-  /// Everything the terminal has buffered; never blocks.
-  func readInput() -> [TerminalInput]
+  /// Everything the terminal has buffered, as the UI's events (keys,
+  /// clicks, resizes; its replies are taken here); never blocks.
+  func readInput() -> [AppEvent]
   /// Milliseconds the loop may wait before calling `readInput` again even
   /// if nothing arrives (an ESC waiting to be told from a sequence), or -1.
   var inputTimeout: Int32 { get }
@@ -74,7 +68,7 @@ package final class HeadlessTerminal: TerminalBackend {
     self.writer = writer
   }
 
-  package func readInput() -> [TerminalInput] { [] }
+  package func readInput() -> [AppEvent] { [] }
   package var inputTimeout: Int32 { -1 }
   package func draw(_ screen: Screen) {
     guard let writer else { return }

@@ -1,8 +1,9 @@
 import Dispatch
 import PickerCore
 
-/// Bytes from a terminal as the loop's input: keys, and mouse reports told
-/// into clicks, double clicks and drags. A lone ESC (or half a sequence)
+/// Bytes from a terminal as the UI's events: keys, and mouse reports told
+/// into clicks, double clicks and drags; the terminal's replies are
+/// counted here and go no further. A lone ESC (or half a sequence)
 /// waits for its rest until a delay has passed. One copy serves the real
 /// terminal and the recording one, so tests type the same bytes a user's
 /// terminal sends.
@@ -28,7 +29,7 @@ package struct TerminalInputReader {
   }
 
   /// The input in these bytes (none: only the wait is checked).
-  package mutating func read(_ bytes: [UInt8]) -> [TerminalInput] {
+  package mutating func read(_ bytes: [UInt8]) -> [AppEvent] {
     var events: [TerminalInputEvent] = []
     if !bytes.isEmpty {
       events = decoder.decode(bytes)
@@ -37,9 +38,10 @@ package struct TerminalInputReader {
     return inputs(from: events + timedOut())
   }
 
-  /// Events read elsewhere (before the screen started) as input.
-  package mutating func inputs(from events: [TerminalInputEvent]) -> [TerminalInput] {
-    var inputs: [TerminalInput] = []
+  /// What the decoder read (here, or before the screen started) as the
+  /// UI's events.
+  package mutating func inputs(from events: [TerminalInputEvent]) -> [AppEvent] {
+    var inputs: [AppEvent] = []
     for event in events {
       switch event {
       case .key(let key): inputs.append(.key(key))
