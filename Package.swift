@@ -75,7 +75,9 @@ let package = Package(
     // HEIC), for the tests' images: not linked into the shipped picker.
     .target(
       name: "CTestEncoders", dependencies: ["CImaging"],
-      linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("gif"), .linkedLibrary("heif")]
+      linkerSettings: [
+        .linkedLibrary("webp"), .linkedLibrary("gif"), .linkedLibrary("heif"), .linkedLibrary("jpeg"),
+      ]
     ),
     .target(name: "PickerTestSupport", dependencies: ["PickerCore", "CTestEncoders"]),
     .testTarget(

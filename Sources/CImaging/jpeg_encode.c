@@ -1,4 +1,5 @@
-// JPEG encoding, for the tests' images. Same error discipline as decoding.
+// JPEG encoding: iTerm2 pictures, and the tests' images. Same error
+// discipline as decoding.
 #include <stddef.h>
 #include <stdio.h>
 #include <jpeglib.h>
@@ -15,7 +16,8 @@ typedef struct {
 static void on_encode_error(j_common_ptr info) { longjmp(((encode_errors *)info->err)->jump, 1); }
 static void on_encode_message(j_common_ptr info) { (void)info; }
 
-static int encode(const pk_image *image, int quality, int greyscale, uint8_t **out, size_t *out_size) {
+int pk_encode_jpeg_configured(const pk_image *image, int quality, pk_jpeg_configure configure, uint8_t **out,
+                              size_t *out_size) {
   struct jpeg_compress_struct info;
   encode_errors errors;
   unsigned char *volatile buffer = NULL;
@@ -36,8 +38,7 @@ static int encode(const pk_image *image, int quality, int greyscale, uint8_t **o
   info.in_color_space = JCS_EXT_RGBA;
   jpeg_set_defaults(&info);
   jpeg_set_quality(&info, quality, TRUE);
-  // libjpeg converts the RGB rows to one grey component itself.
-  if (greyscale) jpeg_set_colorspace(&info, JCS_GRAYSCALE);
+  if (configure) configure((void *)&info);
   jpeg_start_compress(&info, TRUE);
   while (info.next_scanline < info.image_height) {
     JSAMPROW row = image->pixels + (size_t)info.next_scanline * image->width * 4;
@@ -51,11 +52,7 @@ static int encode(const pk_image *image, int quality, int greyscale, uint8_t **o
 }
 
 int pk_encode_jpeg(const pk_image *image, int quality, uint8_t **out, size_t *out_size) {
-  return encode(image, quality, 0, out, out_size);
-}
-
-int pk_encode_jpeg_greyscale(const pk_image *image, int quality, uint8_t **out, size_t *out_size) {
-  return encode(image, quality, 1, out, out_size);
+  return pk_encode_jpeg_configured(image, quality, NULL, out, out_size);
 }
 
 void pk_buffer_free(void *buffer) { free(buffer); }

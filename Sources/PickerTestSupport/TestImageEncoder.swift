@@ -24,7 +24,7 @@ public enum TestImageEncoder {
     let status: Int32
     switch format {
     case .jpeg(let quality): return ImageEncoder.encode(image, as: .jpeg(quality: quality))
-    case .jpegGreyscale(let quality): return ImageEncoder.encode(image, as: .jpegGreyscale(quality: quality))
+    case .jpegGreyscale(let quality): status = pk_encode_jpeg_greyscale(&image.raw, Int32(quality), &buffer, &size)
     case .png: return ImageEncoder.encode(image, as: .png)
     case .webp(let quality): status = pk_encode_webp(&image.raw, Int32(quality), &buffer, &size)
     case .heic(let thumbnailSize): status = pk_encode_heic(&image.raw, Int32(thumbnailSize), &buffer, &size)

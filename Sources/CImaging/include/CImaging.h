@@ -220,8 +220,11 @@ int pk_file_uri(const char *absolute_path, char *out, size_t capacity);
 
 // Each returns 0 and a malloc'd buffer (release with pk_buffer_free), or -1.
 int pk_encode_jpeg(const pk_image *image, int quality, uint8_t **out, size_t *out_size);
-// One grey component (what a greyscale conversion of a photo writes).
-int pk_encode_jpeg_greyscale(const pk_image *image, int quality, uint8_t **out, size_t *out_size);
+// Called with libjpeg's `struct jpeg_compress_struct *` after its defaults
+// are set, to change what is written (the tests' greyscale JPEGs).
+typedef void (*pk_jpeg_configure)(void *compress);
+int pk_encode_jpeg_configured(const pk_image *image, int quality, pk_jpeg_configure configure, uint8_t **out,
+                              size_t *out_size);
 int pk_encode_png(const pk_image *image, uint8_t **out, size_t *out_size);
 void pk_buffer_free(void *buffer);
 

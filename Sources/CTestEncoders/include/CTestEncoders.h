@@ -10,6 +10,9 @@ extern "C" {
 #endif
 
 // Each returns 0 and a malloc'd buffer (release with pk_buffer_free), or -1.
+// A JPEG of one grey component (what a greyscale conversion of a photo
+// writes).
+int pk_encode_jpeg_greyscale(const pk_image *image, int quality, uint8_t **out, size_t *out_size);
 int pk_encode_webp(const pk_image *image, int quality, uint8_t **out, size_t *out_size);
 // A GIF of `count` frames of the same size, colours reduced to a 6x6x6 cube.
 int pk_encode_gif(const pk_image *frames, int count, uint8_t **out, size_t *out_size);

@@ -7,7 +7,6 @@ import Foundation
 public enum ImageEncoder {
   public enum Format: Sendable {
     case jpeg(quality: Int)
-    case jpegGreyscale(quality: Int)
     case png
   }
 
@@ -17,7 +16,6 @@ public enum ImageEncoder {
     let status: Int32
     switch format {
     case .jpeg(let quality): status = pk_encode_jpeg(&image.raw, Int32(quality), &buffer, &size)
-    case .jpegGreyscale(let quality): status = pk_encode_jpeg_greyscale(&image.raw, Int32(quality), &buffer, &size)
     case .png: status = pk_encode_png(&image.raw, &buffer, &size)
     }
     guard status == 0, let buffer else { return nil }

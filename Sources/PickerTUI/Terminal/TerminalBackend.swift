@@ -51,34 +51,3 @@ package struct TerminalTraits {
     self.localeIsUTF8 = localeIsUTF8
   }
 }
-
-/// A terminal with no screen and no keys, for benchmarks of the real loop.
-/// With a graphics writer it makes (and counts) the bytes a pixel terminal
-/// would be sent.
-package final class HeadlessTerminal: TerminalBackend {
-  package let size: TerminalSize
-  package var pollDescriptors: [Int32] { [] }
-  private let writer: GraphicsWriter?
-  private var drawn = false
-  /// Graphics bytes made so far.
-  package private(set) var graphicsBytes = 0
-
-  package init(size: TerminalSize, writer: GraphicsWriter? = nil) {
-    self.size = size
-    self.writer = writer
-  }
-
-  package func readInput() -> [AppEvent] { [] }
-  package var inputTimeout: Int32 { -1 }
-  package func draw(_ screen: Screen) {
-    guard let writer else { return }
-    var screen = screen
-    let full = !drawn
-    drawn = true
-    _ = writer.prepare(&screen, fullRedraw: full)
-    graphicsBytes +=
-      writer.finish(screen, changed: ChangedCells(width: size.width, height: size.height), fullRedraw: full)
-      .count
-  }
-  package func close() {}
-}
