@@ -1,5 +1,5 @@
-// PNG through libpng's simplified API (no setjmp needed): decoding, and
-// encoding in memory. The cache's thumbnail files are png_write.c's.
+// PNG decoding through libpng's simplified API (no setjmp needed). Every
+// PNG the picker writes is png_write.c's.
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,24 +78,4 @@ int pk_png_text(const uint8_t *data, size_t size, const char *key, char *value, 
     pos += 12 + (size_t)length;
   }
   return -1;
-}
-
-int pk_encode_png(const pk_image *source, uint8_t **out, size_t *out_size) {
-  png_image image;
-  memset(&image, 0, sizeof image);
-  image.version = PNG_IMAGE_VERSION;
-  image.width = (png_uint_32)source->width;
-  image.height = (png_uint_32)source->height;
-  image.format = PNG_FORMAT_RGBA;
-  png_alloc_size_t size = 0;
-  if (!png_image_write_get_memory_size(image, size, 0, source->pixels, 0, NULL)) return -1;
-  uint8_t *buffer = malloc(size);
-  if (buffer == NULL) return -1;
-  if (!png_image_write_to_memory(&image, buffer, &size, 0, source->pixels, 0, NULL)) {
-    free(buffer);
-    return -1;
-  }
-  *out = buffer;
-  *out_size = size;
-  return 0;
 }

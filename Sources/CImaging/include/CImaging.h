@@ -225,7 +225,6 @@ int pk_encode_jpeg(const pk_image *image, int quality, uint8_t **out, size_t *ou
 typedef void (*pk_jpeg_configure)(void *compress);
 int pk_encode_jpeg_configured(const pk_image *image, int quality, pk_jpeg_configure configure, uint8_t **out,
                               size_t *out_size);
-int pk_encode_png(const pk_image *image, uint8_t **out, size_t *out_size);
 void pk_buffer_free(void *buffer);
 
 // "name version" lines of the image libraries (and libchafa) in `out`;

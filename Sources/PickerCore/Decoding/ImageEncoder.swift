@@ -1,8 +1,9 @@
 import CImaging
 import Foundation
 
-/// Encodes pixels into image files: the thumbnail cache writes PNGs, iTerm2
-/// pictures are JPEGs. (The tests' WebP, GIF and HEIC images are made by
+/// Encodes pixels into image files: the thumbnail cache and `picker-tui
+/// thumbnail` write PNGs (one writer, png_write.c), iTerm2 pictures are
+/// JPEGs. (The tests' WebP, GIF and HEIC images are made by
 /// PickerTestSupport's encoder, outside the shipped picker.)
 public enum ImageEncoder {
   public enum Format: Sendable {
@@ -16,7 +17,8 @@ public enum ImageEncoder {
     let status: Int32
     switch format {
     case .jpeg(let quality): status = pk_encode_jpeg(&image.raw, Int32(quality), &buffer, &size)
-    case .png: status = pk_encode_png(&image.raw, &buffer, &size)
+    // One PNG writer, the cache's (png_write.c): RGB when opaque.
+    case .png: return thumbnailPNG(image)
     }
     guard status == 0, let buffer else { return nil }
     defer { pk_buffer_free(buffer) }
