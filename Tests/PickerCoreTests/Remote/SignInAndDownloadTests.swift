@@ -3,7 +3,7 @@ import Testing
 @testable import PickerCore
 
 /// Sign-in, sign-out and downloads, as the state sees them.
-@Suite struct UpdateRemoteTests {
+@Suite struct SignInAndDownloadTests {
   static let prompt = AuthPrompt(
     title: "Sign in to Stock",
     fields: [AuthField(name: "user", label: "User"), AuthField(name: "password", label: "Password", isSecret: true)])

@@ -2,7 +2,7 @@ import Testing
 
 @testable import PickerCore
 
-@Suite struct UpdatePreviewTests {
+@Suite struct PreviewTests {
   func loaded(_ items: [PhotoItem], hasMore: Bool = false) -> AppState {
     var (state, effects) = Fixture.started()
     _ = state.answerLoad(from: effects, with: items, total: hasMore ? nil : items.count, hasMore: hasMore)

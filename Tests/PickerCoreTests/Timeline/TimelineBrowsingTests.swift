@@ -4,7 +4,7 @@ import Testing
 
 /// The timeline in the pure update/view: day headers, the date jumps and
 /// the prompt, a listing read again as an index fills in.
-@Suite struct TimelineUpdateTests {
+@Suite struct TimelineBrowsingTests {
   static let photos: [(String, String)] = [
     ("a1", "2025-06-14 18:00"), ("a2", "2025-06-14 09:00"), ("b1", "2025-06-02 12:00"),
     ("c1", "2025-05-30 08:00"), ("c2", "2025-05-30 07:00"), ("c3", "2025-05-30 06:00"),

@@ -10,7 +10,7 @@ extension Array where Element == Effect {
   }
 }
 
-@Suite struct UpdateThumbnailTests {
+@Suite struct TileThumbnailTests {
   /// 120x40 shows 6 columns and 3 rows of 16x8 thumbnails.
   func loaded(_ count: Int, options: AppOptions = AppOptions()) -> (AppState, [Effect]) {
     var (state, effects) = Fixture.started(options: options)

@@ -4,7 +4,7 @@ import Testing
 
 /// Edges a new user falls over: notes from a listing, keys while the
 /// terminal is too small to show the grid.
-@Suite struct UpdateEdgeTests {
+@Suite struct NoticeAndTooSmallTests {
   @Test func aPageNoteIsShownOnceInTheFooter() {
     var (state, effects) = Fixture.started()
     let page = Page(items: Fixture.photos(1...3), hasMore: false, total: 3, note: "1 folder in the list skipped")
