@@ -30,25 +30,3 @@ public enum KeyNames {
     + "shift-up, shift-down, shift-left, shift-right, "
     + "home, end, pgup, pgdn, f1-f12, ctrl-a…ctrl-z, alt-<character>"
 }
-
-/// One line of the config's `[keys]` tables: an action and its new keys.
-public struct KeyRebinding: Hashable, Sendable {
-  public var mode: String
-  public var action: String
-  public var keys: [Key]
-
-  public init(mode: String, action: String, keys: [Key]) {
-    self.mode = mode
-    self.action = action
-    self.keys = keys
-  }
-}
-
-extension KeyMaps {
-  /// The standard maps with the config's rebindings applied in order.
-  public static func standard(with rebindings: [KeyRebinding]) -> KeyMaps {
-    var maps = KeyMaps.standard
-    for rebinding in rebindings { _ = maps.rebind(mode: rebinding.mode, action: rebinding.action, to: rebinding.keys) }
-    return maps
-  }
-}

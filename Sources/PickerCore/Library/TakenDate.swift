@@ -1,0 +1,69 @@
+/// When a photo was taken, by the clock where it was taken, and where that
+/// came from.
+public struct TakenDate: Hashable, Sendable, Comparable {
+  /// Where the date was read, best first.
+  public enum Origin: Int, Hashable, Sendable, CaseIterable {
+    /// EXIF DateTimeOriginal (with SubSecTimeOriginal, OffsetTimeOriginal).
+    case exif = 1
+    /// A date in the file name (IMG_20230614_101500.jpg).
+    case fileName = 2
+    /// The file's modification time, in this machine's time zone.
+    case fileTime = 3
+    /// What a remote or command source listed (`taken_at`).
+    case listing = 4
+
+    public var label: String {
+      switch self {
+      case .exif: "EXIF"
+      case .fileName: "file name"
+      case .fileTime: "file time"
+      case .listing: "the source's listing"
+      }
+    }
+  }
+
+  /// Milliseconds since 1970-01-01 00:00 on the photo's own wall clock: no
+  /// zone is applied, so a photo taken at 10:15 in Tokyo shows 10:15, as
+  /// phone galleries do.
+  public var wallClock: Int64
+  /// The zone's offset from UTC in minutes, when the camera recorded it.
+  public var offsetMinutes: Int?
+  public var origin: Origin
+
+  public init(wallClock: Int64, offsetMinutes: Int? = nil, origin: Origin) {
+    self.wallClock = wallClock
+    self.offsetMinutes = offsetMinutes
+    self.origin = origin
+  }
+
+  public static func < (a: TakenDate, b: TakenDate) -> Bool { a.wallClock < b.wallClock }
+
+  static let millisecondsPerDay: Int64 = 86_400_000
+
+  /// The day number (`CivilDate.dayNumber`) of the wall-clock date.
+  public var day: Int {
+    Int(wallClock >= 0 ? wallClock / Self.millisecondsPerDay : (wallClock + 1) / Self.millisecondsPerDay - 1)
+  }
+
+  public var date: CivilDate { CivilDate(dayNumber: day) }
+
+  /// "2023-06-14 10:15:00", with ".123" when there are sub-seconds and the
+  /// offset when known.
+  public var label: String {
+    let ms = Int(wallClock - Int64(day) * Self.millisecondsPerDay)
+    let seconds = ms / 1000
+    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    var text = "\(date.iso) \(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))"
+    if ms % 1000 != 0 { text += "." + String(String(1000 + ms % 1000).dropFirst()) }
+    if let offsetMinutes {
+      let sign = offsetMinutes < 0 ? "-" : "+"
+      text += " \(sign)\(two(abs(offsetMinutes) / 60)):\(two(abs(offsetMinutes) % 60))"
+    }
+    return text
+  }
+
+  /// The wall-clock milliseconds of a date and time of day.
+  public static func wallClock(_ date: CivilDate, hour: Int, minute: Int, second: Int, millisecond: Int = 0) -> Int64 {
+    Int64(date.dayNumber) * millisecondsPerDay + Int64(((hour * 60 + minute) * 60 + second) * 1000 + millisecond)
+  }
+}
