@@ -45,9 +45,9 @@ extension AppState {
     return requests
   }
 
-  /// Keeps thumbnails for the wanted cells only and asks for the missing
-  /// ones when that list changed.
-  mutating func refreshThumbnails() -> [Effect] {
+  /// Keeps thumbnails for the wanted cells only; the missing ones wait as
+  /// `.loading` until a result comes.
+  mutating func keepWantedThumbnails() {
     let wanted = wantedThumbnails()
     let keys = Set(wanted.map(\.key))
     if thumbnails.count != keys.count || thumbnails.keys.contains(where: { !keys.contains($0) }) {
@@ -55,10 +55,14 @@ extension AppState {
       fetchProgress = fetchProgress.filter { keys.contains($0.key) }
     }
     for request in wanted where thumbnails[request.key] == nil { thumbnails[request.key] = .loading }
-    let missing = wanted.filter { thumbnails[$0.key] == .loading }
-    guard missing != thumbnailDemand else { return [] }
-    thumbnailDemand = missing
-    return [.thumbnails(missing)]
+  }
+
+  /// The thumbnails still missing on and near the screen, most urgent
+  /// first: derived from the state like the view, and handed to the one
+  /// owner of thumbnail demand (`ThumbnailDemand`) once a batch of events
+  /// is applied.
+  public var thumbnailWishes: [ImageRequest] {
+    wantedThumbnails().filter { thumbnails[$0.key] == .loading }
   }
 
   /// A result counts only while its cell is still wanted; one for a scope

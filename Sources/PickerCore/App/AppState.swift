@@ -55,8 +55,6 @@ public struct AppState: Hashable, Sendable {
   var acknowledgedMissing: Set<PathBytes> = []
   /// The scope they were typed for: on any other they are dropped.
   var typedAheadScope: Int?
-  /// What the last `.thumbnails` effect asked for (not asked again).
-  var thumbnailDemand: [ImageRequest] = []
   /// What sources say of work they do by themselves ("Indexing 1,200 of
   /// ~5,000"), by source index; shown while that source is.
   public var sourceStatus: [Int: String] = [:]

@@ -8,9 +8,6 @@ public enum Effect: Hashable, Sendable {
   /// Fetch the remote picks, then report their local paths.
   case download(DownloadPlan)
   case cancelDownload
-  /// The thumbnails still missing on and near the screen, most urgent
-  /// first; replaces the previous list (what left it is cancelled).
-  case thumbnails([ImageRequest])
   /// Read a photo's facts (size, format, EXIF) for the preview.
   case readFacts(ImageReference)
   /// Score a photo's sharpness (compare shows it), from a small decode.

@@ -69,7 +69,7 @@ extension AppState {
     applyCarriedMove()
     effects += replayTypedAhead()
     effects += keepFocusVisibleAndPrefetch()
-    effects += refreshThumbnails()
+    keepWantedThumbnails()
     // What the mode on top needs read for what it shows.
     if let top = topMode { effects += top.afterEvent(app: &self) }
     return effects

@@ -43,12 +43,12 @@ public final class ImagePipeline: Sendable {
   }
 
   public let memoryCache: ThumbnailMemory
-  private let core: PipelineCore
+  private let core: PipelineWorkers
 
   public init(configuration: Configuration = Configuration()) {
     memoryCache = ThumbnailMemory(
       tileBytes: configuration.memoryCacheBytes, previewBytes: configuration.previewCacheBytes)
-    core = PipelineCore(configuration: configuration, memoryCache: memoryCache)
+    core = PipelineWorkers(configuration: configuration, memoryCache: memoryCache)
     for number in 0..<configuration.workerCount {
       let thread = Thread { [core] in core.work() }
       thread.name = "thumbnails-\(number)"
@@ -64,14 +64,14 @@ public final class ImagePipeline: Sendable {
     }
   }
 
-  deinit { core.stop() }
+  deinit { core.queue.stop() }
 
   /// Drops what is queued and waits up to `timeout` seconds for the jobs
   /// running now (and their cache writes) before the process exits.
-  public func shutdown(timeout: Double = 0.5) { core.shutdown(timeout: timeout) }
+  public func shutdown(timeout: Double = 0.5) { core.queue.shutdown(timeout: timeout) }
 
   /// Waits until nothing is queued or running.
-  package func waitUntilIdle() { core.waitUntilIdle() }
+  package func waitUntilIdle() { core.queue.waitUntilIdle() }
 
   /// The thumbnail when it is already in memory; never waits.
   public func cachedImage(for key: ImageRequest.Key) -> Thumbnail? { memoryCache.value(for: key) }
@@ -87,25 +87,25 @@ public final class ImagePipeline: Sendable {
   }
 
   /// Jobs queued or running, and jobs ever started (for tests).
-  public var pendingJobCount: Int { core.pendingJobCount }
-  public var startedJobCount: Int { core.startedJobCount }
+  public var pendingJobCount: Int { core.queue.pendingJobCount }
+  public var startedJobCount: Int { core.queue.startedJobCount }
 }
 
 /// A subscription to one thumbnail; cancel it when the cell leaves the screen.
 public final class ImageTask: Sendable {
-  private let core: PipelineCore
+  private let queue: JobQueue
   let key: ImageRequest.Key
   let subscriber: Int
 
-  init(core: PipelineCore, key: ImageRequest.Key, subscriber: Int) {
-    self.core = core
+  init(queue: JobQueue, key: ImageRequest.Key, subscriber: Int) {
+    self.queue = queue
     self.key = key
     self.subscriber = subscriber
   }
 
   /// Stops wanting the result; the job stops when nobody else wants it.
-  public func cancel() { core.cancel(key, subscriber: subscriber) }
+  public func cancel() { queue.cancel(key, subscriber: subscriber) }
 
   /// Moves the job up or down the queue.
-  public func setPriority(_ priority: Int) { core.setPriority(priority, key: key, subscriber: subscriber) }
+  public func setPriority(_ priority: Int) { queue.setPriority(priority, key: key, subscriber: subscriber) }
 }

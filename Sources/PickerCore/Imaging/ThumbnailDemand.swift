@@ -1,11 +1,17 @@
 import Foundation
 
-/// What the screen wants from the pipeline right now. Each call to `want`
+/// The one owner of thumbnail demand: what the screen wants from the
+/// pipeline, in what order, and what is in flight. Each call to `want`
 /// replaces the whole wish list: new thumbnails are asked for, the ones
 /// still wanted get their new priority, and the rest are cancelled (their
-/// cells scrolled away or their scope was left). Used from one thread.
+/// cells scrolled away or their scope was left). The app keeps only each
+/// thumbnail's state; the pipeline keeps the jobs. Used from one thread.
 public final class ThumbnailDemand {
   private let pipeline: ImagePipeline
+  /// The last wish list, most urgent first; the same list again asks for
+  /// nothing.
+  private var wishes: [ImageRequest] = []
+  /// Asked for and not cancelled, by key.
   private var tasks: [ImageRequest.Key: ImageTask] = [:]
 
   public init(pipeline: ImagePipeline) { self.pipeline = pipeline }
@@ -20,6 +26,8 @@ public final class ThumbnailDemand {
     _ requests: [ImageRequest], deliver: @escaping @Sendable (ImageRequest.Key, ThumbnailResult) -> Void,
     progress: (@Sendable (ImageRequest.Key, Int64, Int64?) -> Void)? = nil
   ) -> [(ImageRequest.Key, Thumbnail)] {
+    guard requests != wishes else { return [] }
+    wishes = requests
     var ready: [(ImageRequest.Key, Thumbnail)] = []
     var next: [ImageRequest.Key: ImageTask] = [:]
     for request in requests where next[request.key] == nil {

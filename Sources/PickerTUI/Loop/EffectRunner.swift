@@ -2,15 +2,12 @@ import Foundation
 import PickerCore
 
 /// Carries out every effect `update` returns: I/O off the main thread, with
-/// results posted back to the inbox; the wish list of thumbnails, handed to
-/// the pipeline once a batch is done; and the end. Called from the event
-/// loop's thread only.
+/// results posted back to the inbox, and the end; and hands the state's
+/// thumbnail wishes to the pipeline once a batch is done. Called from the
+/// event loop's thread only.
 final class EffectRunner {
   /// Set by `.finish`: the loop ends with it.
   private(set) var finished: Outcome?
-  /// The last wish list of the batch so far: each replaces the one before,
-  /// so only the last goes to the pipeline (`handOverThumbnails`).
-  private var wishList: [ImageRequest]?
   let sources: [any PhotoSource]
   let inbox: Inbox
   /// Nil when thumbnails are off.
@@ -52,7 +49,6 @@ final class EffectRunner {
     case .scoreSharpness(let reference): scoreSharpness(reference)
     case .checkPicked(let check): checkPicked(check)
     case .refresh(let index): sources[index].refresh()
-    case .thumbnails(let requests): wishList = requests
     case .finish(let outcome): finished = outcome
     }
   }
@@ -159,16 +155,14 @@ final class EffectRunner {
     }
   }
 
-  /// Hands the batch's last wish list to the pipeline, if the batch had one.
+  /// Hands the state's thumbnail wishes to the pipeline after a batch.
   /// Thumbnails already in memory come back at once, as events to apply
   /// before the next frame is drawn.
-  func handOverThumbnails() -> [AppEvent] {
-    guard let requests = wishList else { return [] }
-    wishList = nil
+  func handOverThumbnails(_ requests: @autoclosure () -> [ImageRequest]) -> [AppEvent] {
     guard let thumbnails else { return [] }
     let inbox = inbox
     let ready = thumbnails.want(
-      requests, deliver: { key, result in inbox.post(.thumbnailLoaded(key, result)) },
+      requests(), deliver: { key, result in inbox.post(.thumbnailLoaded(key, result)) },
       progress: { key, received, expected in
         inbox.post(.thumbnailProgress(key, received: received, expected: expected))
       })

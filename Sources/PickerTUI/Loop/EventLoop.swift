@@ -52,7 +52,7 @@ package final class EventLoop {
         index += 1
         // Thumbnails the pipeline has in memory come back as events applied
         // in this same frame.
-        if index == pending.count { pending += runner.handOverThumbnails() }
+        if index == pending.count { pending += runner.handOverThumbnails(state.thumbnailWishes) }
       }
       if !pending.isEmpty {
         if state.selection != journaled {

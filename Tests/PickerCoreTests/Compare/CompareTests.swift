@@ -30,7 +30,7 @@ import Testing
     let effects = state.press(.char("c"))
     let compare = try #require(state.compareState)
     #expect(compare.photos.map(\.key.itemID) == ["IMG_1.jpg", "IMG_2.jpg", "IMG_3.jpg"])
-    let requests = try #require(effects.thumbnailRequests)
+    let requests = try #require(state.requestedThumbnails)
     #expect(
       Set(requests.map(\.key.reference)) == Set((1...3).map { ImageReference.file(PathBytes("/p/IMG_\($0).jpg")) }))
     #expect(effects.contains(.readFacts(.file(PathBytes("/p/IMG_2.jpg")))))

@@ -2,12 +2,9 @@ import Testing
 
 @testable import PickerCore
 
-extension Array where Element == Effect {
-  /// The last thumbnail wish list among these effects.
-  var thumbnailRequests: [ImageRequest]? {
-    for effect in reversed() { if case .thumbnails(let requests) = effect { return requests } }
-    return nil
-  }
+extension AppState {
+  /// The thumbnails the state wants and has not got, nil when none.
+  var requestedThumbnails: [ImageRequest]? { thumbnailWishes.isEmpty ? nil : thumbnailWishes }
 }
 
 @Suite struct TileThumbnailTests {
@@ -25,8 +22,8 @@ extension Array where Element == Effect {
   }
 
   @Test func screenFirstInReadingOrderThenTheScreenBelow() throws {
-    let (_, effects) = loaded(60)
-    let requests = try #require(effects.thumbnailRequests)
+    let (state, _) = loaded(60)
+    let requests = try #require(state.requestedThumbnails)
     #expect(requests.count == 36, "18 on screen, 18 prefetched")
     #expect(requests.prefix(3).map(name) == ["IMG_1.jpg", "IMG_2.jpg", "IMG_3.jpg"])
     #expect(zip(requests, requests.dropFirst()).allSatisfy { $0.priority > $1.priority })
@@ -37,14 +34,14 @@ extension Array where Element == Effect {
   }
 
   @Test func resultsFillTilesAndStaleOnesAreDropped() throws {
-    var (state, effects) = loaded(60)
-    let requests = try #require(effects.thumbnailRequests)
+    var (state, _) = loaded(60)
+    let requests = try #require(state.requestedThumbnails)
     let cells = CellImage(
       columns: 1, rows: 1, colors: .rgb, glyphs: [CellGlyph(scalar: 0x2580, foreground: 0xFF0000, background: 0x0000FF)]
     )
-    let next = state.update(.thumbnailLoaded(requests[0].key, .success(.cells(cells))))
+    _ = state.update(.thumbnailLoaded(requests[0].key, .success(.cells(cells))))
     #expect(state.thumbnails[requests[0].key] == .ready(.cells(cells)))
-    #expect(next.thumbnailRequests?.count == 35, "what arrived is no longer asked for")
+    #expect(state.thumbnailWishes.count == 35, "what arrived is no longer asked for")
     _ = state.update(.thumbnailLoaded(requests[1].key, .failure(ImageDecodingError("corrupt JPEG"))))
     #expect(state.thumbnails[requests[1].key] == .failed("corrupt JPEG"))
     // A result for a photo no longer on or near the screen is dropped.
@@ -56,31 +53,31 @@ extension Array where Element == Effect {
 
   @Test func biggerTilesAskAgainAtTheNewSize() throws {
     var (state, _) = loaded(60)
-    let effects = state.press(.char("+"))
-    let requests = try #require(effects.thumbnailRequests)
+    state.press(.char("+"))
+    let requests = try #require(state.requestedThumbnails)
     #expect(requests.allSatisfy { $0.key.columns == state.layout.thumbnailWidth && $0.key.columns > 16 })
     #expect(state.thumbnails.keys.allSatisfy { $0.columns > 16 }, "old sizes are let go")
   }
 
   @Test func scrollingMovesTheWishList() throws {
     var (state, _) = loaded(60)
-    let effects = state.press(.pageDown, .pageDown)
-    let requests = try #require(effects.thumbnailRequests)
+    state.press(.pageDown, .pageDown)
+    let requests = try #require(state.requestedThumbnails)
     #expect(!requests.contains { name($0) == "IMG_1.jpg" })
     #expect(requests.contains { name($0) == "IMG_40.jpg" })
   }
 
   @Test func thumbnailsOffAsksForNothingAndShowsTheKind() {
-    let (state, effects) = loaded(10, options: AppOptions(showsThumbnails: false))
-    #expect(effects.thumbnailRequests == nil)
+    let (state, _) = loaded(10, options: AppOptions(showsThumbnails: false))
+    #expect(state.requestedThumbnails == nil)
     let text = AppView.render(state, theme: .monochrome).plainText
     #expect(text.contains("JPG"))
     #expect(!text.contains("░"))
   }
 
   @Test func tilesShowCellsErrorsAndPlaceholders() throws {
-    var (state, effects) = loaded(3)
-    let requests = try #require(effects.thumbnailRequests)
+    var (state, _) = loaded(3)
+    let requests = try #require(state.requestedThumbnails)
     let cells = CellImage(
       columns: 2, rows: 1, colors: .rgb,
       glyphs: [
@@ -106,8 +103,8 @@ extension Array where Element == Effect {
   @Test func pixelThumbnailsArePlacedOverBlankCellsAndNeverUnderTheHelp() throws {
     var options = AppOptions()
     options.pixelFormat = PixelFormat(graphics: .kitty, cellSize: PixelSize(width: 8, height: 16))
-    var (state, effects) = loaded(60, options: options)
-    let requests = try #require(effects.thumbnailRequests)
+    var (state, _) = loaded(60, options: options)
+    let requests = try #require(state.requestedThumbnails)
     #expect(requests[0].key.style == .pixels(options.pixelFormat!))
     let picture = PixelThumbnail(
       graphics: .kitty, columns: 16, rows: 6, pixelSize: PixelSize(width: 128, height: 96), payload: [])

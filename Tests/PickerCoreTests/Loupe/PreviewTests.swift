@@ -11,10 +11,10 @@ import Testing
 
   @Test func vOpensThePreviewOfTheFocusedPhotoAndAsksForItsPicture() throws {
     var state = loaded(Fixture.photos(1...5))
-    let effects = state.press(.char("v"))
+    state.press(.char("v"))
     #expect(state.top(PreviewMode.self) == PreviewMode(showsFacts: false))
     #expect(state.previewedItem?.id == "IMG_1.jpg")
-    let requests = try #require(effects.thumbnailRequests)
+    let requests = try #require(state.requestedThumbnails)
     // The photo shown, then the next one; there is no previous.
     #expect(requests.count == 2)
     #expect(requests[0].key.columns == 120 && requests[0].key.rows == 39, "the whole screen but the status line")
@@ -130,7 +130,8 @@ import Testing
     photo.listedSize = PixelSize(width: 4000, height: 3000)
     photo.listedDate = "2024-07-01T18:30:00Z"
     _ = state.answerLoad(from: effects, with: [photo], total: 1)
-    let requests = try #require(state.press(.char("v")).thumbnailRequests)
+    state.press(.char("v"))
+    let requests = try #require(state.requestedThumbnails)
     // The preview asks for the original, through its source.
     #expect(requests.first?.key.reference == .remote(source: "s", url: "http://x/o/42"))
     let opened = state.press(.char("i"))
@@ -145,7 +146,8 @@ import Testing
   @Test func aLargeOriginalShowsItsBytesAndABarUntilItArrives() throws {
     var (state, effects) = Fixture.started()
     _ = state.answerLoad(from: effects, with: Fixture.photos(1...2), total: 2)
-    let key = try #require(state.press(.char("v")).thumbnailRequests?.first?.key)
+    state.press(.char("v"))
+    let key = try #require(state.requestedThumbnails?.first?.key)
     _ = state.update(.thumbnailProgress(key, received: 2 << 20, expected: 8 << 20))
     var screen = AppView.render(state, theme: .colored).plainText
     #expect(screen.contains("2.0 MB of 8.0 MB") && screen.contains("██████████░"))

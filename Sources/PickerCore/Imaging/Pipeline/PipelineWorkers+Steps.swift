@@ -4,7 +4,7 @@ import Foundation
 /// thumbnail up (memory, then the disk stores), else fetch and decode it,
 /// then render it for the terminal; the loupe's views are cut from a
 /// photo decoded whole once.
-extension PipelineCore {
+extension PipelineWorkers {
   /// Makes one thumbnail in three named steps: look it up in a store,
   /// else fetch and decode it, then render it for the terminal. Nil when
   /// nobody wanted it any more before the expensive part. The closure
@@ -55,20 +55,12 @@ extension PipelineCore {
   ) {
     guard isWanted(key) else { return (nil, nil, nil) }
     do {
-      let whole: PixelImage
-      var path = ImagePipeline.JobReport.Path.memoryCache
-      wholeImageDecode.lock()
-      if let kept = wholeImages.value(for: key.reference) {
-        wholeImageDecode.unlock()
-        whole = kept
-      } else {
-        defer { wholeImageDecode.unlock() }
-        // A box no photo exceeds: the decoder's own size, no thumbnail.
-        let everything = PixelSize(width: 1 << 16, height: 1 << 16)
-        whole = try fetchAndDecode(key, need: everything, enough: everything).image
-        wholeImages.insert(whole, for: key.reference, cost: whole.byteCount)
-        path = .decoded(embeddedThumbnail: false)
+      // A box no photo exceeds: the decoder's own size, no thumbnail.
+      let everything = PixelSize(width: 1 << 16, height: 1 << 16)
+      let (whole, decoded) = try wholePhotos.photo(key.reference) { () throws(ImageDecodingError) in
+        try fetchAndDecode(key, need: everything, enough: everything).image
       }
+      let path: ImagePipeline.JobReport.Path = decoded ? .decoded(embeddedThumbnail: false) : .memoryCache
       let screen = key.screenPixelBox, box = key.pixelBox
       let (region, drawn) = loupe.visibleRegion(image: PixelSize(width: whole.width, height: whole.height), box: screen)
       // Symbols are drawn from fewer pixels than the screen has.

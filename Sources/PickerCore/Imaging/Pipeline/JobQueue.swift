@@ -1,10 +1,11 @@
 import Foundation
 
-/// The shared state of the pipeline's workers, behind one condition lock:
-/// the jobs (one per key, shared by its subscribers), the queues and the
-/// workers that take from them. What a job does is in PipelineCore+Steps.
-final class PipelineCore: @unchecked Sendable {
-  private final class Job {
+/// The pipeline's jobs, behind one condition lock: one job per key, shared
+/// by its subscribers; the queue of jobs for the decoding workers and the
+/// one for the network workers, each taken most urgent first; and the
+/// disk cache writes, done when no job waits.
+final class JobQueue: @unchecked Sendable {
+  final class Job {
     let request: ImageRequest
     let sequence: Int
     /// Fetched over the network: runs on a network worker.
@@ -30,10 +31,12 @@ final class PipelineCore: @unchecked Sendable {
     }
   }
 
-  let configuration: ImagePipeline.Configuration
-  /// Where thumbnails are kept between runs: local files, remote photos.
-  let stores: [any ThumbnailStore]
-  let memoryCache: ThumbnailMemory
+  /// What a worker takes: a job, or a deferred cache write.
+  enum Work {
+    case job(Job)
+    case write(() -> Void)
+  }
+
   private let condition = NSCondition()
   private var jobs: [ImageRequest.Key: Job] = [:]
   /// Jobs waiting for a decoding worker, and for a network worker.
@@ -49,29 +52,16 @@ final class PipelineCore: @unchecked Sendable {
   private var writes: [() -> Void] = []
   /// About 64 KB of pixels each: a bound of a few MB.
   static let maxDeferredWrites = 64
-  /// Photos decoded whole for the loupe: each view (a zoom, a pan) is cut
-  /// from one of these instead of decoding again. Bounded in bytes (two
-  /// 48 MP photos); decodes of them take turns, so a second view waits
-  /// for the first decode instead of repeating it.
-  let wholeImages = MemoryCache<ImageReference, PixelImage>(byteLimit: 400 << 20)
-  let wholeImageDecode = NSLock()
-
-  init(configuration: ImagePipeline.Configuration, memoryCache: ThumbnailMemory) {
-    self.configuration = configuration
-    self.memoryCache = memoryCache
-    var stores: [any ThumbnailStore] = []
-    if let cache = configuration.diskCache { stores.append(LocalThumbnailStore(cache: cache)) }
-    if let cache = configuration.remoteCache { stores.append(RemoteThumbnailStore(cache: cache)) }
-    self.stores = stores
-  }
 
   var pendingJobCount: Int { condition.withLock { jobs.count } }
   var startedJobCount: Int { condition.withLock { started } }
 
+  /// Adds a subscriber to the key's job, making the job if it is new;
+  /// returns the subscriber's number.
   func subscribe(
-    _ request: ImageRequest, progress: (@Sendable (Int64, Int64?) -> Void)? = nil,
+    _ request: ImageRequest, usesNetwork: @autoclosure () -> Bool, progress: (@Sendable (Int64, Int64?) -> Void)?,
     completion: @escaping @Sendable (ThumbnailResult) -> Void
-  ) -> ImageTask {
+  ) -> Int {
     condition.lock()
     defer { condition.unlock() }
     nextSubscriber += 1
@@ -79,14 +69,13 @@ final class PipelineCore: @unchecked Sendable {
     if let existing = jobs[request.key] {
       job = existing
     } else {
-      let usesNetwork = configuration.loaders.first { $0.canHandle(request.key.reference) }?.usesNetwork ?? false
-      job = Job(request: request, sequence: nextSequence, usesNetwork: usesNetwork)
+      job = Job(request: request, sequence: nextSequence, usesNetwork: usesNetwork())
       nextSequence += 1
       jobs[request.key] = job
       enqueue(job)
     }
     job.subscribers[nextSubscriber] = (request.priority, completion, progress)
-    return ImageTask(core: self, key: request.key, subscriber: nextSubscriber)
+    return nextSubscriber
   }
 
   func cancel(_ key: ImageRequest.Key, subscriber: Int) {
@@ -99,15 +88,15 @@ final class PipelineCore: @unchecked Sendable {
     }
   }
 
+  func setPriority(_ priority: Int, key: ImageRequest.Key, subscriber: Int) {
+    condition.withLock { jobs[key]?.subscribers[subscriber]?.priority = priority }
+  }
+
   /// Called with the lock held.
   private func enqueue(_ job: Job) {
     if job.usesNetwork { networkQueued.append(job) } else { queued.append(job) }
     // Workers of both kinds wait on the one condition.
     condition.broadcast()
-  }
-
-  func setPriority(_ priority: Int, key: ImageRequest.Key, subscriber: Int) {
-    condition.withLock { jobs[key]?.subscribers[subscriber]?.priority = priority }
   }
 
   func stop() {
@@ -141,68 +130,18 @@ final class PipelineCore: @unchecked Sendable {
     }
   }
 
-  /// One worker's life: take the most urgent job, make it, hand it out.
-  /// Network workers take only jobs that fetch over the network; decoding
-  /// workers take the rest and the deferred cache writes.
-  func work(network: Bool = false) {
-    condition.withLock { workersAlive += 1 }
-    defer {
-      condition.withLock {
-        workersAlive -= 1
-        condition.broadcast()
-      }
+  /// A worker starts, or ends (shutdown waits for the running ones).
+  func workerStarted() { condition.withLock { workersAlive += 1 } }
+  func workerEnded() {
+    condition.withLock {
+      workersAlive -= 1
+      condition.broadcast()
     }
-    while let work = nextWork(network: network) {
-      guard case .job(let job) = work else {
-        if case .write(let write) = work { write() }
-        condition.withLock {
-          running -= 1
-          condition.broadcast()
-        }
-        continue
-      }
-      let begin = DispatchTime.now().uptimeNanoseconds
-      let (result, path, afterDelivery) = make(job.request.key)
-      if case .success(let image)? = result { memoryCache.insert(image, for: job.request.key, cost: image.byteCost) }
-      let completions = condition.withLock { () -> [@Sendable (ThumbnailResult) -> Void] in
-        if result == nil && !job.subscribers.isEmpty {
-          // Given up for want of subscribers, and someone subscribed since:
-          // back in the queue, or that subscriber would wait forever.
-          job.isRunning = false
-          enqueue(job)
-          return []
-        }
-        jobs[job.request.key] = nil
-        return job.subscribers.values.map(\.completion)
-      }
-      if let result { completions.forEach { $0(result) } }
-      if let observer = configuration.observer, let path {
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e9
-        observer(ImagePipeline.JobReport(key: job.request.key, path: path, seconds: seconds))
-      }
-      // Disk cache writes wait until no thumbnail is wanted: nobody is
-      // waiting for them, and someone may be waiting for the next picture.
-      // Each holds its pixels, so past a backlog they are done at once.
-      let deferred = condition.withLock { () -> Bool in
-        guard let afterDelivery, writes.count < Self.maxDeferredWrites else { return false }
-        writes.append(afterDelivery)
-        return true
-      }
-      if !deferred { afterDelivery?() }
-      condition.withLock {
-        running -= 1
-        condition.broadcast()
-      }
-    }
-  }
-
-  private enum Work {
-    case job(Job)
-    case write(() -> Void)
   }
 
   /// The most urgent job, else a pending cache write; nil once stopped.
-  private func nextWork(network: Bool) -> Work? {
+  /// Network workers take only jobs that fetch over the network.
+  func next(network: Bool) -> Work? {
     condition.lock()
     defer { condition.unlock() }
     if network {
@@ -232,10 +171,43 @@ final class PipelineCore: @unchecked Sendable {
     return job
   }
 
-  /// Bytes of a fetch in progress, to the subscribers that listen.
-  func tellProgress(_ key: ImageRequest.Key, _ received: Int64, _ expected: Int64?) {
-    let listeners = condition.withLock { jobs[key]?.subscribers.values.compactMap(\.progress) ?? [] }
-    for listener in listeners { listener(received, expected) }
+  /// The job is made: its subscribers' completions, to call with the
+  /// result. Given up (nil result) for want of subscribers while someone
+  /// subscribed since: back in the queue, or that subscriber would wait
+  /// forever.
+  func finish(_ job: Job, made: Bool) -> [@Sendable (ThumbnailResult) -> Void] {
+    condition.withLock {
+      if !made && !job.subscribers.isEmpty {
+        job.isRunning = false
+        enqueue(job)
+        return []
+      }
+      jobs[job.request.key] = nil
+      return job.subscribers.values.map(\.completion)
+    }
+  }
+
+  /// Keeps a disk cache write for when no job waits; false past the
+  /// backlog's bound (the caller writes at once).
+  func deferWrite(_ write: @escaping () -> Void) -> Bool {
+    condition.withLock {
+      guard writes.count < Self.maxDeferredWrites else { return false }
+      writes.append(write)
+      return true
+    }
+  }
+
+  /// A job or a write taken by `next` is done.
+  func workDone() {
+    condition.withLock {
+      running -= 1
+      condition.broadcast()
+    }
+  }
+
+  /// Who listens to a fetch's progress.
+  func progressListeners(_ key: ImageRequest.Key) -> [@Sendable (Int64, Int64?) -> Void] {
+    condition.withLock { jobs[key]?.subscribers.values.compactMap(\.progress) ?? [] }
   }
 
   func isWanted(_ key: ImageRequest.Key) -> Bool {
