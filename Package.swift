@@ -37,7 +37,7 @@ let package = Package(
       dependencies: ["CChafa", "CSystemCalls"],
       linkerSettings: [
         .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
-        .linkedLibrary("gif"), .linkedLibrary("exif"), .linkedLibrary("lcms2"),
+        .linkedLibrary("gif"), .linkedLibrary("lcms2"),
         .linkedLibrary("z"), .linkedLibrary("tiff"),
         .linkedLibrary("stb"),
       ]

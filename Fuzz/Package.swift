@@ -44,7 +44,7 @@ let package = Package(
       cSettings: [.unsafeFlags(["-fsanitize=fuzzer-no-link,address"])],
       linkerSettings: [
         .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
-        .linkedLibrary("gif"), .linkedLibrary("heif"), .linkedLibrary("exif"), .linkedLibrary("lcms2"),
+        .linkedLibrary("gif"), .linkedLibrary("heif"), .linkedLibrary("lcms2"),
         .linkedLibrary("z"), .linkedLibrary("tiff"), .linkedLibrary("jxl"), .linkedLibrary("raw_r"),
         .linkedLibrary("stb"),
       ]

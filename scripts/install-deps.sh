@@ -12,9 +12,9 @@ packages=(libncurses-dev ncurses-term pkg-config
   # Imaging: decoders, the thumbnail encoder (PNG) and cell rendering.
   # libchafa-dev does not pull in libglib2.0-dev, which its pkg-config needs.
   libchafa-dev libglib2.0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libgif-dev libheif-dev
-  # libexif reads the preview's facts; Little CMS turns embedded colour
-  # profiles (Adobe RGB, ProPhoto, Display P3) into sRGB.
-  libexif-dev liblcms2-dev
+  # Little CMS turns embedded colour profiles (Adobe RGB, ProPhoto,
+  # Display P3) into sRGB.
+  liblcms2-dev
   # TIFF (first page, any bit depth, CMYK) through libtiff; JPEG XL through
   # libjxl.
   libtiff-dev libjxl-dev

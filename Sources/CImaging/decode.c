@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "decode_internal.h"
+#include "photo_header.h"
 #include "system_calls.h"
 
 // Files larger than this are not images anyone wants to thumbnail; refusing
@@ -213,4 +214,10 @@ done:
   free(data);
   close(fd);
   return status;
+}
+
+int pk_tiff_is_camera_raw(const uint8_t *data, size_t size) {
+  pk_photo_header read;
+  pk_read_photo_header_bytes(data, size, &read);
+  return read.format == 4 && read.looks_raw;
 }

@@ -33,8 +33,6 @@ int pk_raw_facts_isolated(const char *path, pk_facts *facts);
 // PEF, ...) from its first IFD; such files go to LibRaw before libtiff.
 int pk_tiff_is_camera_raw(const uint8_t *data, size_t size);
 
-// ImageWidth and ImageLength of a TIFF's first IFD; 0 when not found.
-void pk_tiff_size(const uint8_t *data, size_t size, int32_t *width, int32_t *height);
 
 // What the first bytes of a JPEG tell without decoding: the size in its
 // frame header and the EXIF orientation and thumbnail. Any field may stay 0

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode_internal.h"
 #include "decode_support.h"
+#include "photo_header.h"
 
 int pk_fail(pk_decode_options *options, const char *format, ...) {
   // Running out of memory says nothing about the file.
@@ -75,4 +77,10 @@ int pk_finish_orientation(pk_decode_options *options, pk_image *out, int orienta
   if (pk_image_orient(out, orientation) != 0) return pk_fail(options, "out of memory");
   options->orientation = orientation;
   return 0;
+}
+
+int pk_exif_orientation(const uint8_t *data, size_t size) {
+  pk_photo_header read;
+  pk_read_exif_block(data, size, &read);
+  return read.orientation != 0 ? read.orientation : 1;
 }

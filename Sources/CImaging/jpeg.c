@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "decode_internal.h"
+#include "photo_header.h"
 
 typedef struct {
   struct jpeg_error_mgr manager;
@@ -174,6 +175,26 @@ static void apply_profile(const uint8_t *data, size_t size, pk_image *out) {
 
 int pk_decode_jpeg_pixels(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
   return decode_pixels(data, size, options, out, 0);
+}
+
+// A JPEG's frame and EXIF thumbnail as the decoders want them, read by the
+// one header reader (photo_header.c).
+void pk_jpeg_scan_header(const uint8_t *data, size_t size, pk_jpeg_header *header) {
+  pk_photo_header read;
+  pk_read_photo_header_bytes(data, size, &read);
+  memset(header, 0, sizeof *header);
+  header->orientation = read.orientation != 0 ? read.orientation : 1;
+  if (read.format != 1) return;
+  header->complete = read.frame_complete;
+  // The frame's size only: the EXIF's may differ, and is not what is decoded.
+  if (read.frame_complete) {
+    header->width = read.width;
+    header->height = read.height;
+  }
+  header->components = read.components;
+  header->scan_offset = (size_t)read.scan_offset;
+  header->thumbnail_offset = (size_t)read.thumbnail_offset;
+  header->thumbnail_length = (size_t)read.thumbnail_length;
 }
 
 // Whether an embedded thumbnail agrees with its photo on what is cheap to

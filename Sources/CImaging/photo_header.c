@@ -89,6 +89,9 @@ typedef struct {
   char latitude_ref, longitude_ref;
   double latitude, longitude;
   uint32_t maker_note, maker_note_size;  // the MakerNote's TIFF offset and length (0: none)
+  uint32_t next_ifd;                     // IFD0's link to IFD1 (0: none)
+  uint32_t thumbnail_offset, thumbnail_length;  // IFD1's JPEG thumbnail (0: none)
+  int raw_hint;  // IFD0 has DNGVersion, SubIFDs or a maker
 } tiff;
 
 static uint32_t t16(const tiff *t, const uint8_t *p) { return t->big_endian ? be16(p) : le16(p); }
@@ -144,7 +147,17 @@ static int entry_degrees(tiff *t, const uint8_t *entry, double *out) {
   return 1;
 }
 
-enum { ifd0, exif_ifd, gps_ifd, apple_ifd };
+// A RATIONAL or SRATIONAL value; a zero denominator reads as 0.
+static double entry_rational(tiff *t, const uint8_t *entry) {
+  uint8_t v[8];
+  uint32_t type = t16(t, entry + 2);
+  if ((type != 5 && type != 10) || entry_value(t, entry, v, 8) != 8) return 0;
+  uint32_t num = t32(t, v), den = t32(t, v + 4);
+  if (den == 0) return 0;
+  return type == 10 ? signed32(num) / signed32(den) : (double)num / den;
+}
+
+enum { ifd0, exif_ifd, gps_ifd, apple_ifd, ifd1 };
 
 static void read_ifd(tiff *t, uint32_t offset, int kind, pk_photo_header *h) {
   uint8_t e[12];
@@ -167,11 +180,20 @@ static void read_ifd(tiff *t, uint32_t offset, int kind, pk_photo_header *h) {
         h->orientation = o >= 1 && o <= 8 ? (int32_t)o : 0;
       } else if (tag == 0x8769) t->exif_ifd = entry_number(t, e);
       else if (tag == 0x8825) t->gps_ifd = entry_number(t, e);
+      else if (tag == 0x0132) entry_text(t, e, h->date_time, sizeof h->date_time);
+      if (tag == 0xC612 || tag == 0x014A || tag == 0x010F) t->raw_hint = 1;
+    } else if (kind == ifd1) {
+      if (tag == 0x0201) t->thumbnail_offset = entry_number(t, e);
+      else if (tag == 0x0202) t->thumbnail_length = entry_number(t, e);
     } else if (kind == exif_ifd) {
       if (tag == 0x9003) entry_text(t, e, h->date_original, sizeof h->date_original);
       else if (tag == 0x9291) entry_text(t, e, h->subsec_original, sizeof h->subsec_original);
       else if (tag == 0x9011) entry_text(t, e, h->offset_original, sizeof h->offset_original);
       else if (tag == 0xA434) entry_text(t, e, h->lens, sizeof h->lens);
+      else if (tag == 0x829A) h->exposure_seconds = entry_rational(t, e);
+      else if (tag == 0x829D) h->f_number = entry_rational(t, e);
+      else if (tag == 0x920A) h->focal_length_mm = entry_rational(t, e);
+      else if (tag == 0x8827) h->iso = (int32_t)(entry_number(t, e) & 0x7FFFFFFF);
       else if (tag == 0xA002) t->exif_width = entry_number(t, e);
       else if (tag == 0xA003) t->exif_height = entry_number(t, e);
       else if (tag == 0x927C && t16(t, e + 2) == 7) {
@@ -187,6 +209,7 @@ static void read_ifd(tiff *t, uint32_t offset, int kind, pk_photo_header *h) {
     } else if (tag == 2) t->has_latitude = entry_degrees(t, e, &t->latitude);
     else if (tag == 4) t->has_longitude = entry_degrees(t, e, &t->longitude);
   }
+  if (kind == ifd0 && tiff_fetch(t, (uint64_t)offset + 2 + count * 12u, e, 4)) t->next_ifd = t32(t, e);
 }
 
 // Apple's MakerNote: "Apple iOS", a version, a byte order, then one IFD
@@ -216,7 +239,20 @@ static void read_tiff_as(source *s, uint64_t base, uint64_t limit, int first, pk
   }
   if (head[0] == 'M' && head[1] == 'M') t.big_endian = 1;
   else if (head[0] != 'I' || head[1] != 'I') return;
+  h->has_exif = 1;
   read_ifd(&t, t32(&t, head + 4), first, h);
+  // IFD1 holds a JPEG's EXIF thumbnail; it is used only when all of it is
+  // in the bytes at hand.
+  if (first == ifd0 && t.next_ifd != 0) {
+    read_ifd(&t, t.next_ifd, ifd1, h);
+    uint64_t at = t.base + t.thumbnail_offset;
+    if (t.thumbnail_offset > 0 && t.thumbnail_length > 0 && (uint64_t)t.thumbnail_offset + t.thumbnail_length <= t.limit &&
+        in_window(s, at, t.thumbnail_length)) {
+      h->thumbnail_offset = at;
+      h->thumbnail_length = t.thumbnail_length;
+    }
+  }
+  h->looks_raw = t.raw_hint;
   if (t.exif_ifd != 0) read_ifd(&t, t.exif_ifd, exif_ifd, h);
   if (t.gps_ifd != 0) read_ifd(&t, t.gps_ifd, gps_ifd, h);
   if (t.maker_note != 0) read_apple_maker_note(&t, h);
@@ -245,22 +281,27 @@ static void read_jpeg(source *s, pk_photo_header *h) {
     uint8_t m[10];
     if (!fetch(s, at, m, 4) || m[0] != 0xFF) return;
     uint8_t marker = m[1];
-    if (marker == 0xDA || marker == 0xD9) return;  // the image data, or its end
+    if (marker == 0xD9) return;  // the image's end
     if (marker == 0xFF || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8)) {  // a fill byte, or no length
       at += marker == 0xFF ? 1 : 2;
       continue;
     }
     uint32_t length = be16(m + 2);
     if (length < 2) return;
+    if (marker == 0xDA) {  // the scan: the decoder starts its data here
+      if (h->frame_complete && fetch(s, at + 1 + length, m, 1)) h->scan_offset = at + 2 + length;
+      return;
+    }
     if (marker == 0xE1 && !exif_seen && length >= 16 && fetch(s, at + 4, m, 6) && memcmp(m, "Exif\0\0", 6) == 0) {
       exif_seen = 1;
       cover(s, at + 10, length - 8);
       read_tiff(s, at + 10, length - 8, h);
     } else if (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC) {
-      if (length >= 7 && fetch(s, at + 4, m, 5)) {
-        h->height = (int32_t)be16(m + 1);
-        h->width = (int32_t)be16(m + 3);
-      }
+      if (length < 8 || !fetch(s, at + 4, m, 6)) return;
+      h->height = (int32_t)be16(m + 1);
+      h->width = (int32_t)be16(m + 3);
+      h->components = m[5];
+      h->frame_complete = 1;
     }
     at += 2 + length;
   }
@@ -404,19 +445,61 @@ static int locate_item(source *s, const box *iloc, uint32_t id, uint64_t idat, u
 
 // The largest ispe is taken as the primary image's: tiles, thumbnails and
 // auxiliary images are smaller, and following pitm and ipma costs more code.
-static void read_sizes(source *s, const box *iprp, pk_photo_header *h) {
-  box ipco, ispe;
-  uint8_t p[12];
-  // ipco comes first in iprp, the associations after it.
+// The primary item's size: its ispe, cropped by its clean aperture (clap)
+// where it has one, as encoders pad the coded picture to whole blocks.
+// Properties are found through ipma's associations; without them (or no
+// primary item) the largest ispe stands.
+static void read_sizes(source *s, const box *iprp, uint32_t primary, pk_photo_header *h) {
+  enum { max_properties = 64 };
+  box ipco, b;
+  uint64_t bodies[max_properties + 1] = {0};
+  char types[max_properties + 1][4];
+  uint8_t p[16];
+  // ipco comes first in iprp, the associations (ipma) after it.
   if (!next_box(s, iprp->body, iprp->end, &ipco) || memcmp(ipco.type, "ipco", 4) != 0) return;
-  uint64_t at = ipco.body;
-  for (int hop = 0; hop < max_hops && next_box(s, at, ipco.end, &ispe); hop++, at = ispe.end) {
-    if (memcmp(ispe.type, "ispe", 4) != 0 || !fetch(s, ispe.body, p, 12)) continue;
-    int32_t w = dimension(be32(p + 4)), hh = dimension(be32(p + 8));
-    if ((int64_t)w * hh > (int64_t)h->width * h->height) {
-      h->width = w;
-      h->height = hh;
+  int count = 0;
+  for (uint64_t at = ipco.body; count < max_properties && next_box(s, at, ipco.end, &b); at = b.end) {
+    count++;
+    bodies[count] = b.body;
+    memcpy(types[count], b.type, 4);
+    if (memcmp(b.type, "ispe", 4) == 0 && fetch(s, b.body, p, 12)) {
+      int32_t w = dimension(be32(p + 4)), hh = dimension(be32(p + 8));
+      if ((int64_t)w * hh > (int64_t)h->width * h->height) {
+        h->width = w;
+        h->height = hh;
+      }
     }
+  }
+  uint64_t at = ipco.end, flags, entries, item, associations, association;
+  if (!next_box(s, at, iprp->end, &b) || memcmp(b.type, "ipma", 4) != 0 || primary == 0) return;
+  at = b.body;
+  uint64_t version;
+  if (!field(s, &at, b.end, 1, &version) || !field(s, &at, b.end, 3, &flags) || !field(s, &at, b.end, 4, &entries))
+    return;
+  int32_t width = 0, height = 0, clean_width = 0, clean_height = 0;
+  for (uint64_t e = 0; e < entries && e < max_hops; e++) {
+    if (!field(s, &at, b.end, version < 1 ? 2 : 4, &item) || !field(s, &at, b.end, 1, &associations)) return;
+    for (uint64_t a = 0; a < associations; a++) {
+      if (!field(s, &at, b.end, (flags & 1) ? 2 : 1, &association)) return;
+      if (item != primary) continue;
+      uint64_t index = association & ((flags & 1) ? 0x7FFF : 0x7F);
+      if (index == 0 || index > (uint64_t)count) continue;
+      if (memcmp(types[index], "ispe", 4) == 0 && fetch(s, bodies[index], p, 12)) {
+        width = dimension(be32(p + 4));
+        height = dimension(be32(p + 8));
+      } else if (memcmp(types[index], "clap", 4) == 0 && fetch(s, bodies[index], p, 16) && be32(p + 4) != 0 &&
+                 be32(p + 12) != 0) {
+        clean_width = dimension(be32(p) / be32(p + 4));
+        clean_height = dimension(be32(p + 8) / be32(p + 12));
+      }
+    }
+  }
+  if (width <= 0 || height <= 0) return;
+  h->width = width;
+  h->height = height;
+  if (clean_width > 0 && clean_height > 0 && clean_width <= width && clean_height <= height) {
+    h->width = clean_width;
+    h->height = clean_height;
   }
 }
 
@@ -428,13 +511,22 @@ static void read_heif(source *s, pk_photo_header *h) {
     found = memcmp(meta.type, "meta", 4) == 0;
   if (!found) return;
   cover(s, meta.body, meta.end - meta.body);
-  uint32_t id = 0;
+  uint32_t id = 0, primary = 0;
+  box iprp = {{0}, 0, 0};
   for (at = meta.body + 4, hop = 0; hop < 64 && next_box(s, at, meta.end, &b); hop++, at = b.end) {
     if (memcmp(b.type, "iinf", 4) == 0) id = find_exif_item(s, &b);
     else if (memcmp(b.type, "iloc", 4) == 0) iloc = b;
-    else if (memcmp(b.type, "iprp", 4) == 0) read_sizes(s, &b, h);
+    else if (memcmp(b.type, "iprp", 4) == 0) iprp = b;
     else if (memcmp(b.type, "idat", 4) == 0) idat = b.body, idat_end = b.end;
+    else if (memcmp(b.type, "pitm", 4) == 0) {
+      // A full box: version 0 gives a 16-bit item ID, 1 a 32-bit one.
+      uint64_t field_at = b.body, version, item;
+      if (field(s, &field_at, b.end, 1, &version) && field(s, &field_at, b.end, 3, &item) &&
+          field(s, &field_at, b.end, version == 0 ? 2 : 4, &item))
+        primary = (uint32_t)item;
+    }
   }
+  if (iprp.end != 0) read_sizes(s, &iprp, primary, h);
   uint64_t starts[max_extents], lengths[max_extents];
   int count = id != 0 && iloc.end != 0 ? locate_item(s, &iloc, id, idat, idat_end, starts, lengths) : 0;
   if (count == 0) return;
@@ -522,7 +614,11 @@ static void read_any(source *s, pk_photo_header *h) {
     case 1: read_jpeg(s, h); break;
     case 2: read_png(s, h); break;
     case 3: read_webp(s, h); break;
-    case 4: read_tiff(s, 0, UINT32_MAX, h); break;
+    case 4:
+      read_tiff(s, 0, UINT32_MAX, h);
+      // Canon's CR2 says so right after the header.
+      if (n >= 10 && p[8] == 'C' && p[9] == 'R') h->looks_raw = 1;
+      break;
     case 5: read_heif(s, h); break;
     case 6:
       if (n >= 12 && memcmp(p + 4, "ftyp", 4) == 0 && memcmp(p + 8, "crx ", 4) == 0) read_cr3(s, h);
@@ -552,5 +648,14 @@ int pk_read_photo_header_bytes(const uint8_t *data, size_t size, pk_photo_header
   // With no data the (unread) buffer stands in, so no pointer is NULL.
   source s = {.fd = -1, .buffer = buffer, .window = data != NULL ? data : buffer, .window_size = data != NULL ? size : 0};
   read_any(&s, header);
+  return 0;
+}
+
+int pk_read_exif_block(const uint8_t *data, size_t size, pk_photo_header *header) {
+  memset(header, 0, sizeof *header);
+  uint8_t none[1];
+  // No file lies behind the bytes, so the window is never moved.
+  source s = {.fd = -1, .buffer = none, .window = data != NULL ? data : none, .window_size = data != NULL ? size : 0};
+  read_tiff(&s, 0, size, header);
   return 0;
 }

@@ -3,11 +3,11 @@
 // thumbnail, DCT scaling, ICC), PNG, WebP, GIF, HEIF, TIFF, JPEG XL, camera
 // RAW and BMP through their libraries, and the hand-written parts around
 // them (EXIF and TIFF header walks, chunk searches, orientation, fitting).
-// The same bytes then go through a file, since the facts reader (libexif,
-// LibRaw's identification) and the file decoder's head-first path read
-// paths. A decoding error is the expected answer; traps, ASan reports and
-// hangs are findings. The library index's header reader (dates taken,
-// camera, GPS) reads the same file.
+// The same bytes then go through a file, since the facts reader (the
+// header reader, LibRaw's identification) and the file decoder's
+// head-first path read paths. A decoding error is the expected answer;
+// traps, ASan reports and hangs are findings. The library index's header
+// reader (dates taken, camera, GPS) reads the same file.
 import Foundation
 import FuzzSupport
 import PickerCore

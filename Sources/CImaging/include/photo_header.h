@@ -1,6 +1,8 @@
 // A photo's capture metadata (when, with what, where, how big), read from
 // the file's header bytes alone, fast enough to index a whole library: no
 // decoding, no EXIF library, a few preads into one buffer on the stack.
+// The one reader of photo headers: the index, the preview's facts and the
+// decoders (a JPEG's frame and EXIF thumbnail, a TIFF's kind) all use it.
 #ifndef PHOTO_HEADER_H
 #define PHOTO_HEADER_H
 
@@ -35,6 +37,23 @@ typedef struct {
   int32_t orientation;  // EXIF 1-8, 0 when absent
   int32_t has_gps;
   double latitude, longitude;  // decimal degrees, S and W negative
+  // The rest of what the preview's facts show: IFD0's DateTime (the
+  // fallback for a photo with no DateTimeOriginal), and the exposure.
+  char date_time[20];                                  // 0x0132
+  double f_number, exposure_seconds, focal_length_mm;  // 0x829D, 0x829A, 0x920A; 0 absent
+  int32_t iso;                                         // 0x8827; 0 absent
+  int32_t has_exif;  // an EXIF (TIFF) structure was found
+  // What decoding a JPEG needs: its frame header's colour components (1
+  // grey, 3 colour, 4 CMYK), whether the frame header was reached (then
+  // width and height are the frame's), where the scan's data starts, and
+  // the EXIF thumbnail (IFD1) as offsets from the start of the data; 0
+  // when the bytes end before them.
+  int32_t components, frame_complete;
+  uint64_t scan_offset, thumbnail_offset, thumbnail_length;
+  // A TIFF-based file that looks like a camera RAW: DNGVersion, SubIFDs
+  // (NEF, ARW, SRW keep the sensor data behind a small preview), a maker
+  // in IFD0 (PEF), or Canon's CR2 mark.
+  int32_t looks_raw;
 } pk_photo_header;
 
 // Reads the header of the file at `path`. Returns 0 when the file could be
@@ -46,6 +65,10 @@ int pk_read_photo_header(const char *path, pk_photo_header *header);
 // The same from bytes already in memory (the first bytes of a file, or all
 // of it): what lies past `size` counts as missing. For fuzzing and tests.
 int pk_read_photo_header_bytes(const uint8_t *data, size_t size, pk_photo_header *header);
+
+// An EXIF block alone (PNG's eXIf chunk, WebP's EXIF chunk: a TIFF header,
+// or "Exif\0\0" and one), as the same reader reads it inside a file.
+int pk_read_exif_block(const uint8_t *data, size_t size, pk_photo_header *header);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 import CImaging
 
-/// Reads a local photo's facts (libexif, headers only: nothing decoded).
+/// Reads a local photo's facts (the header reader's, nothing decoded).
 public enum FactsReader {
   public static func read(_ path: PathBytes, name: String) -> PhotoFacts {
     var raw = pk_facts()
