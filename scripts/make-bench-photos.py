@@ -37,8 +37,9 @@ Why they are made this way:
   * Time. Painting and encoding a 4000x3000 picture takes about a second,
     so only K distinct base pictures (default 16) are painted and encoded,
     once each, together with their thumbnail. Every file is then derived
-    from one of them by splicing bytes: the EXIF APP1 (built here with
-    struct) in place of the JFIF APP0 for exif/, a COM segment for plain/.
+    from one of them by splicing bytes: the EXIF APP1 (packed by
+    scripts/photo_bytes.py) in place of the JFIF APP0 for exif/, a COM
+    segment for plain/.
     Each file still differs from every other (description, date, comment),
     so no cache can tell two files apart by content alone.
 
@@ -71,6 +72,8 @@ except ImportError:
         os.execv(system_python, [system_python, os.path.abspath(__file__)] + sys.argv[1:])
     sys.exit("make-bench-photos: Pillow is missing; install python3-pil "
              "(scripts/install-deps.sh bench)")
+
+from photo_bytes import ASCII, LONG, RATIONAL, SHORT, UNDEFINED, exif_tiff, jpeg_segment, jpeg_with_exif
 
 WIDTH, HEIGHT = 4000, 3000
 THUMB_WIDTH, THUMB_HEIGHT = 160, 120
@@ -118,12 +121,6 @@ def is_jfif(segment):
     return segment[1] == 0xE0 and segment[4:9] == b"JFIF\x00"
 
 
-def segment(marker, payload):
-    if len(payload) + 2 > 0xFFFF:
-        raise ValueError("segment payload too long: %d bytes" % len(payload))
-    return bytes((0xFF, marker)) + struct.pack(">H", len(payload) + 2) + payload
-
-
 def encode_jpeg(image, quality):
     out = io.BytesIO()
     # subsampling=2 is 4:2:0; no Huffman optimisation, as in cameras.
@@ -132,119 +129,36 @@ def encode_jpeg(image, quality):
 
 
 # --------------------------------------------------------------------------
-# TIFF / EXIF
+# EXIF
 # --------------------------------------------------------------------------
 
-ASCII, SHORT, LONG, RATIONAL, UNDEFINED = 2, 3, 4, 5, 7
-TYPE_SIZE = {ASCII: 1, SHORT: 2, LONG: 4, RATIONAL: 8, UNDEFINED: 1}
-
-
-def entry(tag, kind, value):
-    """One IFD entry as (tag, type, count, values); values are packed later
-    in the file's byte order."""
-    if kind == ASCII:
-        raw = value.encode("ascii") + b"\x00"
-        return (tag, kind, len(raw), raw)
-    if kind == UNDEFINED:
-        return (tag, kind, len(value), bytes(value))
-    values = value if isinstance(value, (list, tuple)) else [value]
-    return (tag, kind, len(values), values)
-
-
-def pack_values(order, kind, values):
-    if kind in (ASCII, UNDEFINED):
-        return values
-    if kind == SHORT:
-        return struct.pack(order + "%dH" % len(values), *values)
-    if kind == LONG:
-        return struct.pack(order + "%dI" % len(values), *values)
-    if kind == RATIONAL:
-        return b"".join(struct.pack(order + "II", n, d) for n, d in values)
-    raise ValueError(kind)
-
-
-def ifd_size(entries):
-    """Bytes an IFD takes: the directory plus its out-of-line values."""
-    size = 2 + 12 * len(entries) + 4
-    for _, kind, count, _ in entries:
-        n = TYPE_SIZE[kind] * count
-        if n > 4:
-            size += n + (n & 1)     # values start on a word boundary
-    return size
-
-
-def pack_ifd(order, entries, offset, next_ifd):
-    """The IFD placed at offset (from the TIFF header), entries sorted by
-    tag, values longer than four bytes stored right after the directory."""
-    entries = sorted(entries, key=lambda e: e[0])
-    directory = [struct.pack(order + "H", len(entries))]
-    data = []
-    data_offset = offset + 2 + 12 * len(entries) + 4
-    for tag, kind, count, values in entries:
-        raw = pack_values(order, kind, values)
-        if len(raw) <= 4:
-            field = raw.ljust(4, b"\x00")   # left-justified in both orders
-        else:
-            field = struct.pack(order + "I", data_offset)
-            if len(raw) & 1:
-                raw += b"\x00"
-            data.append(raw)
-            data_offset += len(raw)
-        directory.append(struct.pack(order + "HHI", tag, kind, count) + field)
-    directory.append(struct.pack(order + "I", next_ifd))
-    return b"".join(directory) + b"".join(data)
-
-
-def build_exif_app1(byte_order, orientation, description, when, thumbnail):
-    """The whole APP1 segment: "Exif\\0\\0", TIFF header, IFD0, Exif IFD,
-    IFD1 and the thumbnail JPEG after it."""
-    order = "<" if byte_order == "II" else ">"
+def build_exif(byte_order, orientation, description, when, thumbnail):
+    """The TIFF block of the EXIF APP1: IFD0, Exif IFD, IFD1 and the
+    thumbnail JPEG after it."""
     stamp = time.strftime("%Y:%m:%d %H:%M:%S", time.gmtime(when))
     resolution = [(72, 1)]
     ifd0 = [
-        entry(0x010E, ASCII, description),          # ImageDescription
-        entry(0x010F, ASCII, MAKE),                 # Make
-        entry(0x0110, ASCII, MODEL),                # Model
-        entry(0x0112, SHORT, orientation),          # Orientation
-        entry(0x011A, RATIONAL, resolution),        # XResolution
-        entry(0x011B, RATIONAL, resolution),        # YResolution
-        entry(0x0128, SHORT, 2),                    # ResolutionUnit: inch
-        entry(0x0132, ASCII, stamp),                # DateTime
-        entry(0x0213, SHORT, 1),                    # YCbCrPositioning
-        entry(0x8769, LONG, 0),                     # ExifIFD pointer (set below)
+        (0x010E, ASCII, description),               # ImageDescription
+        (0x010F, ASCII, MAKE),                      # Make
+        (0x0110, ASCII, MODEL),                     # Model
+        (0x0112, SHORT, [orientation]),             # Orientation
+        (0x011A, RATIONAL, resolution),             # XResolution
+        (0x011B, RATIONAL, resolution),             # YResolution
+        (0x0128, SHORT, [2]),                       # ResolutionUnit: inch
+        (0x0132, ASCII, stamp),                     # DateTime
+        (0x0213, SHORT, [1]),                       # YCbCrPositioning
     ]
     exif_ifd = [
-        entry(0x9000, UNDEFINED, b"0232"),          # ExifVersion
-        entry(0x9003, ASCII, stamp),                # DateTimeOriginal
-        entry(0x9004, ASCII, stamp),                # DateTimeDigitized
-        entry(0xA001, SHORT, 1),                    # ColorSpace: sRGB
-        entry(0xA002, LONG, WIDTH),                 # PixelXDimension
-        entry(0xA003, LONG, HEIGHT),                # PixelYDimension
+        (0x9000, UNDEFINED, b"0232"),               # ExifVersion
+        (0x9003, ASCII, stamp),                     # DateTimeOriginal
+        (0x9004, ASCII, stamp),                     # DateTimeDigitized
+        (0xA001, SHORT, [1]),                       # ColorSpace: sRGB
+        (0xA002, LONG, [WIDTH]),                    # PixelXDimension
+        (0xA003, LONG, [HEIGHT]),                   # PixelYDimension
     ]
-    ifd1 = [
-        entry(0x0103, SHORT, 6),                    # Compression: JPEG
-        entry(0x011A, RATIONAL, resolution),
-        entry(0x011B, RATIONAL, resolution),
-        entry(0x0128, SHORT, 2),
-        entry(0x0201, LONG, 0),                     # JPEGInterchangeFormat (set below)
-        entry(0x0202, LONG, len(thumbnail)),        # JPEGInterchangeFormatLength
-    ]
-    # Sizes do not depend on the pointer values, so lay out first, then fill.
-    ifd0_at = 8
-    exif_at = ifd0_at + ifd_size(ifd0)
-    ifd1_at = exif_at + ifd_size(exif_ifd)
-    thumb_at = ifd1_at + ifd_size(ifd1)
-    ifd0[-1] = entry(0x8769, LONG, exif_at)
-    ifd1[4] = entry(0x0201, LONG, thumb_at)
-    tiff = b"".join([
-        byte_order.encode("ascii") + struct.pack(order + "HI", 42, ifd0_at),
-        pack_ifd(order, ifd0, ifd0_at, ifd1_at),
-        pack_ifd(order, exif_ifd, exif_at, 0),
-        pack_ifd(order, ifd1, ifd1_at, 0),
-        thumbnail,
-    ])
-    assert len(tiff) == thumb_at + len(thumbnail)
-    return segment(0xE1, b"Exif\x00\x00" + tiff)
+    # IFD1 besides Compression and the thumbnail's offset and length.
+    ifd1 = [(0x011A, RATIONAL, resolution), (0x011B, RATIONAL, resolution), (0x0128, SHORT, [2])]
+    return exif_tiff(byte_order, ifd0, exif_ifd, ifd1=ifd1, thumbnail=thumbnail)
 
 
 # --------------------------------------------------------------------------
@@ -423,12 +337,12 @@ def main(argv):
             byte_order = "II" if (index // 5) % 2 == 0 else "MM"
             description = "Bench photo %04d of %d (picture %02d, orientation %d, %s)" % (
                 index + 1, args.count, k + 1, orientation, byte_order)
-            app1 = build_exif_app1(byte_order, orientation, description,
-                                   first_date + 60 * index, thumbnail)
+            tiff = build_exif(byte_order, orientation, description,
+                              first_date + 60 * index, thumbnail)
             # Camera layout: APP1 first, no JFIF.
             write_file(os.path.join(exif_dir, name),
-                       b"\xff\xd8" + app1 + b"".join(others) + rest)
-            comment = segment(0xFE, ("picker-tui bench %s" % name).encode("ascii"))
+                       jpeg_with_exif(b"\xff\xd8" + b"".join(others) + rest, tiff))
+            comment = jpeg_segment(0xFE, ("picker-tui bench %s" % name).encode("ascii"))
             write_file(os.path.join(plain_dir, name),
                        b"\xff\xd8" + b"".join(jfif) + comment + b"".join(others) + rest)
             made += 1

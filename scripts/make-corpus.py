@@ -66,12 +66,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
 from PIL import Image, ImageChops, ImageCms, ImageFile, ImageOps
+
+from photo_bytes import ASCII, BYTE, LONG, RATIONAL, SHORT, SRATIONAL, ifd, png_head, tiff_header
 
 # We make the big photos ourselves: Pillow's decompression-bomb guard would
 # refuse to read back the 200 MP one.
@@ -610,37 +611,8 @@ def marker_with_ramp(path: Path) -> None:
 
 # -- DNG -------------------------------------------------------------------
 
-BYTE, ASCII, SHORT, LONG, RATIONAL, SRATIONAL = 1, 2, 3, 4, 5, 10
 # XYZ (D65) to linear sRGB, the ColorMatrix1 of a camera that sees in sRGB.
 XYZ_TO_SRGB = ((32406, -15372, -4986), (-9689, 18758, 415), (557, -2040, 10570))
-
-
-def tiff_ifd(entries: dict[int, tuple[int, object]], at: int) -> bytes:
-    """A little-endian IFD to be placed at offset `at`; values longer than
-    four bytes follow the table. Next-IFD offset 0."""
-    table = bytearray(struct.pack("<H", len(entries)))
-    extra = bytearray()
-    extra_at = at + 2 + 12 * len(entries) + 4
-    for tag in sorted(entries):
-        kind, values = entries[tag]
-        if kind == ASCII:
-            data = str(values).encode() + b"\0"
-            count = len(data)
-        elif kind in (RATIONAL, SRATIONAL):
-            pair = "<II" if kind == RATIONAL else "<ii"
-            data = b"".join(struct.pack(pair, *value) for value in values)
-            count = len(values)
-        else:
-            data = struct.pack(f"<{len(values)}{'B' if kind == BYTE else 'H' if kind == SHORT else 'I'}", *values)
-            count = len(values)
-        if len(data) <= 4:
-            table += struct.pack("<HHI", tag, kind, count) + data.ljust(4, b"\0")
-        else:
-            extra += b"\0" * (len(extra) % 2)  # values start on a word boundary
-            table += struct.pack("<HHII", tag, kind, count, extra_at + len(extra))
-            extra += data
-    table += struct.pack("<I", 0)
-    return bytes(table + extra)
 
 
 def dng_bytes(orientation: int) -> tuple[bytes, bytes]:
@@ -658,57 +630,55 @@ def dng_bytes(orientation: int) -> tuple[bytes, bytes]:
     preview_at = 8
     raw_at = preview_at + len(preview) + len(preview) % 2
     ifd0_at = raw_at + len(raw)
-    ifd0: dict[int, tuple[int, object]] = {
-        254: (LONG, [1]),  # NewSubfileType: a reduced-resolution preview
-        256: (LONG, [preview_image.width]),
-        257: (LONG, [preview_image.height]),
-        258: (SHORT, [8, 8, 8]),
-        259: (SHORT, [7]),  # JPEG
-        262: (SHORT, [6]),  # YCbCr
-        271: (ASCII, "Corpus"),
-        272: (ASCII, "Marker DNG"),
-        273: (LONG, [preview_at]),
-        274: (SHORT, [orientation]),
-        277: (SHORT, [3]),
-        278: (LONG, [preview_image.height]),
-        279: (LONG, [len(preview)]),
-        284: (SHORT, [1]),
-        305: (ASCII, "make-corpus.py"),
-        330: (LONG, [0]),  # SubIFDs: filled in below
-        50706: (BYTE, [1, 4, 0, 0]),  # DNGVersion
-        50707: (BYTE, [1, 1, 0, 0]),  # DNGBackwardVersion
-        50708: (ASCII, "Corpus Marker DNG"),  # UniqueCameraModel
-        50721: (SRATIONAL, [(value, 10000) for row in XYZ_TO_SRGB for value in row]),  # ColorMatrix1
-        50728: (RATIONAL, [(1, 1)] * 3),  # AsShotNeutral
-        50778: (SHORT, [21]),  # CalibrationIlluminant1: D65
-    }
-    # The SubIFD offset sits inside its entry, so IFD0's length does not depend on it.
-    sub_at = ifd0_at + len(tiff_ifd(ifd0, ifd0_at))
-    sub_at += sub_at % 2
-    ifd0[330] = (LONG, [sub_at])
-    raw_ifd: dict[int, tuple[int, object]] = {
-        254: (LONG, [0]),  # the full-resolution image
-        256: (LONG, [raw_width]),
-        257: (LONG, [raw_height]),
-        258: (SHORT, [16]),
-        259: (SHORT, [1]),  # uncompressed
-        262: (SHORT, [32803]),  # CFA
-        273: (LONG, [raw_at]),
-        277: (SHORT, [1]),
-        278: (LONG, [raw_height]),
-        279: (LONG, [len(raw)]),
-        284: (SHORT, [1]),
-        33421: (SHORT, [2, 2]),  # CFARepeatPatternDim
-        33422: (BYTE, [0, 1, 1, 2]),  # CFAPattern: RGGB
-        50710: (BYTE, [0, 1, 2]),  # CFAPlaneColor
-        50711: (SHORT, [1]),  # CFALayout: rectangular
-        50714: (LONG, [0]),  # BlackLevel
-        50717: (LONG, [65535]),  # WhiteLevel
-    }
-    head = b"II*\0" + struct.pack("<I", ifd0_at)
-    body = head + preview + b"\0" * (len(preview) % 2) + raw
-    first = tiff_ifd(ifd0, ifd0_at)
-    data = body + first + b"\0" * (sub_at - ifd0_at - len(first)) + tiff_ifd(raw_ifd, sub_at)
+    ifd0: list[tuple[int, int, object]] = [
+        (254, LONG, [1]),  # NewSubfileType: a reduced-resolution preview
+        (256, LONG, [preview_image.width]),
+        (257, LONG, [preview_image.height]),
+        (258, SHORT, [8, 8, 8]),
+        (259, SHORT, [7]),  # JPEG
+        (262, SHORT, [6]),  # YCbCr
+        (271, ASCII, "Corpus"),
+        (272, ASCII, "Marker DNG"),
+        (273, LONG, [preview_at]),
+        (274, SHORT, [orientation]),
+        (277, SHORT, [3]),
+        (278, LONG, [preview_image.height]),
+        (279, LONG, [len(preview)]),
+        (284, SHORT, [1]),
+        (305, ASCII, "make-corpus.py"),
+        (50706, BYTE, [1, 4, 0, 0]),  # DNGVersion
+        (50707, BYTE, [1, 1, 0, 0]),  # DNGBackwardVersion
+        (50708, ASCII, "Corpus Marker DNG"),  # UniqueCameraModel
+        (50721, SRATIONAL, [(value, 10000) for row in XYZ_TO_SRGB for value in row]),  # ColorMatrix1
+        (50728, RATIONAL, [(1, 1)] * 3),  # AsShotNeutral
+        (50778, SHORT, [21]),  # CalibrationIlluminant1: D65
+    ]
+    # SubIFDs: the offset sits inside its entry, so IFD0's length does not
+    # depend on it; ifd() pads IFD0 to an even length, so the SubIFD after it
+    # starts on a word boundary as IFD0 does.
+    sub_at = ifd0_at + len(ifd("II", ifd0 + [(330, LONG, [0])], ifd0_at))
+    ifd0.append((330, LONG, [sub_at]))
+    raw_ifd: list[tuple[int, int, object]] = [
+        (254, LONG, [0]),  # the full-resolution image
+        (256, LONG, [raw_width]),
+        (257, LONG, [raw_height]),
+        (258, SHORT, [16]),
+        (259, SHORT, [1]),  # uncompressed
+        (262, SHORT, [32803]),  # CFA
+        (273, LONG, [raw_at]),
+        (277, SHORT, [1]),
+        (278, LONG, [raw_height]),
+        (279, LONG, [len(raw)]),
+        (284, SHORT, [1]),
+        (33421, SHORT, [2, 2]),  # CFARepeatPatternDim
+        (33422, BYTE, [0, 1, 1, 2]),  # CFAPattern: RGGB
+        (50710, BYTE, [0, 1, 2]),  # CFAPlaneColor
+        (50711, SHORT, [1]),  # CFALayout: rectangular
+        (50714, LONG, [0]),  # BlackLevel
+        (50717, LONG, [65535]),  # WhiteLevel
+    ]
+    data = (tiff_header("II", ifd0_at) + preview + b"\0" * (len(preview) % 2) + raw
+            + ifd("II", ifd0, ifd0_at) + ifd("II", raw_ifd, sub_at))
     return data, preview
 
 
@@ -746,14 +716,13 @@ def truncated_jpeg(_: Workshop, path: Path) -> None:
 
 
 def png_bomb(_: Workshop, path: Path) -> None:
-    body = b"IHDR" + struct.pack(">IIBBBBB", 50000, 50000, 8, 2, 0, 0, 0)
-    path.write_bytes(b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + body + struct.pack(">I", zlib.crc32(body)))
+    path.write_bytes(png_head(50000, 50000))
 
 
 def garbage_dng(_: Workshop, path: Path) -> None:
     # A TIFF header pointing at its own garbage.
     noise = random.Random(1).randbytes(4096)
-    path.write_bytes(b"II*\0" + struct.pack("<I", 8) + noise)
+    path.write_bytes(tiff_header("II") + noise)
 
 
 def bmp_bomb(_: Workshop, path: Path) -> None:

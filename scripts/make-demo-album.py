@@ -11,21 +11,22 @@ smooth value noise, gradients and a little film grain, so the pictures read
 as landscape photos at a glance instead of test patterns. All randomness is
 seeded, so re-running the script reproduces the same pixels.
 
-PNG files are encoded here with zlib + struct. JPEG files are produced by
-`cjpeg` (Debian package libjpeg-turbo-progs) from a temporary PPM; when
-cjpeg is not installed every image is written as PNG instead and a note is
-printed, so the script never depends on it.
+PNG files are written by scripts/photo_bytes.py (zlib, no Pillow), with
+the row filters chosen here. JPEG files are produced by `cjpeg` (Debian
+package libjpeg-turbo-progs) from a temporary PPM; when cjpeg is not
+installed every image is written as PNG instead and a note is printed, so
+the script never depends on it.
 """
 
 import math
 import os
 import random
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
-import zlib
+
+from photo_bytes import png_from_scanlines
 
 JPEG_QUALITY = 82
 
@@ -1207,9 +1208,9 @@ def _filter_cost(data):
 
 
 def write_png(path, w, h, rgb):
-    """Minimal PNG writer.  Picks the PNG row filter with the smallest sum
-    of absolute residuals per row (the usual heuristic), which keeps smooth
-    photographic gradients small after deflate."""
+    """Picks the PNG row filter with the smallest sum of absolute residuals
+    per row (the usual heuristic), which keeps smooth photographic
+    gradients small after deflate."""
     stride = w * 3
     prev = bytes(stride)
     raw = bytearray()
@@ -1228,15 +1229,8 @@ def write_png(path, w, h, rgb):
         raw += data
         prev = row
 
-    def chunk(tag, payload):
-        return (struct.pack(">I", len(payload)) + tag + payload +
-                struct.pack(">I", zlib.crc32(tag + payload) & 0xFFFFFFFF))
-
     with open(path, "wb") as f:
-        f.write(b"\x89PNG\r\n\x1a\n")
-        f.write(chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)))
-        f.write(chunk(b"IDAT", zlib.compress(bytes(raw), 9)))
-        f.write(chunk(b"IEND", b""))
+        f.write(png_from_scanlines(w, h, bytes(raw), level=9))
 
 
 def write_jpeg(path, w, h, rgb, cjpeg):

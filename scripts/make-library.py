@@ -28,12 +28,13 @@ Every other mtime lies in the day after the end date, in random order (as if
 copied), so mtime order, name order and folder order all differ from the
 order taken.
 
-Camera JPEGs: SOI, an EXIF APP1 built with struct (IFD0, Exif IFD, GPS IFD,
-on most an IFD1 with a 160x120 JPEG thumbnail), then a 64x48 JPEG whose frame
-header claims 4000x3000: libjpeg decodes it with a "premature end of data
-segment" warning, the rest grey. A picture is its month's colour with the day
-written on (date order shows colour bands), encoded once per day and spliced
-with each file's EXIF. PNG and WebP exports carry EXIF (eXIf, EXIF chunks).
+Camera JPEGs: SOI, an EXIF APP1 (IFD0, Exif IFD, GPS IFD, on most an IFD1
+with a 160x120 JPEG thumbnail), then a 64x48 JPEG whose frame header claims
+4000x3000: libjpeg decodes it with a "premature end of data segment" warning,
+the rest grey. A picture is its month's colour with the day written on (date
+order shows colour bands), encoded once per day and spliced with each file's
+EXIF. PNG and WebP exports carry EXIF (eXIf, EXIF chunks). The EXIF is packed
+by scripts/photo_bytes.py.
 
 --manifest writes one JSON line per photo, sorted by path: path, taken
 ("YYYY-MM-DDTHH:MM:SS[.fff]", the local wall clock the picker should read;
@@ -50,10 +51,12 @@ by name; the year turns between IMG_0998 and IMG_0999; a Nikon counter wraps
 from DSC_9999 to DSC_0001. Same seed, same files (and same TZ for mtimes).
 """
 
-import argparse, datetime as dt, io, json, math, os, random, shutil, struct, sys, time, zlib
+import argparse, datetime as dt, io, json, math, os, random, shutil, struct, sys, time
 from collections import Counter, namedtuple
 from types import SimpleNamespace as Photo
 from PIL import Image, ImageDraw, ImageFont
+from photo_bytes import (ASCII, BYTE, LONG, RATIONAL, SHORT, UNDEFINED, exif_tiff, jpeg_segment, jpeg_with_exif,
+                         png_after_ihdr, png_with_exif, webp_with_exif)
 
 Camera = namedtuple("Camera", "make model lens style order years subsec offset")
 CAMERAS = {  # years: when in use; subsec: SubSecTimeOriginal digits; offset: writes OffsetTime*
@@ -310,7 +313,7 @@ def picture(day, fmt, size=(160, 120)):
 
 
 def claimed(day, width=4000, height=3000):
-    """The month's 64x48 JPEG after SOI, its frame header (SOF0) patched to claim width x height."""
+    """The month's 64x48 JPEG, its frame header (SOF0) patched to claim width x height."""
     key = (day.year, day.month, width, height)
     if key not in _pictures:
         data, i = bytearray(picture(day.replace(day=1), "JPEG", (64, 48))), 2
@@ -318,67 +321,41 @@ def claimed(day, width=4000, height=3000):
             if data[i + 1] == 0xC0:
                 data[i + 5:i + 9] = struct.pack(">HH", height, width)
             i += 2 + struct.unpack(">H", data[i + 2:i + 4])[0]
-        _pictures[key] = bytes(data[2:])
+        _pictures[key] = bytes(data)
     return _pictures[key]
-
-
-def ifd(entries, start, e, next_ifd=0):
-    """A TIFF IFD at offset start; entries are (tag, type, value) sorted by tag.
-    Values longer than 4 bytes follow the IFD, each at an even offset."""
-    head, tail, data_at = [struct.pack(e + "H", len(entries))], [], start + 6 + 12 * len(entries)
-    for tag, typ, value in entries:
-        raw = (value.encode() + b"\0" if typ == 2 else value if typ in (1, 7)
-               else struct.pack(e + ("H" if typ == 3 else "I") * len(value), *value))
-        count = len(raw) // {3: 2, 4: 4, 5: 8}.get(typ, 1)
-        if len(raw) <= 4:
-            head.append(struct.pack(e + "HHI", tag, typ, count) + raw.ljust(4, b"\0"))
-        else:
-            head.append(struct.pack(e + "HHII", tag, typ, count, data_at))
-            tail.append(raw + b"\0" * (len(raw) & 1))
-            data_at += len(tail[-1])
-    return b"".join(head + [struct.pack(e + "I", next_ifd)] + tail)
 
 
 def exif(p, thumbnail=None):
     """The TIFF structure of photo p's EXIF (no "Exif\\0\\0" prefix), with IFD1 and thumbnail if given.
     Built per file: a few dozen struct.pack calls cost less than patching a template."""
-    cam, e = p.cam, "<" if p.cam.order == "II" else ">"
+    cam = p.cam
     date = p.bad if p.bad is not None else None if p.kind == "nodate" else f"{p.t:%Y:%m:%d %H:%M:%S}"
-    ifd0 = [(0x010F, 2, cam.make), (0x0110, 2, cam.model), (0x0112, 3, (p.orient,)),
-            (0x011A, 5, (72, 1)), (0x011B, 5, (72, 1)), (0x0128, 3, (2,))]
+    ifd0 = [(0x010F, ASCII, cam.make), (0x0110, ASCII, cam.model), (0x0112, SHORT, [p.orient]),
+            (0x011A, RATIONAL, [(72, 1)]), (0x011B, RATIONAL, [(72, 1)]), (0x0128, SHORT, [2])]
     if date is not None and p.edited and p.bad is None:  # DateTime is when it was edited, not taken
-        ifd0 += [(0x0131, 2, "Adobe Lightroom Classic 12.4"),
-                 (0x0132, 2, f"{p.t + dt.timedelta(days=3, hours=5):%Y:%m:%d %H:%M:%S}")]
+        ifd0 += [(0x0131, ASCII, "Adobe Lightroom Classic 12.4"),
+                 (0x0132, ASCII, f"{p.t + dt.timedelta(days=3, hours=5):%Y:%m:%d %H:%M:%S}")]
     elif date is not None:
-        ifd0.append((0x0132, 2, date))
-    ifd0.append((0x8769, 4, (0,)))  # pointers are filled in once the sizes are known
-    sub = [(0x9000, 7, b"0232")] + ([(0x9003, 2, date), (0x9004, 2, date)] if date is not None else [])
+        ifd0.append((0x0132, ASCII, date))
+    sub = [(0x9000, UNDEFINED, b"0232")]
+    if date is not None:
+        sub += [(0x9003, ASCII, date), (0x9004, ASCII, date)]
     if p.offset and p.bad is None:
-        sub += [(0x9010, 2, p.offset), (0x9011, 2, p.offset)]
+        sub += [(0x9010, ASCII, p.offset), (0x9011, ASCII, p.offset)]
     if p.sub and date is not None and p.bad is None:
-        sub.append((0x9291, 2, p.sub))
-    sub += [(0xA002, 4, (4000,)), (0xA003, 4, (3000,))] + ([(0xA434, 2, cam.lens)] if cam.lens else [])
+        sub.append((0x9291, ASCII, p.sub))
+    sub += [(0xA002, LONG, [4000]), (0xA003, LONG, [3000])] + ([(0xA434, ASCII, cam.lens)] if cam.lens else [])
     gps = []
     if p.gps is not None:
         lat, lon = PLACES[p.gps]
-        dms = lambda v: (int(v), 1, int(v * 60 % 60), 1, int(v * 360000 % 6000), 100)
-        gps = [(0, 1, b"\2\3\0\0"), (1, 2, "N" if lat >= 0 else "S"), (2, 5, dms(abs(lat))),
-               (3, 2, "E" if lon >= 0 else "W"), (4, 5, dms(abs(lon)))]
+        dms = lambda v: [(int(v), 1), (int(v * 60 % 60), 1), (int(v * 360000 % 6000), 100)]
+        gps = [(0, BYTE, b"\2\3\0\0"), (1, ASCII, "N" if lat >= 0 else "S"), (2, RATIONAL, dms(abs(lat))),
+               (3, ASCII, "E" if lon >= 0 else "W"), (4, RATIONAL, dms(abs(lon)))]
         if p.offset and p.bad is None:  # GPS time is UTC: a trap for readers that prefer it
             u = p.t - (-1 if p.offset[0] == "-" else 1) * dt.timedelta(hours=int(p.offset[1:3]),
                                                                       minutes=int(p.offset[4:6]))
-            gps += [(7, 5, (u.hour, 1, u.minute, 1, u.second, 1)), (0x1D, 2, f"{u:%Y:%m:%d}")]
-        ifd0.append((0x8825, 4, (0,)))
-    at_sub = 8 + len(ifd(ifd0, 0, e))
-    at_gps = at_sub + len(ifd(sub, 0, e))
-    at_ifd1 = at_gps + (len(ifd(gps, 0, e)) if gps else 0)
-    ifd0 = [(tag, typ, (at_sub,) if tag == 0x8769 else (at_gps,) if tag == 0x8825 else v) for tag, typ, v in ifd0]
-    out = [(b"II*\0" if e == "<" else b"MM\0*") + struct.pack(e + "I", 8),
-           ifd(ifd0, 8, e, at_ifd1 if thumbnail else 0), ifd(sub, at_sub, e)] + ([ifd(gps, at_gps, e)] if gps else [])
-    if thumbnail:  # IFD1 has 3 entries: 2 + 3 * 12 + 4 = 42 bytes, then the thumbnail
-        out += [ifd([(0x0103, 3, (6,)), (0x0201, 4, (at_ifd1 + 42,)), (0x0202, 4, (len(thumbnail),))], at_ifd1, e),
-                thumbnail]
-    return b"".join(out)
+            gps += [(7, RATIONAL, [(u.hour, 1), (u.minute, 1), (u.second, 1)]), (0x1D, ASCII, f"{u:%Y:%m:%d}")]
+    return exif_tiff(cam.order, ifd0, sub, gps, thumbnail=thumbnail)
 
 
 def encode(p):
@@ -387,17 +364,11 @@ def encode(p):
         return picture(day, "PNG", (96, 160))
     if not p.has_exif:
         return picture(day, "JPEG")
-    if p.kind == "png":  # eXIf must come before the image data: right after IHDR
-        png, tiff = picture(day, "PNG"), exif(p)
-        crc = zlib.crc32(b"eXIf" + tiff)
-        return png[:33] + struct.pack(">I", len(tiff)) + b"eXIf" + tiff + struct.pack(">I", crc) + png[33:]
-    if p.kind == "webp":  # the extended format: VP8X (with the EXIF flag), the image, EXIF
-        webp, tiff = picture(day, "WEBP"), exif(p)
-        body = (b"VP8X" + struct.pack("<IB3x", 10, 0x08) + (159).to_bytes(3, "little") + (119).to_bytes(3, "little")
-                + webp[12:] + b"EXIF" + struct.pack("<I", len(tiff)) + tiff + b"\0" * (len(tiff) & 1))
-        return b"RIFF" + struct.pack("<I", 4 + len(body)) + b"WEBP" + body
-    app1 = b"Exif\0\0" + exif(p, picture(day, "JPEG") if p.thumb else None)
-    return b"\xff\xd8\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + claimed(day)
+    if p.kind == "png":
+        return png_with_exif(picture(day, "PNG"), exif(p))
+    if p.kind == "webp":
+        return webp_with_exif(picture(day, "WEBP"), exif(p), 160, 120)  # picture()'s size
+    return jpeg_with_exif(claimed(day), exif(p, picture(day, "JPEG") if p.thumb else None))
 
 
 def unique(data, path):
@@ -406,11 +377,9 @@ def unique(data, path):
     and the picker shows a photo and its copies once."""
     note = path.encode()
     if data[:2] == b"\xff\xd8":
-        return data[:2] + b"\xff\xfe" + struct.pack(">H", len(note) + 2) + note + data[2:]
+        return data[:2] + jpeg_segment(0xFE, note) + data[2:]
     if data[:8] == b"\x89PNG\r\n\x1a\n":
-        chunk = b"tEXt" + b"Comment\0" + note
-        text = struct.pack(">I", len(chunk) - 4) + chunk + struct.pack(">I", zlib.crc32(chunk))
-        return data[:33] + text + data[33:]
+        return png_after_ihdr(data, b"tEXt", b"Comment\0" + note)
     return data
 
 

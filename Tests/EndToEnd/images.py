@@ -1,26 +1,23 @@
 """Real image files for the end-to-end tests, written with the standard
-library (PNG) or copied from the demo album (camera-like JPEGs)."""
+library (PNG, by scripts/photo_bytes.py) or copied from the demo album
+(camera-like JPEGs)."""
 
 import shutil
-import struct
-import zlib
+import sys
 from pathlib import Path
 from typing import Callable
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "demo" / "album"
+sys.path.insert(0, str(REPO / "scripts"))
+import photo_bytes  # noqa: E402  (needs the path above)
 
 RGB = tuple[int, int, int]
 
 
 def png_bytes(width: int, height: int, pixel: Callable[[int, int], RGB], text: dict[str, str] | None = None) -> bytes:
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
-
-    rows = b"".join(b"\x00" + b"".join(bytes(pixel(x, y)) for x in range(width)) for y in range(height))
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    texts = b"".join(chunk(b"tEXt", key.encode() + b"\x00" + value.encode()) for key, value in (text or {}).items())
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + texts + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+    rgb = b"".join(bytes(pixel(x, y)) for y in range(height) for x in range(width))
+    return photo_bytes.png_bytes(width, height, rgb, text)
 
 
 def write_png(path: Path, width: int, height: int, pixel: Callable[[int, int], RGB], text: dict[str, str] | None = None) -> Path:

@@ -48,6 +48,9 @@ GREY_SPREAD = 8
 
 
 def load_generator() -> ModuleType:
+    # The script imports photo_bytes from its own folder, which only a run
+    # as scripts/make-corpus.py puts on sys.path.
+    sys.path.insert(0, str(SCRIPT.parent))
     spec = importlib.util.spec_from_file_location("make_corpus", SCRIPT)
     module = importlib.util.module_from_spec(spec)
     # dataclasses look the module up in sys.modules while making a class.

@@ -4,12 +4,17 @@ unreadable input a non-zero exit, one line, and no OUTPUT."""
 
 import os
 import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from markers import assert_upright_quadrants, quadrants
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+from photo_bytes import png_head  # noqa: E402  (needs the path above)
 
 
 def thumbnail(picker_bin, *args, timeout=10):
@@ -46,12 +51,7 @@ def test_a_file_uri_and_the_default_size(picker_bin, tmp_path):
 
 def bomb(path):
     # A PNG header claiming 50000 x 50000 pixels, and nothing behind it.
-    import struct
-    import zlib
-
-    ihdr = struct.pack(">IIBBBBB", 50000, 50000, 8, 2, 0, 0, 0)
-    chunk = b"IHDR" + ihdr
-    path.write_bytes(b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + chunk + struct.pack(">I", zlib.crc32(chunk)))
+    path.write_bytes(png_head(50000, 50000))
 
 
 def truncated(path):

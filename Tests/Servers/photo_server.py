@@ -24,13 +24,15 @@ import functools
 import hashlib
 import json
 import signal
-import struct
 import sys
 import threading
 import time
-import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+import photo_bytes  # noqa: E402  (needs the path above)
 
 THUMBNAIL_SIZE = (160, 120)
 DEFAULT_ORIGINAL_SIZE = (640, 480)
@@ -52,21 +54,6 @@ CLIENT_GONE = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)
 # ---------------------------------------------------------------------------
 # Images: deterministic PNGs derived from the photo id.
 # ---------------------------------------------------------------------------
-
-def _png(width: int, height: int, rgb: bytes) -> bytes:
-    """Wraps `rgb` (rows of 8-bit RGB pixels) into a PNG file."""
-
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        crc = zlib.crc32(kind + body) & 0xFFFFFFFF
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
-
-    stride = width * 3
-    # Every scanline starts with filter type 0 (none).
-    raw = b"".join(b"\x00" + rgb[y * stride:(y + 1) * stride] for y in range(height))
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b""))
-
 
 def _palette(photo_id: str) -> tuple[tuple[int, ...], tuple[int, ...], float]:
     """Two colours and a band position, all from a hash of the id, so that
@@ -95,7 +82,7 @@ def _render(photo_id: str, width: int, height: int, noise_bits: int) -> bytes:
     rgb = b"".join(line[y * 3:(y + width) * 3] for y in range(height))
     if noise_bits:
         rgb = _add_noise(photo_id, rgb, width, height, noise_bits)
-    return _png(width, height, rgb)
+    return photo_bytes.png_bytes(width, height, rgb)
 
 
 def _add_noise(photo_id: str, rgb: bytes, width: int, height: int, bits: int) -> bytes:
