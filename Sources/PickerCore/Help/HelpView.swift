@@ -27,21 +27,14 @@ enum HelpView {
     let height = min(screen.height - 2, lines.count + 2)
     let left = (screen.width - width) / 2
     let top = (screen.height - height) / 2
-    screen.fill(x: left, y: top, width: width, height: height, style: theme.text)
-    let horizontal = String(repeating: "─", count: width - 2)
-    screen.put("╭" + horizontal + "╮", x: left, y: top, style: theme.keyLabel)
-    screen.put(title, x: left + 2, y: top, style: theme.keyLabel)
+    screen.drawBox(title: title, x: left, y: top, width: width, height: height, theme: theme)
     for row in 1..<(height - 1) {
-      screen.put("│", x: left, y: top + row, style: theme.keyLabel)
-      screen.put("│", x: left + width - 1, y: top + row, style: theme.keyLabel)
       let index = row - 1
       guard index < lines.count else { continue }
-      let keys = rows[index].keys
-      screen.put(keys, x: left + 2, y: top + row, style: theme.keyLabel)
+      screen.put(rows[index].keys, x: left + 2, y: top + row, style: theme.keyLabel)
       screen.put(
         rows[index].help, x: left + 2 + keyWidth + 2, y: top + row, style: theme.text, maxWidth: width - keyWidth - 6)
     }
-    screen.put("╰" + horizontal + "╯", x: left, y: top + height - 1, style: theme.keyLabel)
   }
 
   /// `text` in lines of at most `width` columns, broken after " · ".

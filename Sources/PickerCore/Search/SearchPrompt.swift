@@ -17,18 +17,10 @@ public struct SearchPrompt: ModeModel {
   }
 
   public mutating func update(key: Key, action: PromptAction?, app: inout AppState) -> ModeStep {
-    guard let action else {
-      if case .char(let c) = key { query.append(c) }
-      return .stay
-    }
-    switch action {
-    case .close: return .leave
-    case .cancel: return .cancel
-    case .clear: query = ""
-    case .deleteBackward: query = String(query.dropLast())
-    case .submit: return .leave(query.isEmpty ? [] : app.search(query))
-    }
-    return .stay
+    var line = PromptLine(query)
+    defer { query = line.text }
+    if let step = line.edit(key, action: action) { return step }
+    return .leave(query.isEmpty ? [] : app.search(query))
   }
 
   public var placement: ModePlacement { .bottomLine }

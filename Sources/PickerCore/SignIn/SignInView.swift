@@ -15,15 +15,7 @@ enum SignInView {
     let height = form.prompt.fields.count + 5
     let left = (screen.width - width) / 2
     let top = max(0, (screen.height - height) / 2)
-    screen.fill(x: left, y: top, width: width, height: height, style: theme.text)
-    let horizontal = String(repeating: "─", count: width - 2)
-    screen.put("╭" + horizontal + "╮", x: left, y: top, style: theme.keyLabel)
-    screen.put(title, x: left + 2, y: top, style: theme.keyLabel)
-    for row in 1..<(height - 1) {
-      screen.put("│", x: left, y: top + row, style: theme.keyLabel)
-      screen.put("│", x: left + width - 1, y: top + row, style: theme.keyLabel)
-    }
-    screen.put("╰" + horizontal + "╯", x: left, y: top + height - 1, style: theme.keyLabel)
+    screen.drawBox(title: title, x: left, y: top, width: width, height: height, theme: theme)
     let fieldX = left + 2 + labelWidth + 2
     let fieldWidth = width - (fieldX - left) - 2
     for (index, label) in labels.enumerated() {

@@ -20,20 +20,10 @@ public struct DatePrompt: ModeModel {
   }
 
   public mutating func update(key: Key, action: PromptAction?, app: inout AppState) -> ModeStep {
-    guard let action else {
-      if case .char(let c) = key { query.append(c) }
-      return .stay
-    }
-    switch action {
-    case .close: return .leave
-    case .cancel: return .cancel
-    case .clear: query = ""
-    case .deleteBackward: query = String(query.dropLast())
-    case .submit:
-      // Left first: the landing's notice and focus are the grid's.
-      return .leave(query.isEmpty ? [] : app.goToDate(query, today: app.options.today))
-    }
-    return .stay
+    var line = PromptLine(query)
+    defer { query = line.text }
+    if let step = line.edit(key, action: action) { return step }
+    return .leave(query.isEmpty ? [] : app.goToDate(query, today: app.options.today))
   }
 
   public var placement: ModePlacement { .bottomLine }
