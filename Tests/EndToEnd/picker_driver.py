@@ -192,7 +192,13 @@ class Picker:
     def wait_selected(self, name: str, selected: bool = True) -> Screen:
         def check(s: Screen) -> bool:
             tile = s.tile(name)
-            return tile is not None and tile.selected == selected
+            if tile is None:
+                return False
+            # Both marks or neither: a frame captured while it was being
+            # written can show the border's ✓ gone and the caption's still
+            # there, which read as unselected before the tray had changed.
+            marks = (tile.caption.startswith("✓ "), "✓" in tile.top_border)
+            return marks == (selected, selected)
 
         return self.wait(check, f"tile {name!r} to be {'selected' if selected else 'unselected'}")
 
