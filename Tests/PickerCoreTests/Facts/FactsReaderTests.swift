@@ -12,19 +12,15 @@ import Testing
   }
 
   static func tag(_ file: URL) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(exiftool, "exiftool (make test installs it)"))
-    process.arguments = [
-      "-q", "-overwrite_original", "-Make=FUJIFILM", "-Model=X-T4", "-LensModel=XF35mmF1.4 R", "-FNumber=2.8",
-      "-ExposureTime=1/250", "-ISO=400", "-FocalLength=35", "-DateTimeOriginal=2024:07:01 18:30:00",
-      "-GPSLatitude=48.8584", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=W", "-Orientation#=6",
-      file.path,
-    ]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "exiftool could not tag \(file.lastPathComponent)")
+    let status = try ChildRun(
+      [
+        try #require(exiftool, "exiftool (make test installs it)"), "-q", "-overwrite_original", "-Make=FUJIFILM",
+        "-Model=X-T4", "-LensModel=XF35mmF1.4 R", "-FNumber=2.8", "-ExposureTime=1/250", "-ISO=400", "-FocalLength=35",
+        "-DateTimeOriginal=2024:07:01 18:30:00", "-GPSLatitude=48.8584", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945",
+        "-GPSLongitudeRef=W", "-Orientation#=6", file.path,
+      ]
+    ).wait()
+    #expect(status == 0, "exiftool could not tag \(file.lastPathComponent)")
   }
 
   static let formats: [(String, TestImageEncoder.Format, String)] = [

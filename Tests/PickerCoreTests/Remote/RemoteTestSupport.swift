@@ -27,15 +27,7 @@ enum Python {
   }
 
   private static func run(_ arguments: [String]) -> [UInt8] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: arguments[0])
-    process.arguments = Array(arguments.dropFirst())
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try! process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Array(data)
+    try! ChildRun.run(arguments).output
   }
 }
 
@@ -47,26 +39,24 @@ let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 /// when the object goes away.
 final class PhotoServer: @unchecked Sendable {
   let port: Int
-  private let process: Process
+  private let server: ChildRun
 
   /// `arguments` are photo_server.py options (`--token`, `--photos`, …).
   init(_ arguments: [String] = []) throws {
     _ = ignoreBrokenPipes
-    process = Process()
-    process.executableURL = URL(fileURLWithPath: Python.executable)
-    process.arguments = ["-B", projectRoot + "/Tests/Servers/photo_server.py", "--port", "0"] + arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
+    server = try ChildRun(
+      [Python.executable, "-B", projectRoot + "/Tests/Servers/photo_server.py", "--port", "0"] + arguments,
+      captureOutput: true)
     // The first line is "PORT <n>" once the server listens.
     var text = ""
-    while !text.contains("\n") {
-      let data = pipe.fileHandleForReading.availableData
+    while !text.contains("\n"), let output = server.output {
+      let data = output.availableData
       if data.isEmpty { break }
       text += String(decoding: data, as: UTF8.self)
     }
     guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5).prefix { $0.isNumber }) else {
-      kill(process.processIdentifier, SIGKILL)
+      kill(server.pid, SIGKILL)
+      server.wait()
       throw SourceError("photo_server.py did not report its port: \(text)")
     }
     self.port = port
@@ -75,8 +65,8 @@ final class PhotoServer: @unchecked Sendable {
   deinit {
     // SIGKILL: a process started from a test thread inherits that thread's
     // blocked signals, SIGTERM among them.
-    kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
+    kill(server.pid, SIGKILL)
+    server.wait()
   }
 
   /// The API base on 127.0.0.1 (or another name for the same server).
