@@ -96,6 +96,9 @@ MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+# The places table (GeoNames, scripts/make-places.py), found there by the
+# binary: PREFIX/bin/picker-tui → PREFIX/share/picker-tui/places.bin.
+DATADIR := $(DESTDIR)$(PREFIX)/share/picker-tui
 
 # The man page and the completions are made from the command-line
 # definitions themselves (ArgumentParser's generate-manual plugin and
@@ -115,7 +118,7 @@ generated: build
 	$(BIN) --generate-completion-script fish > $(GENERATED)/picker-tui.fish
 
 install: build generated
-	install -d "$(BINDIR)" "$(THUMBNAILERDIR)" "$(MANDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
+	install -d "$(BINDIR)" "$(THUMBNAILERDIR)" "$(MANDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)" "$(DATADIR)"
 	install -m 0755 $(BIN) "$(BINDIR)/picker-tui"
 	patchelf --remove-rpath "$(BINDIR)/picker-tui"
 	install -m 0644 packaging/picker-tui.thumbnailer "$(THUMBNAILERDIR)/picker-tui.thumbnailer"
@@ -123,6 +126,7 @@ install: build generated
 	install -m 0644 $(GENERATED)/picker-tui.bash "$(BASHDIR)/picker-tui"
 	install -m 0644 $(GENERATED)/_picker-tui "$(ZSHDIR)/_picker-tui"
 	install -m 0644 $(GENERATED)/picker-tui.fish "$(FISHDIR)/picker-tui.fish"
+	install -m 0644 Resources/places.bin "$(DATADIR)/places.bin"
 
 # `make deb`: picker-tui_VERSION_ARCH.deb in this folder (Depends from
 # dpkg-shlibdeps; lintian must find no error).
@@ -131,7 +135,8 @@ deb: build test-deps
 
 uninstall:
 	rm -f "$(BINDIR)/picker-tui" "$(THUMBNAILERDIR)/picker-tui.thumbnailer" "$(MANDIR)/picker-tui.1" \
-		"$(BASHDIR)/picker-tui" "$(ZSHDIR)/_picker-tui" "$(FISHDIR)/picker-tui.fish"
+		"$(BASHDIR)/picker-tui" "$(ZSHDIR)/_picker-tui" "$(FISHDIR)/picker-tui.fish" "$(DATADIR)/places.bin"
+	-rmdir "$(DATADIR)"
 
 clean:
 	rm -rf .build

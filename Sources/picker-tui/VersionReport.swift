@@ -1,4 +1,5 @@
 import Foundation
+import PickerCore
 import PickerTUI
 
 /// `picker-tui --version --verbose`: the version, the libraries it runs
@@ -13,6 +14,7 @@ enum VersionReport {
     var lines = ["picker-tui \(pickerVersion)"]
     lines += LibraryVersions.lines
     lines.append(NcursesTerminal.libraryVersion)
+    lines.append(PlaceData.versionLine)
     lines.append("terminal:")
     lines += Doctor.terminalLines(mode: .auto, environment: environment).map { "  " + $0 }
     return lines.joined(separator: "\n")

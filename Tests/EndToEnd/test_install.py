@@ -37,12 +37,19 @@ def test_install_then_uninstall_into_a_staging_folder(tmp_path):
     installed = [share / "man/man1/picker-tui.1", share / "bash-completion/completions/picker-tui",
                  share / "zsh/site-functions/_picker-tui", share / "fish/vendor_completions.d/picker-tui.fish"]
     assert all(path.is_file() for path in installed), [path for path in installed if not path.is_file()]
+    # The places table beside the binary, where it finds it.
+    table = share / "picker-tui/places.bin"
+    assert table.is_file()
+    verbose = subprocess.run([str(binary), "--version", "--verbose"], capture_output=True, text=True, timeout=20,
+                             env={"PATH": "/usr/bin:/bin", "TERM": "dumb"}).stdout
+    assert "places: GeoNames (CC BY 4.0, geonames.org)" in verbose, verbose
     check_man_page(installed[0])
     check_completions(*installed[1:], binary=binary)
     result = make("uninstall", "PREFIX=/usr", f"DESTDIR={stage}")
     assert result.returncode == 0, result.stderr
     assert not binary.exists() and not entry.exists()
     assert not any(path.exists() for path in installed)
+    assert not table.exists() and not table.parent.exists()
 
 
 def check_man_page(page: Path):

@@ -16,6 +16,8 @@ public struct PhotoFacts: Hashable, Sendable {
   public var exposureSeconds: Double?
   public var iso: Int?
   public var focalLength: Double?
+  /// Where the position is: "Lisbon, Lisbon, Portugal" (PlaceData).
+  public var place: String?
   public var latitude: Double?
   public var longitude: Double?
   public var orientation: Int?
@@ -46,6 +48,7 @@ public struct PhotoFacts: Hashable, Sendable {
     if let exposureSeconds { rows.append(("Exposure", Self.exposure(exposureSeconds))) }
     if let iso { rows.append(("ISO", String(iso))) }
     if let focalLength { rows.append(("Focal", Self.decimal(focalLength, digits: 0) + " mm")) }
+    if let place { rows.append(("Place", place)) }
     if let latitude, let longitude {
       rows.append(("GPS", Self.decimal(latitude, digits: 5) + ", " + Self.decimal(longitude, digits: 5)))
     }

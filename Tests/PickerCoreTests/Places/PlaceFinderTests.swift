@@ -115,4 +115,14 @@ import Testing
     let place = try #require(finder.place(latitude: 38.72, longitude: -9.9))
     #expect(place.city == nil && place.country == "Portugal")
   }
+
+  @Test func theTableIsLookedForBesideTheBinaryThenInTheCheckout() {
+    #expect(
+      PlaceData.candidates(executable: "/usr/bin/picker-tui", override: nil).first
+        == "/usr/share/picker-tui/places.bin")
+    #expect(
+      PlaceData.candidates(executable: "/src/picker/.build/x86_64-unknown-linux-gnu/release/picker-tui", override: nil)
+        .contains("/src/picker/Resources/places.bin"))
+    #expect(PlaceData.candidates(executable: "/usr/bin/picker-tui", override: "/tmp/p.bin") == ["/tmp/p.bin"])
+  }
 }
