@@ -12,6 +12,9 @@ static int copy_rgba(const struct heif_image *image, pk_decode_options *options,
   int stride = 0;
   const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
   if (plane == NULL || width <= 0 || height <= 0) return pk_fail(options, "corrupt HEIF: no pixels");
+  // The decoded picture may be larger than its handle said (a damaged or
+  // hostile file): the limit holds for what was decoded, before a copy.
+  if (pk_check_size(options, width, height) != 0) return -1;
   out->pixels = pk_alloc_pixels(width, height);
   if (out->pixels == NULL) return pk_fail(options, "out of memory");
   for (int y = 0; y < height; y++) memcpy(out->pixels + (size_t)y * width * 4, plane + (size_t)y * stride, (size_t)width * 4);
@@ -36,7 +39,9 @@ static struct heif_image_handle *usable_thumbnail(struct heif_image_handle *prim
     const int64_t tw = heif_image_handle_get_width(thumbnail), th = heif_image_handle_get_height(thumbnail);
     const int64_t a = tw * ph, b = th * pw;
     const int agrees = (a > b ? a - b : b - a) * 100 <= (a > b ? a : b) * 3;
-    if (agrees && tw >= fw && th >= fh) return thumbnail;
+    // A thumbnail is never larger than its photo; one that says so is not
+    // decoded (the photo's size is what the pixel limit was checked on).
+    if (agrees && tw >= fw && th >= fh && tw <= pw && th <= ph) return thumbnail;
     heif_image_handle_release(thumbnail);
   }
   return NULL;
