@@ -75,12 +75,31 @@ class StyledCell:
 _SGR = re.compile(r"\x1b\[([0-9;:]*)m")
 
 
-def styled_cells(line: str) -> list[StyledCell]:
-    """One line of `tmux capture-pane -e -p` as cells with their foreground
-    colour (the other attributes are not kept). Combining marks join the
-    cell before them; a wide character is followed by an empty cell."""
-    cells: list[StyledCell] = []
+def styled_lines(capture: str) -> list[list[StyledCell]]:
+    """Every line of `tmux capture-pane -e -p`: tmux writes a colour only
+    where it changes, and a line may go on in the colour the one above
+    ended in (a tile whose image id is the border's grey shows none of its
+    own), so the colour is carried from line to line."""
+    lines: list[list[StyledCell]] = []
     foreground: str | None = None
+    for line in capture.split("\n"):
+        cells, foreground = _styled_cells(line, foreground)
+        lines.append(cells)
+    return lines
+
+
+def styled_cells(line: str) -> list[StyledCell]:
+    """One line of `tmux capture-pane -e -p` read alone (in the default
+    colour at its start) as cells with their foreground colour."""
+    return _styled_cells(line, None)[0]
+
+
+def _styled_cells(line: str, foreground: str | None) -> tuple[list[StyledCell], str | None]:
+    """A line's cells with their foreground colour (the other attributes are
+    not kept), starting in `foreground`; and the colour it ends in.
+    Combining marks join the cell before them; a wide character is followed
+    by an empty cell."""
+    cells: list[StyledCell] = []
     position = 0
     for match in [*_SGR.finditer(line), None]:
         end = match.start() if match else len(line)
@@ -113,7 +132,7 @@ def styled_cells(line: str) -> list[StyledCell]:
             elif p in ("48", "58") and i + 1 < len(params):  # skip a background or underline colour
                 i += 2 if params[i + 1] == "5" else 4 if params[i + 1] == "2" else 0
             i += 1
-    return cells
+    return cells, foreground
 
 
 class TmuxOuterStream:

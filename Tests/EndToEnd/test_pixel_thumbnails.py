@@ -43,7 +43,7 @@ from graphics_terminals import (
     SYMBOLS_AT_MOST,
     need,
     region_is_blank,
-    styled_cells,
+    styled_lines,
     xdisplay,  # noqa: F401  (the session's X display fixture)
 )
 
@@ -644,7 +644,7 @@ def placeholder_problem(capture: str, tile_count: int) -> tuple[str | None, list
     column's mark) in one palette colour per tile, the image id; rows 1 and
     8 have none; no two tiles share an id. Returns (what is wrong or None,
     the ids by tile, -1 where there is none)."""
-    lines = [styled_cells(line) for line in capture.split("\n")]
+    lines = styled_lines(capture)
     ids: list[int] = []
     problems = []
     for slot in range(tile_count):
