@@ -30,7 +30,11 @@ public final class PlaceTable: Sendable {
 
   /// Maps the table at `path`; nil when it is missing or not a table.
   public init?(path: String) {
-    guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped),
+    // Looked for in several places: a missing one is not read at all
+    // (Foundation's failed read kept a small buffer, which the fuzzers'
+    // leak checker reported).
+    guard FileManager.default.isReadableFile(atPath: path),
+      let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped),
       data.count >= Self.headerSize, data.prefix(8).elementsEqual("PKPLACE1".utf8)
     else { return nil }
     self.data = data
