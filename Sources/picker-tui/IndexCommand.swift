@@ -23,6 +23,9 @@ struct IndexCommand: ParsableCommand {
   func run() throws {
     let environment = ProcessInfo.processInfo.environment
     let roots = try self.roots(environment: environment)
+    let file = try Pick.loadConfig(config, environment: environment)
+    // The config's names for places are what the index names photos with.
+    PlaceData.use(file?.placeCorrections ?? PlaceCorrections())
     let index = LibraryIndex(path: LibraryIndex.defaultPath(environment: environment))
     if let notice = index.notice { FileHandle.standardError.write(Data("picker-tui: \(notice)\n".utf8)) }
     let bar = isatty(2) == 1 ? ProgressBar() : nil
@@ -33,7 +36,7 @@ struct IndexCommand: ParsableCommand {
       summary = try index.scan(roots, countsFirst: bar != nil) { bar?.show($0) }
       copies = try index.findCopies(roots, changed: summary.changedAnything)
       // What stacks need, read now so the picker stacks at once.
-      let gap = (try? Pick.loadConfig(config, environment: environment))??.stackingRule.maxGap ?? StackingRule().maxGap
+      let gap = file?.stackingRule.maxGap ?? StackingRule().maxGap
       signatures = try index.readSignatures(roots, maxGap: gap)
     } catch {
       throw PickerExit(code: 2, message: "the library index failed: \(error.message)")
@@ -52,6 +55,11 @@ struct IndexCommand: ParsableCommand {
         "dates taken: "
           + [TakenDate.Origin.exif, .fileName, .fileTime].map { "\(origins[$0] ?? 0) from \($0.label)" }.joined(
             separator: ", "))
+      if let places = try? index.placeSummary(filter) {
+        lines.append(
+          "places: \(places.named) of \(places.withPosition) photos with a position named, in \(places.places) places"
+            + " of \(places.countries) countries")
+      }
       let days = (try? index.dayCounts(filter)) ?? []
       if let newest = days.first, let oldest = days.last {
         lines.append(

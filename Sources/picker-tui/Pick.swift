@@ -61,6 +61,13 @@ struct Pick: ParsableCommand {
   @Option(help: "Photos taken on or before DATE (same forms); implies --timeline.")
   var until: String?
 
+  @Option(
+    name: .customLong("place"),
+    help: ArgumentHelp(
+      "Photos taken in a place whose city, region or country holds NAME (lisbon, portugal, sao paulo); implies --timeline.",
+      discussion: "Repeat it for several places."))
+  var places: [String] = []
+
   func validate() throws {
     if let max, max < 1 { throw ValidationError("--max must be at least 1") }
     if let min, min < 1 { throw ValidationError("--min must be at least 1") }
@@ -87,6 +94,7 @@ struct Pick: ParsableCommand {
     let environment = ProcessInfo.processInfo.environment
     let log = LogFile.forCurrentUser(environment: environment)
     let file = try loadConfig(environment: environment)
+    PlaceData.use(file?.placeCorrections ?? PlaceCorrections())
     let (sources, onDefaultFolder) = try makeSources(environment: environment, log: log, config: file)
     let journal = JournalFile.forCurrentUser(environment: environment)
     var options = PickerOptions()
@@ -99,7 +107,7 @@ struct Pick: ParsableCommand {
     options.startingSource = try initialSource(among: sources)
     // A range asked for is kept on screen even when nothing is in it:
     // another tab would offer photos outside it.
-    options.keepsStartingSource = source != nil || since != nil || until != nil
+    options.keepsStartingSource = source != nil || since != nil || until != nil || !places.isEmpty
     options.printsLines = !print0
     options.remotePicks = printUrls ? .urlsOnly : .download(into: downloadDir)
     options.cameraRAW = .helper(executable: "/proc/self/exe")
@@ -175,7 +183,7 @@ struct Pick: ParsableCommand {
     // A closed stdin (`<&-`) is no list of paths.
     let readsStdin = isatty(0) == 0 && !closedAtStart.contains(0)
     let noArguments = paths.isEmpty && !readsStdin
-    if noArguments || timeline || since != nil || until != nil
+    if noArguments || timeline || since != nil || until != nil || !places.isEmpty
       || (file?.opensPhotos == true && arguments.files.isEmpty && !readsStdin)
     {
       return try timelineSources(arguments: arguments, environment: environment, log: log, config: file)
@@ -224,7 +232,7 @@ struct Pick: ParsableCommand {
     let today = PhotoMetadataReader.latestBelievableDay() - 1
     let photos = TimelineSource(
       index: index, roots: libraryRoots, firstDay: since.flatMap { DateQuery.parse($0, today: today)?.lowerBound },
-      lastDay: until.flatMap { DateQuery.parse($0, today: today)?.upperBound })
+      lastDay: until.flatMap { DateQuery.parse($0, today: today)?.upperBound }, places: places)
     photos.stackingGap = Self.stackingGap(file)
     photos.startScanning()
     // One root is "Folders"; several are told apart by their last names.

@@ -49,6 +49,8 @@ public struct ConfigFile: Hashable, Sendable {
   /// (`enabled`, `max_gap` seconds, `max_distance` hash bits).
   public var stacksPhotos = true
   public var stackingRule = StackingRule()
+  /// `[places]`: names for positions and places renamed (`PlaceCorrections`).
+  public var placeCorrections = PlaceCorrections()
 
   public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String
@@ -86,6 +88,7 @@ public struct ConfigFile: Hashable, Sendable {
     var keys: [KeyRebinding] = []
     var library: (roots: [String]?, opensPhotos: Bool) = (nil, false)
     var stacking: (enabled: Bool, rule: StackingRule) = (true, StackingRule())
+    var places = PlaceCorrections()
     /// PICKER_TUI_<NAME>_TOKEN must name one source only.
     var variables: [String: String] = [:]
     for table in tables {
@@ -122,6 +125,8 @@ public struct ConfigFile: Hashable, Sendable {
         library = try readLibrary(table, path: path, home: home)
       case ("stacks", false):
         stacking = try readStacks(table, path: path)
+      case ("places", false):
+        places = try readPlaces(table, path: path)
       case (let name, false) where name == "keys" || name.hasPrefix("keys."):
         keys += try readKeys(table, path: path)
       default:
@@ -135,7 +140,48 @@ public struct ConfigFile: Hashable, Sendable {
     file.opensPhotos = library.opensPhotos
     file.stacksPhotos = stacking.enabled
     file.stackingRule = stacking.rule
+    file.placeCorrections = places
     return file
+  }
+
+  /// `[places]`: `home = [52.52, 13.40, 0.5]` names a circle (latitude,
+  /// longitude, radius in km up to 100); `"Detroit" = "Windsor"` (or
+  /// `"Detroit, Michigan" = …`) shows a place under another name.
+  private static func readPlaces(_ table: TOMLSubset.Table, path: String) throws(Error) -> PlaceCorrections {
+    var corrections = PlaceCorrections()
+    for (key, value) in table.values {
+      let name = key.trimmingCharacters(in: .whitespaces)
+      guard !name.isEmpty else { throw Error(description: "\(path):\(value.line): a place needs a name") }
+      switch value.kind {
+      case .string(let other):
+        guard !other.trimmingCharacters(in: .whitespaces).isEmpty else {
+          throw Error(description: "\(path):\(value.line): \(key): expected the name to show instead, like \"Windsor\"")
+        }
+        corrections.renames.append(PlaceCorrections.Rename(from: name, to: other))
+      case .array(let elements):
+        let numbers = elements.compactMap { element -> Double? in
+          switch element.kind {
+          case .integer(let number): return Double(number)
+          case .float(let number): return number
+          default: return nil
+          }
+        }
+        guard numbers.count == 3, elements.count == 3, abs(numbers[0]) <= 90, abs(numbers[1]) <= 180,
+          numbers[2] > 0, numbers[2] <= 100
+        else {
+          throw Error(
+            description:
+              "\(path):\(value.line): \(key): expected [latitude, longitude, radius in km], like [52.52, 13.40, 0.5]")
+        }
+        corrections.areas.append(
+          PlaceCorrections.Area(name: name, latitude: numbers[0], longitude: numbers[1], radius: numbers[2]))
+      default:
+        throw Error(
+          description:
+            "\(path):\(value.line): \(key): expected a name (\"Windsor\") or [latitude, longitude, radius in km]")
+      }
+    }
+    return corrections
   }
 
   /// `[stacks]`: `enabled` (true), `max_gap` (seconds between shots, 2),

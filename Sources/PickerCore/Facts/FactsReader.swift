@@ -28,7 +28,7 @@ public enum FactsReader {
     if raw.has_gps != 0 {
       facts.latitude = raw.latitude
       facts.longitude = raw.longitude
-      facts.place = PlaceData.finder?.place(latitude: raw.latitude, longitude: raw.longitude)?.label
+      facts.place = PlaceData.namer?.place(latitude: raw.latitude, longitude: raw.longitude)?.label
     }
     facts.orientation = raw.orientation > 0 ? Int(raw.orientation) : nil
     return facts

@@ -8,6 +8,9 @@ public struct LibraryFilter: Hashable, Sendable {
   /// Every word must match the name, the folder, the make, the model or
   /// the lens; or the whole phrase one of them ("pixel 7").
   public var words: [String] = []
+  /// `--place`: only photos in a place whose city, region or country
+  /// holds one of these (case and accents folded).
+  public var places: [String] = []
 
   public init(roots: [PathBytes], firstDay: Int? = nil, lastDay: Int? = nil) {
     self.roots = roots.map(Self.normalised)
@@ -57,6 +60,10 @@ public struct LibraryFilter: Hashable, Sendable {
       clauses.append("p.taken < ?")
       parameters.append(Int64(lastDay + 1) * TakenDate.millisecondsPerDay)
     }
+    if let (placeSQL, placeParameters) = placeCondition(column: "p.place") {
+      clauses.append(placeSQL)
+      parameters += placeParameters
+    }
     if !words.isEmpty {
       let (wordSQL, wordParameters) = wordCondition(includingCopies: false)
       clauses.append(wordSQL)
@@ -65,11 +72,24 @@ public struct LibraryFilter: Hashable, Sendable {
     return (clauses.joined(separator: " AND "), parameters)
   }
 
-  /// Every word matches the name, the folder, the make, the model or the
-  /// lens (with `includingCopies`, the folder of a copy too), or the whole
-  /// phrase one of them.
+  /// `--place`'s condition on a place key column, nil when not restricted.
+  func placeCondition(column: String) -> (sql: String, parameters: [Any?])? {
+    guard !places.isEmpty else { return nil }
+    let likes = places.map { _ in "words LIKE ? ESCAPE '\\'" }.joined(separator: " OR ")
+    return (
+      "\(column) IN (SELECT id FROM place WHERE \(likes))",
+      places.map { "%" + Self.escapedForLike(PlaceText.folded($0)) + "%" }
+    )
+  }
+
+  /// Every word matches the name, the folder, the make, the model, the
+  /// lens or the place (with `includingCopies`, the folder of a copy too),
+  /// or the whole phrase one of them.
   func wordCondition(includingCopies: Bool) -> (sql: String, parameters: [Any?]) {
     func like(_ column: String) -> String { "\(column) LIKE ? ESCAPE '\\'" }
+    // A place's words are kept folded: the word is folded to match them
+    // (`sao paulo` finds São Paulo).
+    let placeField = "p.place IN (SELECT id FROM place WHERE \(like("words")))"
     var fields = ["CAST(p.name AS TEXT)", "CAST(f.path AS TEXT)", "p.make", "p.model", "p.lens"].map(like)
     // Only a photo shown for copies looks at their folders: the test on
     // `copies` keeps the subquery off every other row.
@@ -79,14 +99,15 @@ public struct LibraryFilter: Hashable, Sendable {
           + " WHERE c.copy_of = p.id AND \(like("CAST(g.path AS TEXT)"))))")
     }
     var parameters: [Any?] = []
-    let everyWord = words.map { _ in "(" + fields.joined(separator: " OR ") + ")" }
+    let everyWord = words.map { _ in "(" + (fields + [placeField]).joined(separator: " OR ") + ")" }
     for word in words {
       parameters += Array(repeating: "%" + Self.escapedForLike(word) + "%", count: fields.count) as [Any?]
+      parameters.append("%" + Self.escapedForLike(PlaceText.folded(word)) + "%")
     }
     // "pixel 7" is the model Pixel 7, not any photo with a 7 in its name.
     let phraseFields = ["ifnull(p.make, '') || ' ' || ifnull(p.model, '')", "p.model", "p.lens"]
-    let phrase = "%" + Self.escapedForLike(words.joined(separator: " ")) + "%"
-    parameters += Array(repeating: phrase, count: phraseFields.count) as [Any?]
+    let phrase = words.joined(separator: " ")
+    parameters += Array(repeating: "%" + Self.escapedForLike(phrase) + "%", count: phraseFields.count) as [Any?]
     let sql =
       "((" + everyWord.joined(separator: " AND ") + ") OR " + phraseFields.map(like).joined(separator: " OR ") + ")"
     return (sql, parameters)
@@ -200,8 +221,8 @@ extension LibraryIndex {
     return paths
   }
 
-  /// Photos per day, newest day first: the whole timeline's shape before
-  /// any of its rows are read.
+  /// Photos per day, newest day first, with the day's places: the whole
+  /// timeline's shape before any of its rows are read.
   public func dayCounts(_ filter: LibraryFilter) throws(SQLiteError) -> [DayCount] {
     if filter.words.isEmpty { return try summedDayCounts(filter) }
     let (condition, parameters) = filter.listingCondition()
@@ -209,13 +230,12 @@ extension LibraryIndex {
       // Integer division rounds towards zero: days before 1970 need floor.
       let statement = try database.prepare(
         """
-        SELECT CASE WHEN p.taken >= 0 THEN p.taken / 86400000 ELSE (p.taken + 1) / 86400000 - 1 END AS day, count(*)
-        FROM photo p JOIN folder f ON f.id = p.folder WHERE \(condition) GROUP BY day ORDER BY day DESC
+        SELECT CASE WHEN p.taken >= 0 THEN p.taken / 86400000 ELSE (p.taken + 1) / 86400000 - 1 END AS day,
+          ifnull(p.place, -1), count(*)
+        FROM photo p JOIN folder f ON f.id = p.folder WHERE \(condition) GROUP BY day, p.place ORDER BY day DESC
         """)
       statement.bind(parameters)
-      var counts: [DayCount] = []
-      while try statement.step() { counts.append(DayCount(day: Int(statement.int(0)), count: Int(statement.int(1)))) }
-      return counts
+      return try Self.days(from: statement, placeNames: try placeNames(in: database))
     }
   }
 
@@ -230,17 +250,55 @@ extension LibraryIndex {
       condition += " AND d.day <= ?"
       parameters.append(lastDay)
     }
+    if let (placeSQL, placeParameters) = filter.placeCondition(column: "d.place") {
+      condition += " AND " + placeSQL
+      parameters += placeParameters
+    }
     return try withDatabase { database throws(SQLiteError) in
       let statement = try database.prepare(
         """
-        SELECT d.day, sum(d.count) FROM day_count d JOIN folder f ON f.id = d.folder
-        WHERE \(condition) GROUP BY d.day ORDER BY d.day DESC
+        SELECT d.day, d.place, sum(d.count) FROM day_count d JOIN folder f ON f.id = d.folder
+        WHERE \(condition) GROUP BY d.day, d.place ORDER BY d.day DESC
         """)
       statement.bind(parameters)
-      var counts: [DayCount] = []
-      while try statement.step() { counts.append(DayCount(day: Int(statement.int(0)), count: Int(statement.int(1)))) }
-      return counts
+      return try Self.days(from: statement, placeNames: try placeNames(in: database))
     }
+  }
+
+  /// Rows of (day, place key or -1, count), newest day first, as days with
+  /// their places' names, most photos first (ties by name).
+  private static func days(from statement: SQLiteStatement, placeNames: [Int64: String]) throws(SQLiteError)
+    -> [DayCount]
+  {
+    var counts: [DayCount] = []
+    var places: [String: Int] = [:]
+    func finishDay() {
+      guard !counts.isEmpty else { return }
+      counts[counts.count - 1].places = places.sorted {
+        $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key)
+      }
+      .map(\.key)
+      places = [:]
+    }
+    while try statement.step() {
+      let (day, place, count) = (Int(statement.int(0)), statement.int(1), Int(statement.int(2)))
+      if counts.last?.day != day {
+        finishDay()
+        counts.append(DayCount(day: day, count: 0))
+      }
+      counts[counts.count - 1].count += count
+      if let name = placeNames[place] { places[name, default: 0] += count }
+    }
+    finishDay()
+    return counts
+  }
+
+  /// What a day header calls each place: its city, else its country.
+  private func placeNames(in database: SQLiteDatabase) throws(SQLiteError) -> [Int64: String] {
+    let statement = try database.prepare("SELECT id, ifnull(city, country) FROM place")
+    var names: [Int64: String] = [:]
+    while try statement.step() { names[statement.int(0)] = statement.text(1) ?? "" }
+    return names
   }
 
   /// What one indexed file says, for the preview's facts ("Taken").
@@ -274,6 +332,28 @@ extension LibraryIndex {
         if let origin = TakenDate.Origin(rawValue: Int(statement.int(0))) { counts[origin] = Int(statement.int(1)) }
       }
       return counts
+    }
+  }
+
+  /// `index --stats`: photos with a position, how many of them a place
+  /// names, in how many places and countries.
+  public func placeSummary(_ filter: LibraryFilter) throws(SQLiteError)
+    -> (withPosition: Int, named: Int, places: Int, countries: Int)
+  {
+    let (condition, parameters) = filter.condition()
+    return try withDatabase { database throws(SQLiteError) in
+      let statement = try database.prepare(
+        """
+        SELECT count(p.latitude), count(p.place), count(DISTINCT p.place), count(DISTINCT pl.country)
+        FROM photo p JOIN folder f ON f.id = p.folder LEFT JOIN place pl ON pl.id = p.place WHERE \(condition)
+        """)
+      statement.bind(parameters)
+      guard try statement.step() else { return (0, 0, 0, 0) }
+      let result = (
+        Int(statement.int(0)), Int(statement.int(1)), Int(statement.int(2)), Int(statement.int(3))
+      )
+      statement.bind([])
+      return result
     }
   }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// rebuilt: a damaged or foreign file is set aside and started anew.
 public final class LibraryIndex: @unchecked Sendable {
   /// Bumped when the tables change: an older file is rebuilt.
-  static let schemaVersion = "5"
+  static let schemaVersion = "6"
   let database: SQLiteDatabase
   /// Where it lives; nil when it is in memory (the cache folder cannot be
   /// written), so a second connection cannot be opened.
@@ -72,7 +72,8 @@ public final class LibraryIndex: @unchecked Sendable {
     if let version, try version.step(), version.text(0) != schemaVersion {
       // An index of another version: start anew, it is only a cache.
       try database.execute(
-        "DROP TABLE IF EXISTS photo; DROP TABLE IF EXISTS folder; DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS day_count"
+        "DROP TABLE IF EXISTS photo; DROP TABLE IF EXISTS folder; DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS day_count;"
+          + " DROP TABLE IF EXISTS place"
       )
     }
     if path != ":memory:" { try database.execute("PRAGMA journal_mode = WAL") }
@@ -106,7 +107,13 @@ public final class LibraryIndex: @unchecked Sendable {
         -- Copies (CopyFinder): hashes of the file's head and tail and of all
         -- of it, read for files whose size another shares; the photo shown
         -- for this one when it is a copy, and how many copies one shown has.
-        head_hash INTEGER, content_hash INTEGER, copy_of INTEGER, copies INTEGER NOT NULL DEFAULT 0);
+        head_hash INTEGER, content_hash INTEGER, copy_of INTEGER, copies INTEGER NOT NULL DEFAULT 0,
+        -- Where it was taken: a key of the place it is in (PlaceNamer.key).
+        place INTEGER);
+      -- The names of the places photos are in, as the user wants them
+      -- (corrections applied); words: the three folded, for search.
+      CREATE TABLE IF NOT EXISTS place(
+        id INTEGER PRIMARY KEY, city TEXT, region TEXT, country TEXT NOT NULL, code TEXT NOT NULL, words TEXT NOT NULL);
       CREATE UNIQUE INDEX IF NOT EXISTS photo_path ON photo(folder, name);
       CREATE INDEX IF NOT EXISTS photo_taken ON photo(taken, name);
       CREATE INDEX IF NOT EXISTS photo_size ON photo(size);
@@ -118,30 +125,32 @@ public final class LibraryIndex: @unchecked Sendable {
     return database
   }
 
-  /// Photos per folder and day, kept by triggers as rows come and go: the
-  /// timeline's shape (and where a deep page starts) without reading every
-  /// photo row, so a library of a million photos opens as fast as a small one.
-  /// A copy of a photo shown (`copy_of`) is not counted: the timeline
-  /// shows each photo once.
+  /// Photos per folder, day and place, kept by triggers as rows come and
+  /// go: the timeline's shape, where a deep page starts and the places of
+  /// each day's header, without reading every photo row, so a library of a
+  /// million photos opens as fast as a small one. A photo without a place
+  /// counts under place -1. A copy of a photo shown (`copy_of`) is not
+  /// counted: the timeline shows each photo once.
   static let dayCountSchema: String = {
     func day(_ taken: String) -> String {
       // Integer division rounds towards zero: days before 1970 need floor.
       "CASE WHEN \(taken) >= 0 THEN \(taken) / 86400000 ELSE (\(taken) + 1) / 86400000 - 1 END"
     }
+    let key = "folder = OLD.folder AND day = \(day("OLD.taken")) AND place = ifnull(OLD.place, -1)"
     let add =
-      "INSERT INTO day_count SELECT NEW.folder, \(day("NEW.taken")), 1 WHERE NEW.copy_of IS NULL"
-      + " ON CONFLICT(folder, day) DO UPDATE SET count = count + 1;"
+      "INSERT INTO day_count SELECT NEW.folder, \(day("NEW.taken")), ifnull(NEW.place, -1), 1"
+      + " WHERE NEW.copy_of IS NULL ON CONFLICT(folder, day, place) DO UPDATE SET count = count + 1;"
     let remove =
-      "UPDATE day_count SET count = count - 1"
-      + " WHERE folder = OLD.folder AND day = \(day("OLD.taken")) AND OLD.copy_of IS NULL;"
-      + " DELETE FROM day_count WHERE folder = OLD.folder AND day = \(day("OLD.taken")) AND count <= 0;"
+      "UPDATE day_count SET count = count - 1 WHERE \(key) AND OLD.copy_of IS NULL;"
+      + " DELETE FROM day_count WHERE \(key) AND count <= 0;"
     return """
       CREATE TABLE IF NOT EXISTS day_count(
-        folder INTEGER NOT NULL, day INTEGER NOT NULL, count INTEGER NOT NULL, PRIMARY KEY (folder, day)
+        folder INTEGER NOT NULL, day INTEGER NOT NULL, place INTEGER NOT NULL, count INTEGER NOT NULL,
+        PRIMARY KEY (folder, day, place)
       ) WITHOUT ROWID;
       CREATE TRIGGER IF NOT EXISTS photo_added AFTER INSERT ON photo BEGIN \(add) END;
       CREATE TRIGGER IF NOT EXISTS photo_removed AFTER DELETE ON photo BEGIN \(remove) END;
-      CREATE TRIGGER IF NOT EXISTS photo_changed AFTER UPDATE OF folder, taken, copy_of ON photo
+      CREATE TRIGGER IF NOT EXISTS photo_changed AFTER UPDATE OF folder, taken, copy_of, place ON photo
         BEGIN \(remove) \(add) END;
       """
   }()
@@ -208,13 +217,16 @@ public final class LibraryIndex: @unchecked Sendable {
   }
 }
 
-/// A day of the timeline and how many photos it has.
+/// A day of the timeline, how many photos it has, and where they were
+/// taken: the places' names, most photos first.
 public struct DayCount: Hashable, Sendable {
   public var day: Int
   public var count: Int
+  public var places: [String]
 
-  public init(day: Int, count: Int) {
+  public init(day: Int, count: Int, places: [String] = []) {
     self.day = day
     self.count = count
+    self.places = places
   }
 }

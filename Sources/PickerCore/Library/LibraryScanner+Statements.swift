@@ -23,7 +23,7 @@ extension LibraryScanner {
       findFolder = try database.prepare("SELECT id FROM folder WHERE path = ?")
       listFolder = try database.prepare("SELECT name, id, size, mtime, inode FROM photo WHERE folder = ?")
       let columns =
-        "folder, name, size, mtime, inode, taken, origin, offset, width, height, orientation, make, model, lens, latitude, longitude, burst"
+        "folder, name, size, mtime, inode, taken, origin, offset, width, height, orientation, make, model, lens, latitude, longitude, burst, place"
       // Another scan (a second picker, `index` from cron) may have added
       // the same file since its folder was read: then this one updates it.
       let updates = columns.split(separator: ",").dropFirst(2).map { column in
@@ -34,10 +34,10 @@ extension LibraryScanner {
       // content hashes are read again.
       let forgetSignature = "hash = NULL, sharpness = NULL, head_hash = NULL, content_hash = NULL"
       insert = try database.prepare(
-        "INSERT INTO photo(\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO photo(\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
           + " ON CONFLICT(folder, name) DO UPDATE SET \(updates), \(forgetSignature) RETURNING id")
       update = try database.prepare(
-        "UPDATE photo SET (\(columns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), \(forgetSignature) WHERE id = ?"
+        "UPDATE photo SET (\(columns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), \(forgetSignature) WHERE id = ?"
       )
     }
 
@@ -69,14 +69,14 @@ extension LibraryScanner {
       return rows
     }
 
-    /// Inserts or updates the file's row; its id.
-    func write(_ file: FileFacts, _ metadata: PhotoMetadata) throws(SQLiteError) -> Int64 {
+    /// Inserts or updates the file's row, with the key of its place; its id.
+    func write(_ file: FileFacts, _ metadata: PhotoMetadata, place: Int?) throws(SQLiteError) -> Int64 {
       let values: [Any?] = [
         file.folderID, file.name, file.size, file.mtime, file.inode, metadata.taken.wallClock,
         metadata.taken.origin.rawValue, metadata.taken.offsetMinutes, metadata.width, metadata.height,
         metadata.orientation, metadata.make.isEmpty ? nil : metadata.make,
         metadata.model.isEmpty ? nil : metadata.model, metadata.lens.isEmpty ? nil : metadata.lens,
-        metadata.latitude, metadata.longitude, metadata.burstID,
+        metadata.latitude, metadata.longitude, metadata.burstID, place,
       ]
       if let id = file.rowID {
         try update.run(values + [id])

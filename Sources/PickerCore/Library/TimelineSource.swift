@@ -34,12 +34,16 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   /// are read after each scan (`SignatureReader`). Nil: none are read.
   public var stackingGap: Double? = StackingRule().maxGap
 
-  /// `firstDay`/`lastDay` restrict the timeline (`--since`, `--until`).
+  /// `firstDay`/`lastDay` restrict the timeline (`--since`, `--until`),
+  /// `places` to photos in those places (`--place`).
   public init(
-    index: LibraryIndex, roots: [PathBytes], firstDay: Int? = nil, lastDay: Int? = nil, title: String = "Photos"
+    index: LibraryIndex, roots: [PathBytes], firstDay: Int? = nil, lastDay: Int? = nil, places: [String] = [],
+    title: String = "Photos"
   ) {
     self.index = index
-    self.filter = LibraryFilter(roots: roots, firstDay: firstDay, lastDay: lastDay)
+    var filter = LibraryFilter(roots: roots, firstDay: firstDay, lastDay: lastDay)
+    filter.places = places
+    self.filter = filter
     self.title = title
     let (stream, continuation) = AsyncStream<SourceChange>.makeStream(bufferingPolicy: .bufferingNewest(8))
     self.stream = stream

@@ -17,6 +17,25 @@ public enum PlaceData {
     return nil
   }()
 
+  /// The config's `[places]`, set once at start (`use(_:)`) before any
+  /// position is named.
+  private static let configured = ConfiguredCorrections()
+
+  private final class ConfiguredCorrections: @unchecked Sendable {
+    let lock = NSLock()
+    var corrections = PlaceCorrections()
+  }
+
+  public static func use(_ corrections: PlaceCorrections) {
+    configured.lock.withLock { configured.corrections = corrections }
+  }
+
+  /// The table with the config's corrections; nil without a table.
+  public static var namer: PlaceNamer? {
+    guard let finder else { return nil }
+    return PlaceNamer(finder: finder, corrections: configured.lock.withLock { configured.corrections })
+  }
+
   /// Where the table may be, in the order looked at.
   static func candidates(executable: String, override: String?) -> [String] {
     if let override, !override.isEmpty { return [override] }

@@ -107,8 +107,19 @@ public struct PlaceFinder: Sendable {
 
   /// The place a position is in, or nil where none is near.
   public func place(latitude: Double, longitude: Double) -> Place? {
+    key(latitude: latitude, longitude: longitude).flatMap(place(key:))
+  }
+
+  /// Keys below this are places of the table (its record's index); from it
+  /// on, a country alone (`countryKeys + country`).
+  public static let countryKeys = 1_000_000
+
+  /// Which place a position is in, as a number the index can keep: the
+  /// table's record of the city, or `countryKeys` plus the country where
+  /// only the country is said; nil where none is near.
+  public func key(latitude: Double, longitude: Double) -> Int? {
     guard Self.isPosition(latitude: latitude, longitude: longitude) else { return nil }
-    let found: (city: Int?, country: Int?) = table.withRecords { records in
+    return table.withRecords { records -> Int? in
       var near: [(index: Int, distance: Double)] = []
       scan(records, latitude: latitude, longitude: longitude, within: Self.cityRadius) { near.append(($0, $1)) }
       if let nearest = near.min(by: { $0.distance < $1.distance || ($0.distance == $1.distance && $0.index < $1.index) }
@@ -123,7 +134,7 @@ public struct PlaceFinder: Sendable {
             chosen = candidate.index
           }
         }
-        return (chosen, nil)
+        return chosen
       }
       // Farther out: the country, when the three nearest places share it.
       var nearestThree: [(index: Int, distance: Double)] = []
@@ -133,17 +144,23 @@ public struct PlaceFinder: Sendable {
         nearestThree.sort { $0.distance < $1.distance }
         if nearestThree.count > 3 { nearestThree.removeLast() }
       }
-      guard let first = nearestThree.first else { return (nil, nil) }
+      guard let first = nearestThree.first else { return nil }
       let country = records.country(first.index)
-      return (nil, nearestThree.allSatisfy { records.country($0.index) == country } ? country : nil)
+      return nearestThree.allSatisfy { records.country($0.index) == country } ? Self.countryKeys + country : nil
     }
-    if let city = found.city {
-      let entry = table.entry(city)
+  }
+
+  /// The names of a place `key(latitude:longitude:)` gave; nil for a key
+  /// the table does not have.
+  public func place(key: Int) -> Place? {
+    if key >= 0, key < table.count {
+      let entry = table.entry(key)
       return Place(
         city: entry.name, region: table.regionName(entry.region), country: table.countryName(entry.country),
         countryCode: table.countryCode(entry.country))
     }
-    guard let country = found.country else { return nil }
+    let country = key - Self.countryKeys
+    guard country >= 0, country < table.countryCount else { return nil }
     return Place(city: nil, region: nil, country: table.countryName(country), countryCode: table.countryCode(country))
   }
 

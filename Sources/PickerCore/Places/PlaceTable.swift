@@ -22,7 +22,7 @@ public final class PlaceTable: Sendable {
   private let data: Data
   public let count: Int
   private let regionCount: Int
-  private let countryCount: Int
+  let countryCount: Int
   private let placesAt: Int
   private let regionsAt: Int
   private let countriesAt: Int

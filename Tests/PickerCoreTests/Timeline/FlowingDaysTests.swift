@@ -97,6 +97,17 @@ import Testing
     #expect(DayHeaderText.fitting(day, width: 60, continued: true) == "Sat 14 Jun 2025 · 23 photos (continued)")
   }
 
+  @Test func headersNameTheDaysPlacesFewerAsTheyNarrow() {
+    let day = DayCount(
+      day: CivilDate(year: 2025, month: 6, day: 14).dayNumber, count: 23, places: ["Lisbon", "Sintra", "Cascais"])
+    #expect(DayHeaderText.fitting(day, width: 60) == "Sat 14 Jun 2025 · Lisbon, Sintra, Cascais · 23 photos")
+    #expect(DayHeaderText.fitting(day, width: 45) == "Sat 14 Jun 2025 · Lisbon, Sintra · 23 photos")
+    #expect(DayHeaderText.fitting(day, width: 36) == "Sat 14 Jun 2025 · Lisbon · 23 photos")
+    #expect(DayHeaderText.fitting(day, width: 30) == "Sat 14 Jun 2025 · 23 photos")
+    // A continued day's top line says it continues, not where.
+    #expect(DayHeaderText.fitting(day, width: 60, continued: true) == "Sat 14 Jun 2025 · 23 photos (continued)")
+  }
+
   @Test func aResizeFlowsTheDaysAgain() {
     var state = Self.timeline(Self.days([2, 3, 4]))
     #expect(state.gridRows.cells(inRow: 1) == 0..<5)
