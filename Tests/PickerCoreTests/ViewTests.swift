@@ -53,7 +53,7 @@ import Testing
   }
 
   @Test func helpOverlay() {
-    var (state, _) = Fixture.started(size: TerminalSize(width: 80, height: 44))
+    var (state, _) = Fixture.started(size: TerminalSize(width: 80, height: 45))
     state.press(.char("?"))
     expectGolden(render(state), named: "help")
     // Shorter: it scrolls to what did not fit, and says so.

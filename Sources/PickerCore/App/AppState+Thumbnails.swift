@@ -6,9 +6,8 @@ extension AppState {
 
   /// The thumbnail a photo tile shows at the current size and colours.
   public func thumbnailKey(for item: PhotoItem) -> ImageRequest.Key? {
-    guard options.showsThumbnails, case .photo = item.kind, !item.isMissing, let reference = item.thumbnail else {
-      return nil
-    }
+    // A folder's thumbnail is its cover (a place's newest photo).
+    guard options.showsThumbnails, !item.isMissing, let reference = item.thumbnail else { return nil }
     let layout = layout
     return ImageRequest.Key(
       reference: reference, columns: layout.thumbnailWidth, rows: layout.thumbnailHeight, style: thumbnailStyle)

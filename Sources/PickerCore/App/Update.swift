@@ -152,6 +152,7 @@ extension AppState {
     case .restorePicks: restorePicks()
     case .nextMonth, .previousMonth, .nextDay, .previousDay: return jump(action)
     case .goToDate: openGoToDate()
+    case .places: return openPlaces()
     }
     return []
   }

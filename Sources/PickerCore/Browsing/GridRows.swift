@@ -7,13 +7,16 @@
 /// row, and one longer than a row wraps. Cells keep their indices and stay
 /// in order, left to right; only where rows break changes.
 public struct GridRows: Hashable, Sendable {
-  /// A day's header: its day and photo count, over `span` tiles from tile
-  /// column `column`.
+  /// A day's header: its day, photo count and places, over `span` tiles
+  /// from tile column `column`.
   public struct DayLabel: Hashable, Sendable {
     public var day: Int
     public var count: Int
     public var column: Int
     public var span: Int
+    public var places: [String] = []
+
+    var dayCount: DayCount { DayCount(day: day, count: count, places: places) }
   }
 
   public enum Row: Hashable, Sendable {
@@ -57,7 +60,7 @@ public struct GridRows: Hashable, Sendable {
       return
     }
     var flow = Flow(columns: columns)
-    let wholeDays = scope.days.map { Dictionary($0.map { ($0.day, $0.count) }, uniquingKeysWith: +) }
+    let wholeDays = scope.days.map { Dictionary($0.map { ($0.day, $0) }, uniquingKeysWith: { first, _ in first }) }
     let offset = scope.isRoot ? 0 : 1
     flow.place(nil, 0..<offset)  // Back
     for (index, section) in scope.sections.enumerated() {
@@ -66,7 +69,11 @@ public struct GridRows: Hashable, Sendable {
       if index == scope.sections.count - 1 { end = cellCount }
       let cells = (offset + section.start)..<end
       flow.place(
-        section.day.map { DayCount(day: $0, count: Self.photoCount(of: section, in: scope, wholeDays: wholeDays)) },
+        section.day.map {
+          DayCount(
+            day: $0, count: Self.photoCount(of: section, in: scope, wholeDays: wholeDays),
+            places: wholeDays?[$0]?.places ?? [])
+        },
         cells)
     }
     if scope.sections.isEmpty { flow.place(nil, offset..<cellCount) }
@@ -85,8 +92,8 @@ public struct GridRows: Hashable, Sendable {
   /// The photos of a day: the whole day's count when the source gave one
   /// (a window holds part of it), else the section's photos, a stack's
   /// counting each of its photos.
-  static func photoCount(of section: ItemSection, in scope: Scope, wholeDays: [Int: Int]?) -> Int {
-    if let day = section.day, let whole = wholeDays?[day] { return whole }
+  static func photoCount(of section: ItemSection, in scope: Scope, wholeDays: [Int: DayCount]?) -> Int {
+    if let day = section.day, let whole = wholeDays?[day] { return whole.count }
     guard scope.stacking != nil else { return section.count }
     return scope.items[section.start..<(section.start + section.count)].reduce(0) { $0 + ($1.stack?.count ?? 1) }
   }
@@ -105,7 +112,9 @@ public struct GridRows: Hashable, Sendable {
       if let day { dayStarts.append(DayStart(cell: cells.lowerBound, day: day)) }
       guard used > 0, used + count <= columns else {
         // A new row: the day does not fit beside what is there.
-        let labels = day.map { [DayLabel(day: $0.day, count: $0.count, column: 0, span: min(count, columns))] }
+        let labels = day.map {
+          [DayLabel(day: $0.day, count: $0.count, column: 0, span: min(count, columns), places: $0.places)]
+        }
         bands.append(Band(labels: labels ?? [], cells: cells))
         used = count % columns
         return
@@ -119,7 +128,9 @@ public struct GridRows: Hashable, Sendable {
         last = Band(labels: [], cells: rowStart..<rowStart)
       }
       last.cells = last.cells.lowerBound..<cells.upperBound
-      if let day { last.labels.append(DayLabel(day: day.day, count: day.count, column: used, span: count)) }
+      if let day {
+        last.labels.append(DayLabel(day: day.day, count: day.count, column: used, span: count, places: day.places))
+      }
       bands.append(last)
       used = (used + count) % columns
     }

@@ -18,6 +18,8 @@ public enum GridAction: Hashable, Sendable {
   /// The timeline's jumps (any listing in date order): by month, by day,
   /// and to a date typed in a prompt.
   case nextMonth, previousMonth, nextDay, previousDay, goToDate
+  /// The Places scope: countries, then their places, then the photos.
+  case places
 }
 
 extension GridAction: KeyCommand {
@@ -55,6 +57,7 @@ extension GridAction: KeyCommand {
     case .nextDay: "next-day"
     case .previousDay: "previous-day"
     case .goToDate: "go-to-date"
+    case .places: "places"
     }
   }
 
@@ -66,7 +69,7 @@ extension GridAction: KeyCommand {
       + [
         .search, .focusTray, .bigger, .smaller, .cycleSort, .signOut, .help, .cancel, .back, .preview, .compare,
         .toggleStacks, .restorePicks,
-        .nextMonth, .previousMonth, .nextDay, .previousDay, .goToDate,
+        .nextMonth, .previousMonth, .nextDay, .previousDay, .goToDate, .places,
       ]
   }
 
@@ -111,6 +114,7 @@ extension KeyMap where Command == GridAction {
         Binding([.char("}")], .nextDay, help: "next day (older)", group: "month / day: older, newer"),
         Binding([.char("{")], .previousDay, help: "previous day (newer)", group: "month / day: older, newer"),
         Binding([.char(":")], .goToDate, help: "go to a date (2023, 2023-06, jun 2023, yesterday)"),
+        Binding([.char("P")], .places, help: "places: countries, their towns, their photos"),
         Binding(
           [.char("v")], .preview, help: "preview the photo full screen",
           group: "preview / compare picks / picked tray (keys below)"),

@@ -11,6 +11,9 @@ public struct LibraryFilter: Hashable, Sendable {
   /// `--place`: only photos in a place whose city, region or country
   /// holds one of these (case and accents folded).
   public var places: [String] = []
+  /// Only photos in these places (`PlaceNamer` keys): a city of the
+  /// Places scope.
+  public var placeKeys: [Int] = []
 
   public init(roots: [PathBytes], firstDay: Int? = nil, lastDay: Int? = nil) {
     self.roots = roots.map(Self.normalised)
@@ -72,14 +75,21 @@ public struct LibraryFilter: Hashable, Sendable {
     return (clauses.joined(separator: " AND "), parameters)
   }
 
-  /// `--place`'s condition on a place key column, nil when not restricted.
+  /// `--place`'s and the Places scope's condition on a place key column,
+  /// nil when not restricted.
   func placeCondition(column: String) -> (sql: String, parameters: [Any?])? {
-    guard !places.isEmpty else { return nil }
-    let likes = places.map { _ in "words LIKE ? ESCAPE '\\'" }.joined(separator: " OR ")
-    return (
-      "\(column) IN (SELECT id FROM place WHERE \(likes))",
-      places.map { "%" + Self.escapedForLike(PlaceText.folded($0)) + "%" }
-    )
+    var clauses: [String] = []
+    var parameters: [Any?] = []
+    if !places.isEmpty {
+      let likes = places.map { _ in "words LIKE ? ESCAPE '\\'" }.joined(separator: " OR ")
+      clauses.append("\(column) IN (SELECT id FROM place WHERE \(likes))")
+      parameters += places.map { "%" + Self.escapedForLike(PlaceText.folded($0)) + "%" } as [Any?]
+    }
+    if !placeKeys.isEmpty {
+      clauses.append("\(column) IN (" + placeKeys.map { _ in "?" }.joined(separator: ", ") + ")")
+      parameters += placeKeys as [Any?]
+    }
+    return clauses.isEmpty ? nil : (clauses.joined(separator: " AND "), parameters)
   }
 
   /// Every word matches the name, the folder, the make, the model, the

@@ -8,7 +8,7 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   public let id = "photos"
   public let title: String
   public var icon: String { "◷" }
-  public var capabilities: SourceCapabilities { [.paging, .search, .timeline] }
+  public var capabilities: SourceCapabilities { [.paging, .search, .timeline, .places] }
   public var rootLabel: String { filter.roots.map { Sanitizer.sanitize($0.bytes) }.joined(separator: ", ") }
 
   let index: LibraryIndex
@@ -202,7 +202,80 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   }
 
   public func items(in folder: FolderID?, page: PageRequest) async throws -> Page {
-    try await list(filter, page: page)
+    guard let folder, let level = PlaceFolder(id: folder) else { return try await list(filter, page: page) }
+    switch level {
+    case .countries, .country:
+      do {
+        return Page(items: try placeItems(level), hasMore: false)
+      } catch {
+        throw SourceError("the library index cannot be read: \(error.message)")
+      }
+    case .place(let key):
+      var narrowed = filter
+      narrowed.placeKeys = [key]
+      return try await list(narrowed, page: page)
+    }
+  }
+
+  /// The Places scope's tiles: countries, or a country's places, each
+  /// with its photo count and its newest photo as the cover, most photos
+  /// first.
+  private func placeItems(_ level: PlaceFolder) throws(SQLiteError) -> [PhotoItem] {
+    let groups = try index.placeGroups(filter)
+    struct Tile {
+      var folder: PlaceFolder
+      var title: String
+      var count = 0
+      var newestDay: Int
+      /// The places with a photo on that day: the cover is among theirs.
+      var newestKeys: [Int]
+    }
+    var tiles: [Tile] = []
+    var byID: [FolderID: Int] = [:]
+    func add(_ group: PlaceGroup, as folder: PlaceFolder, title: String) {
+      if let at = byID[folder.id] {
+        tiles[at].count += group.count
+        if group.newestDay > tiles[at].newestDay {
+          (tiles[at].newestDay, tiles[at].newestKeys) = (group.newestDay, [group.key])
+        } else if group.newestDay == tiles[at].newestDay {
+          tiles[at].newestKeys.append(group.key)
+        }
+      } else {
+        byID[folder.id] = tiles.count
+        tiles.append(
+          Tile(folder: folder, title: title, count: group.count, newestDay: group.newestDay, newestKeys: [group.key]))
+      }
+    }
+    switch level {
+    case .countries:
+      for group in groups {
+        add(
+          group, as: .country(code: group.place.countryCode),
+          title: group.place.country.isEmpty ? "Elsewhere" : group.place.country)
+      }
+    case .country(let code):
+      let here = groups.filter { $0.place.countryCode == code }
+      // Two towns of one name in a country are told apart by their regions.
+      var cities: [String: Int] = [:]
+      for group in here { cities[group.place.city ?? "", default: 0] += 1 }
+      for group in here {
+        var title = group.place.city ?? "Elsewhere in \(group.place.country)"
+        if let city = group.place.city, cities[city, default: 0] > 1, let region = group.place.region {
+          title += ", " + region
+        }
+        add(group, as: .place(key: group.key), title: title)
+      }
+    case .place:
+      return []
+    }
+    tiles.sort { $0.count > $1.count || ($0.count == $1.count && $0.title < $1.title) }
+    return try tiles.map { tile throws(SQLiteError) in
+      var item = PhotoItem(id: tile.folder.id, kind: .folder(count: tile.count), title: Array(tile.title.utf8))
+      if let cover = try index.cover(ofPlaces: tile.newestKeys, onDay: tile.newestDay, filter) {
+        item.thumbnail = .file(cover)
+      }
+      return item
+    }
   }
 
   /// Words match names, folders, cameras and lenses; a date or a range

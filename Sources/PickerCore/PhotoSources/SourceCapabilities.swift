@@ -17,4 +17,6 @@ public struct SourceCapabilities: OptionSet, Hashable, Sendable {
   /// the first page brings `Page.days`: the grid groups it by day and the
   /// date keys jump in it.
   public static let timeline = SourceCapabilities(rawValue: 1 << 5)
+  /// `items(in:)` lists places as folders (`PlaceFolder`): the Places scope.
+  public static let places = SourceCapabilities(rawValue: 1 << 6)
 }

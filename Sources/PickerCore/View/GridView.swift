@@ -78,8 +78,7 @@ enum GridView {
     for (index, label) in labels.enumerated() {
       let x = label.column * step + 1
       let end = index + 1 < labels.count ? labels[index + 1].column * step : layout.columns * step
-      let day = DayCount(day: label.day, count: label.count)
-      screen.put(DayHeaderText.fitting(day, width: end - x - 1), x: x, y: y, style: theme.keyLabel)
+      screen.put(DayHeaderText.fitting(label.dayCount, width: end - x - 1), x: x, y: y, style: theme.keyLabel)
     }
   }
 

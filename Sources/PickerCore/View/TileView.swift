@@ -14,6 +14,11 @@ enum TileView {
     case ready(Thumbnail)
     case failed(String)
 
+    var isOff: Bool {
+      if case .off = self { return true }
+      return false
+    }
+
     init(_ state: ThumbnailState) {
       switch state {
       case .loading: self = .pending
@@ -77,8 +82,15 @@ enum TileView {
       caption = Sanitizer.sanitize(item.title)
       switch item.kind {
       case .folder(let count):
-        drawFolderGlyph(in: area, count: count, theme: theme, into: &screen)
-        caption += "/"
+        // A folder with a cover (a place, an album) shows it, its count
+        // in the caption.
+        if item.thumbnail != nil, !thumbnail.isOff {
+          drawThumbnail(thumbnail, of: item, in: area, theme: theme, into: &screen)
+          caption += count.map { " · \($0)" } ?? ""
+        } else {
+          drawFolderGlyph(in: area, count: count, theme: theme, into: &screen)
+          caption += "/"
+        }
         captionStyle = theme.folder
       case .photo where item.isMissing:
         centered(["missing"], in: area, style: theme.error, into: &screen)
