@@ -42,7 +42,8 @@ enum CompareView {
     drawStatus(compare, state: state, theme: theme, y: screen.height - 1, into: &screen)
   }
 
-  /// "2023:06:14 10:15:00 · 1/250 s · f/2.8 · ISO 200 · 35 mm", what is known.
+  /// "2023:06:14 10:15:00 · 1/250 s · f/2.8 · ISO 200 · 35 mm · Lisbon",
+  /// what is known.
   static func summary(_ facts: PhotoFacts?) -> String {
     guard let facts else { return "" }
     if facts.isLoading { return "reading…" }
@@ -52,6 +53,7 @@ enum CompareView {
     if let f = facts.fNumber { parts.append("f/" + PhotoFacts.decimal(f, digits: 1)) }
     if let iso = facts.iso { parts.append("ISO \(iso)") }
     if let focal = facts.focalLength { parts.append(PhotoFacts.decimal(focal, digits: 0) + " mm") }
+    if let place = facts.placeName { parts.append(Sanitizer.sanitize(place)) }
     return parts.joined(separator: " · ")
   }
 

@@ -28,7 +28,9 @@ public enum FactsReader {
     if raw.has_gps != 0 {
       facts.latitude = raw.latitude
       facts.longitude = raw.longitude
-      facts.place = PlaceData.namer?.place(latitude: raw.latitude, longitude: raw.longitude)?.label
+      let place = PlaceData.namer?.place(latitude: raw.latitude, longitude: raw.longitude)
+      facts.place = place?.label
+      facts.placeName = place.map { $0.city ?? $0.country }
     }
     facts.orientation = raw.orientation > 0 ? Int(raw.orientation) : nil
     return facts

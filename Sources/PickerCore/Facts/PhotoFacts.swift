@@ -18,6 +18,8 @@ public struct PhotoFacts: Hashable, Sendable {
   public var focalLength: Double?
   /// Where the position is: "Lisbon, Lisbon, Portugal" (PlaceData).
   public var place: String?
+  /// Its shortest name, for the compare panes: the town, else the country.
+  public var placeName: String?
   public var latitude: Double?
   public var longitude: Double?
   public var orientation: Int?

@@ -53,6 +53,12 @@ import Testing
     let rows = Dictionary(uniqueKeysWithValues: facts.rows.map { ($0.label, $0.value) })
     #expect(rows["Aperture"] == "f/2.8" && rows["Exposure"] == "1/250 s" && rows["Focal"] == "35 mm")
     #expect(rows["GPS"] == "48.85840, -2.29450" && rows["Orientation"] == "rotated 90° CW")
+    // West of Greenwich, that latitude is at sea off Brittany, more than
+    // 25 km from a town, and the three nearest towns are French: the
+    // country alone, in the facts and the compare panes.
+    #expect(facts.place == "France")
+    #expect(facts.placeName == "France")
+    #expect(CompareView.summary(facts).hasSuffix("35 mm · France"))
   }
 
   @Test(arguments: ["webp", "png"]) func exifAfterTheImageDataOfALargeFileIsFound(_ ext: String) throws {
