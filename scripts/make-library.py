@@ -124,8 +124,10 @@ def truncate(t, digits):  # keep `digits` decimals of the second; -1: the day on
     return t.replace(microsecond=t.microsecond // 10 ** (6 - digits) * 10 ** (6 - digits) if digits else 0)
 
 
-def expand(shoots, rng):
-    """Shoots into photos, in time order so that camera counters grow with time."""
+def expand(shoots, rng, all_gps=False):
+    """Shoots into photos, in time order so that camera counters grow with time.
+    all_gps: every shoot has a position, each near one of PLACES (within
+    about 20 km), so that the places looked up differ."""
     counters, photos, used = {}, [], set()
     for s in sorted(shoots, key=lambda s: s.start):
         cam = CAMERAS.get(s.cam)
@@ -134,6 +136,9 @@ def expand(shoots, rng):
             counters[key] = s.first - 1
         gps_odds = 0.7 if s.cam in ANDROID or s.cam in ("ip6s", "ip13") else 0.1  # phones know where they are
         gps = s.place if s.place is not None else rng.randrange(len(PLACES)) if rng.random() < gps_odds else None
+        if all_gps:
+            lat, lon = PLACES[gps if gps is not None else rng.randrange(len(PLACES))]
+            gps = (lat + rng.uniform(-0.2, 0.2), lon + rng.uniform(-0.2, 0.2))
         t = s.start
         for i in range(s.n):
             if s.times:
@@ -347,7 +352,7 @@ def exif(p, thumbnail=None):
     sub += [(0xA002, LONG, [4000]), (0xA003, LONG, [3000])] + ([(0xA434, ASCII, cam.lens)] if cam.lens else [])
     gps = []
     if p.gps is not None:
-        lat, lon = PLACES[p.gps]
+        lat, lon = PLACES[p.gps] if isinstance(p.gps, int) else p.gps
         dms = lambda v: [(int(v), 1), (int(v * 60 % 60), 1), (int(v * 360000 % 6000), 100)]
         gps = [(0, BYTE, b"\2\3\0\0"), (1, ASCII, "N" if lat >= 0 else "S"), (2, RATIONAL, dms(abs(lat))),
                (3, ASCII, "E" if lon >= 0 else "W"), (4, RATIONAL, dms(abs(lon)))]
@@ -392,6 +397,8 @@ def main():
     ap.add_argument("--end-date", type=dt.date.fromisoformat, default=dt.date(2025, 6, 30))
     ap.add_argument("--manifest")
     ap.add_argument("--small", action="store_true", help="~70 hand-picked photos for end-to-end tests")
+    ap.add_argument("--all-gps", action="store_true",
+                    help="every photo with EXIF has a GPS position, near one of five cities (for the places bench)")
     ap.add_argument("--copies", type=float, default=0.0,
                     help="this share of the photos also copied, byte for byte, into Albums/Copies/ (not in the manifest)")
     args = ap.parse_args()
@@ -401,7 +408,8 @@ def main():
         sys.exit(f"make-library: {args.out_dir} is not empty")
     began, rng = time.time(), random.Random(args.seed)
     end = dt.date(2025, 6, 30) if args.small else args.end_date
-    photos = expand(small_library() if args.small else random_library(rng, args.count, args.years, end), rng)
+    photos = expand(small_library() if args.small else random_library(rng, args.count, args.years, end), rng,
+                    all_gps=args.all_gps)
     # Copies all land in the day after the end, in random order; only the
     # files with nothing else keep their date as mtime.
     copied = time.mktime((end + dt.timedelta(days=1)).timetuple()) + 9 * 3600

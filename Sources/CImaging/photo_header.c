@@ -130,8 +130,9 @@ static void entry_text(tiff *t, const uint8_t *entry, char *out, size_t capacity
   set_text(out, capacity, v, entry_value(t, entry, v, capacity < sizeof v ? capacity : sizeof v));
 }
 
-// Degrees, minutes and seconds (as many of them as stored) in degrees; a
-// zero denominator counts as zero, as cameras without a fix write it.
+// Degrees, minutes and seconds (as many of them as stored) in degrees. A
+// zero denominator in the degrees is no position (what cameras without a
+// fix write); in the minutes or seconds it counts as zero.
 static int entry_degrees(tiff *t, const uint8_t *entry, double *out) {
   uint8_t v[24];
   uint32_t type = t16(t, entry + 2);
@@ -141,6 +142,7 @@ static int entry_degrees(tiff *t, const uint8_t *entry, double *out) {
   double degrees = 0, scale = 1;
   for (size_t i = 0; i + 8 <= n; i += 8, scale *= 60) {
     uint32_t num = t32(t, v + i), den = t32(t, v + i + 4);
+    if (den == 0 && i == 0) return 0;
     if (den != 0) degrees += (type == 10 ? signed32(num) / signed32(den) : (double)num / den) / scale;
   }
   *out = degrees;

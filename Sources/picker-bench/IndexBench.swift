@@ -105,12 +105,63 @@ struct IndexBench: ParsableCommand {
           _ = try waitFor { try await source.items(in: nil, page: PageRequest(offset: rows - 96, limit: 96)) }
         })
     }
+    // Search by a place (`addSyntheticPlaces`); the next frame waits for
+    // the results' first page and their day counts.
+    var placeSearch: [Double] = []
+    var rareSearch: [Double] = []
+    if let lisbon = try Self.addSyntheticPlaces(to: index) {
+      for _ in 0..<max(1, runs) {
+        placeSearch.append(
+          try seconds {
+            _ = try waitFor { try await source.search("lisbon", in: nil, page: PageRequest(offset: 0, limit: 96)) }
+          })
+        rareSearch.append(
+          try seconds {
+            _ = try waitFor { try await source.search("zzyzx", in: nil, page: PageRequest(offset: 0, limit: 96)) }
+          })
+      }
+      _ = lisbon
+    }
     print("synthetic rows:      \(rows) (built in \(format(built * 1000)) ms)")
+    if !placeSearch.isEmpty {
+      print("search \"lisbon\":     median \(format(median(placeSearch) * 1000)) ms (first page + its days)")
+      print("search, no match:    median \(format(median(rareSearch) * 1000)) ms")
+    }
     print("first page + days:   median \(format(median(firstPage) * 1000)) ms")
     print("page at the middle:  median \(format(median(jump) * 1000)) ms")
     print("last page:           median \(format(median(last) * 1000)) ms")
     print("index size:          \(index.bytesOnDisk / Int64(max(1, rows))) bytes per photo")
     print("peak RSS:            \(FirstPaintBench.peakResidentKilobytes() / 1024) MB")
+  }
+
+  /// Gives a third of the synthetic days (blocks of 288 rows, about a day)
+  /// one of 200 places each (Lisbon's among them, about 1 row in 600), as
+  /// a day is spent in one place, and names those places; nil without a
+  /// places table.
+  static func addSyntheticPlaces(to index: LibraryIndex) throws -> Int? {
+    guard let namer = PlaceData.namer, let lisbon = namer.finder.key(latitude: 38.7169, longitude: -9.1390) else {
+      return nil
+    }
+    let count = namer.finder.table.count
+    var keys = (0..<199).map { $0 * (count / 199) }
+    keys.append(lisbon)
+    try index.withDatabase { database throws(SQLiteError) in
+      let places = try IndexedPlaces(database: database, namer: namer)
+      try database.transaction { () throws(SQLiteError) in
+        for key in keys { try places.remember(key) }
+        let list = keys.map(String.init).joined(separator: ", ")
+        try database.execute(
+          """
+          CREATE TEMP TABLE synthetic_place(n INTEGER PRIMARY KEY, key INTEGER);
+          INSERT INTO synthetic_place SELECT row_number() OVER () - 1, value FROM json_each('[\(list)]');
+          UPDATE photo SET place = (SELECT key FROM synthetic_place WHERE n = photo.id / 288 / 3 % 200)
+            WHERE photo.id / 288 % 3 = 0;
+          DROP TABLE synthetic_place;
+          """)
+      }
+      try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+    return lisbon
   }
 
   /// `rows` made-up photos in `root` (no files), one every ~5 minutes

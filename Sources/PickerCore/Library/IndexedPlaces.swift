@@ -4,14 +4,14 @@
 /// either changed since the index was named (its fingerprint in `meta`),
 /// every photo with a position is named again, from the stored position,
 /// without reading a file.
-final class IndexedPlaces {
+package final class IndexedPlaces {
   let database: SQLiteDatabase
   let namer: PlaceNamer?
   /// Places the `place` table has a row for.
   private var known: Set<Int> = []
   private let addPlace: SQLiteStatement
 
-  init(database: SQLiteDatabase, namer: PlaceNamer?) throws(SQLiteError) {
+  package init(database: SQLiteDatabase, namer: PlaceNamer?) throws(SQLiteError) {
     self.database = database
     self.namer = namer
     addPlace = try database.prepare(
@@ -30,7 +30,7 @@ final class IndexedPlaces {
   }
 
   /// Makes sure the `place` table names `key`.
-  func remember(_ key: Int?) throws(SQLiteError) {
+  package func remember(_ key: Int?) throws(SQLiteError) {
     guard let key, !known.contains(key), let place = namer?.place(key: key) else { return }
     let words = [place.city, place.region, place.country].compactMap { $0 }.map(PlaceText.folded)
     try addPlace.run([

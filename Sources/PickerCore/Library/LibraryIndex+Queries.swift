@@ -14,6 +14,11 @@ public struct LibraryFilter: Hashable, Sendable {
   /// Only photos in these places (`PlaceNamer` keys): a city of the
   /// Places scope.
   public var placeKeys: [Int] = []
+  /// Of `words`, those that name a place photos were taken in and no
+  /// camera or lens (`LibraryIndex.placeWords`): they match places and
+  /// folders only, which small tables answer, so a search by a place reads
+  /// the trigger-kept day counts instead of every photo row.
+  var placeWords: Set<String> = []
 
   public init(roots: [PathBytes], firstDay: Int? = nil, lastDay: Int? = nil) {
     self.roots = roots.map(Self.normalised)
@@ -94,7 +99,8 @@ public struct LibraryFilter: Hashable, Sendable {
 
   /// Every word matches the name, the folder, the make, the model, the
   /// lens or the place (with `includingCopies`, the folder of a copy too),
-  /// or the whole phrase one of them.
+  /// or the whole phrase one of them. A place word matches the place or
+  /// the folder only (`placeWordCondition`).
   func wordCondition(includingCopies: Bool) -> (sql: String, parameters: [Any?]) {
     func like(_ column: String) -> String { "\(column) LIKE ? ESCAPE '\\'" }
     // A place's words are kept folded: the word is folded to match them
@@ -109,10 +115,21 @@ public struct LibraryFilter: Hashable, Sendable {
           + " WHERE c.copy_of = p.id AND \(like("CAST(g.path AS TEXT)"))))")
     }
     var parameters: [Any?] = []
-    let everyWord = words.map { _ in "(" + (fields + [placeField]).joined(separator: " OR ") + ")" }
+    var everyWord: [String] = []
     for word in words {
+      if placeWords.contains(word) {
+        let (sql, wordParameters) = Self.placeWordCondition(word, place: "p.place", folder: "p.folder")
+        everyWord.append(sql)
+        parameters += wordParameters
+        continue
+      }
+      everyWord.append("(" + (fields + [placeField]).joined(separator: " OR ") + ")")
       parameters += Array(repeating: "%" + Self.escapedForLike(word) + "%", count: fields.count) as [Any?]
       parameters.append("%" + Self.escapedForLike(PlaceText.folded(word)) + "%")
+    }
+    // Words that all name places name no camera: no phrase is one.
+    guard !words.allSatisfy(placeWords.contains) else {
+      return ("(" + everyWord.joined(separator: " AND ") + ")", parameters)
     }
     // "pixel 7" is the model Pixel 7, not any photo with a 7 in its name.
     let phraseFields = ["ifnull(p.make, '') || ' ' || ifnull(p.model, '')", "p.model", "p.lens"]
@@ -121,6 +138,19 @@ public struct LibraryFilter: Hashable, Sendable {
     let sql =
       "((" + everyWord.joined(separator: " AND ") + ") OR " + phraseFields.map(like).joined(separator: " OR ") + ")"
     return (sql, parameters)
+  }
+
+  /// A place word's condition on a place key and a folder id column: the
+  /// place's names or the folder's path hold it. Both lists are small and
+  /// read once per query.
+  static func placeWordCondition(_ word: String, place: String, folder: String) -> (
+    sql: String, parameters: [Any?]
+  ) {
+    (
+      "(\(place) IN (SELECT id FROM place WHERE words LIKE ? ESCAPE '\\')"
+        + " OR \(folder) IN (SELECT id FROM folder WHERE CAST(path AS TEXT) LIKE ? ESCAPE '\\'))",
+      ["%" + escapedForLike(PlaceText.folded(word)) + "%", "%" + escapedForLike(word) + "%"]
+    )
   }
 
   /// The timeline's condition: `condition()` less the copies of photos
@@ -170,7 +200,7 @@ extension LibraryIndex {
   public func photos(_ filter: LibraryFilter, offset: Int, limit: Int, days: [DayCount]? = nil) throws(SQLiteError)
     -> [IndexedPhoto]
   {
-    var (condition, parameters) = filter.listingCondition()
+    var (condition, parameters) = try withPlaceWords(filter).listingCondition()
     var skip = offset
     if let days, offset > 0 {
       var before = 0
@@ -234,7 +264,8 @@ extension LibraryIndex {
   /// Photos per day, newest day first, with the day's places: the whole
   /// timeline's shape before any of its rows are read.
   public func dayCounts(_ filter: LibraryFilter) throws(SQLiteError) -> [DayCount] {
-    if filter.words.isEmpty { return try summedDayCounts(filter) }
+    let filter = try withPlaceWords(filter)
+    if filter.words.allSatisfy(filter.placeWords.contains) { return try summedDayCounts(filter) }
     let (condition, parameters) = filter.listingCondition()
     return try withDatabase { database throws(SQLiteError) in
       // Integer division rounds towards zero: days before 1970 need floor.
@@ -263,6 +294,11 @@ extension LibraryIndex {
     if let (placeSQL, placeParameters) = filter.placeCondition(column: "d.place") {
       condition += " AND " + placeSQL
       parameters += placeParameters
+    }
+    for word in filter.words {
+      let (wordSQL, wordParameters) = LibraryFilter.placeWordCondition(word, place: "d.place", folder: "d.folder")
+      condition += " AND " + wordSQL
+      parameters += wordParameters
     }
     return try withDatabase { database throws(SQLiteError) in
       let statement = try database.prepare(
@@ -365,5 +401,32 @@ extension LibraryIndex {
       statement.bind([])
       return result
     }
+  }
+
+  /// `filter` with its place words found (`LibraryFilter.placeWords`): a
+  /// word is one when a place photos were taken in has it in its names and
+  /// no camera or lens of the index does.
+  func withPlaceWords(_ filter: LibraryFilter) throws(SQLiteError) -> LibraryFilter {
+    guard !filter.words.isEmpty else { return filter }
+    var resolved = filter
+    resolved.placeWords = try withDatabase { database throws(SQLiteError) in
+      let place = try database.prepare("SELECT 1 FROM place WHERE words LIKE ? ESCAPE '\\' LIMIT 1")
+      let camera = try database.prepare(
+        "SELECT 1 FROM camera WHERE make LIKE ?1 ESCAPE '\\' OR model LIKE ?1 ESCAPE '\\' OR lens LIKE ?1 ESCAPE '\\'"
+          + " OR (make || ' ' || model) LIKE ?1 ESCAPE '\\' LIMIT 1")
+      var found: Set<String> = []
+      for word in filter.words {
+        place.bind(["%" + LibraryFilter.escapedForLike(PlaceText.folded(word)) + "%"])
+        let namesPlace = try place.step()
+        place.bind([])
+        guard namesPlace else { continue }
+        camera.bind(["%" + LibraryFilter.escapedForLike(word) + "%"])
+        let namesCamera = try camera.step()
+        camera.bind([])
+        if !namesCamera { found.insert(word) }
+      }
+      return found
+    }
+    return resolved
   }
 }

@@ -73,7 +73,7 @@ public final class LibraryIndex: @unchecked Sendable {
       // An index of another version: start anew, it is only a cache.
       try database.execute(
         "DROP TABLE IF EXISTS photo; DROP TABLE IF EXISTS folder; DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS day_count;"
-          + " DROP TABLE IF EXISTS place"
+          + " DROP TABLE IF EXISTS place; DROP TABLE IF EXISTS camera"
       )
     }
     if path != ":memory:" { try database.execute("PRAGMA journal_mode = WAL") }
@@ -114,6 +114,10 @@ public final class LibraryIndex: @unchecked Sendable {
       -- (corrections applied); words: the three folded, for search.
       CREATE TABLE IF NOT EXISTS place(
         id INTEGER PRIMARY KEY, city TEXT, region TEXT, country TEXT NOT NULL, code TEXT NOT NULL, words TEXT NOT NULL);
+      -- Every camera and lens seen ('' where not said), never pruned: a
+      -- search word that names one is no place word (LibraryFilter.placeWords).
+      CREATE TABLE IF NOT EXISTS camera(
+        make TEXT NOT NULL, model TEXT NOT NULL, lens TEXT NOT NULL, PRIMARY KEY (make, model, lens)) WITHOUT ROWID;
       CREATE UNIQUE INDEX IF NOT EXISTS photo_path ON photo(folder, name);
       CREATE INDEX IF NOT EXISTS photo_taken ON photo(taken, name);
       CREATE INDEX IF NOT EXISTS photo_size ON photo(size);

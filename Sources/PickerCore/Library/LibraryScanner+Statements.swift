@@ -15,11 +15,13 @@ extension LibraryScanner {
     let listFolder: SQLiteStatement
     let insert: SQLiteStatement
     let update: SQLiteStatement
+    let addCamera: SQLiteStatement
     let database: SQLiteDatabase
 
     init(_ database: SQLiteDatabase) throws(SQLiteError) {
       self.database = database
       addFolder = try database.prepare("INSERT OR IGNORE INTO folder(path) VALUES (?)")
+      addCamera = try database.prepare("INSERT OR IGNORE INTO camera(make, model, lens) VALUES (?, ?, ?)")
       findFolder = try database.prepare("SELECT id FROM folder WHERE path = ?")
       listFolder = try database.prepare("SELECT name, id, size, mtime, inode FROM photo WHERE folder = ?")
       let columns =

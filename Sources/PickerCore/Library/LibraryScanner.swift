@@ -97,6 +97,8 @@ public final class LibraryScanner {
     var folders = filter.roots
     let statements = try Statements(database)
     let places = try IndexedPlaces(database: database, namer: placeNamer)
+    // Cameras written to the camera table in this scan.
+    var cameras: Set<[String]> = []
 
     func flush() throws(SQLiteError) {
       guard !pending.isEmpty else { return }
@@ -123,6 +125,8 @@ public final class LibraryScanner {
         for (file, result) in zip(batch, read) {
           guard let (metadata, place) = result else { continue }
           try places.remember(place)
+          let camera = [metadata.make, metadata.model, metadata.lens]
+          if camera != ["", "", ""], cameras.insert(camera).inserted { try statements.addCamera.run(camera) }
           let id = try statements.write(file, metadata, place: place)
           seen.insert(id)
           if file.rowID == nil { inserted[Identity(inode: file.inode, size: file.size, mtime: file.mtime)] = id }

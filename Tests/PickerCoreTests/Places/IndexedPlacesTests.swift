@@ -84,6 +84,69 @@ import Testing
     #expect(try index.dayCounts(filter).map(\.places) == [["Lisbon", "Sintra"], ["Porto"]])
   }
 
+  @Test func aPlaceWordFindsFoldersToo() throws {
+    // A folder named for the trip, its photo without a position; a file
+    // named for a place elsewhere.
+    try FileManager.default.createDirectory(atPath: root + "/Lisbon trip", withIntermediateDirectories: true)
+    _ = FileManager.default.createFile(
+      atPath: root + "/Lisbon trip/IMG_0100.jpg", contents: Data(ExifJPEG.bytes(date: "2023:06:14 12:00:00")))
+    _ = FileManager.default.createFile(
+      atPath: root + "/lisbon-sunset.jpg", contents: Data(ExifJPEG.bytes(date: "2023:06:14 12:30:00")))
+    let index = index()
+    try scan(index, try Self.namer())
+    #expect(try index.withPlaceWords(filter(words: ["lisbon"])).placeWords == ["lisbon"])
+    // By place and by folder; a name is not read for a place word (that
+    // would read every row): the sunset is found by a word of its name
+    // that names no place.
+    #expect(
+      try names(index, words: ["lisbon"]) == ["IMG_0001.jpg", "IMG_0002.jpg", "IMG_0003.jpg", "IMG_0100.jpg"])
+    #expect(try names(index, words: ["sunset"]) == ["lisbon-sunset.jpg"])
+    // The day counts agree with the listing.
+    #expect(try index.dayCounts(filter(words: ["lisbon"])).map(\.count) == [4])
+  }
+
+  @Test func aWordThatNamesACameraIsSearchedEverywhere() throws {
+    // A camera whose model is a town's name: "sintra" is no place word.
+    _ = FileManager.default.createFile(
+      atPath: root + "/IMG_0200.jpg", contents: Data(ExifJPEG.bytes(date: "2022:02:02 12:00:00", model: "Sintra 1")))
+    let index = index()
+    try scan(index, try Self.namer())
+    #expect(try index.withPlaceWords(filter(words: ["sintra"])).placeWords.isEmpty)
+    #expect(try names(index, words: ["sintra"]) == ["IMG_0003.jpg", "IMG_0200.jpg"])
+    #expect(try index.dayCounts(filter(words: ["sintra"])).map(\.count) == [1, 1])
+  }
+
+  @Test func aPositionWithoutDegreesIsNoPosition() throws {
+    // Degrees of 0/0 (a camera without a fix): no position at all; minutes
+    // of 0/0 count as none.
+    var entries = ExifJPEG.gpsEntries(latitude: 38.7169, longitude: -9.1390)
+    entries[1].rationals![0] = (38, 0)
+    let tiff = ExifJPEG.tiffBytes(ifd0: [], exif: [.init(tag: 0x9003, text: "2023:06:14 10:00:00")], gps: entries)
+    let app1 = Array("Exif\0\0".utf8) + tiff
+    let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1] + ExifJPEG.be16(app1.count + 2) + app1 + [0xFF, 0xD9]
+    _ = FileManager.default.createFile(atPath: root + "/IMG_0300.jpg", contents: Data(jpeg))
+    entries = ExifJPEG.gpsEntries(latitude: 38.7169, longitude: -9.1390)
+    entries[1].rationals![1] = (44, 0)
+    let minutes = ExifJPEG.tiffBytes(ifd0: [], exif: [.init(tag: 0x9003, text: "2023:06:14 10:00:00")], gps: entries)
+    let app1b = Array("Exif\0\0".utf8) + minutes
+    let jpegb: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1] + ExifJPEG.be16(app1b.count + 2) + app1b + [0xFF, 0xD9]
+    _ = FileManager.default.createFile(atPath: root + "/IMG_0301.jpg", contents: Data(jpegb))
+    let read = { (name: String) in
+      PhotoMetadataReader.read(
+        path: PathBytes(root + "/" + name), name: Array(name.utf8), modified: timespec(),
+        latestDay: PhotoMetadataReader.latestBelievableDay())
+    }
+    #expect(read("IMG_0300.jpg").latitude == nil)
+    // 38° 0/0' 0.84": the seconds still count.
+    #expect(read("IMG_0301.jpg").latitude.map { abs($0 - (38 + 0.84 / 3600)) < 1e-4 } == true)
+  }
+
+  func filter(words: [String]) -> LibraryFilter {
+    var filter = LibraryFilter(roots: [PathBytes(root)])
+    filter.words = words
+    return filter
+  }
+
   @Test func aSearchCombinesAPlaceWithADate() async throws {
     let index = index()
     try scan(index, try Self.namer())
