@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "embedded_dates.h"
 #include "photo_header.h"
 #include "system_calls.h"
 
@@ -183,6 +184,7 @@ static void read_ifd(tiff *t, uint32_t offset, int kind, pk_photo_header *h) {
       } else if (tag == 0x8769) t->exif_ifd = entry_number(t, e);
       else if (tag == 0x8825) t->gps_ifd = entry_number(t, e);
       else if (tag == 0x0132) entry_text(t, e, h->date_time, sizeof h->date_time);
+      else if (tag == 0x9003) entry_text(t, e, h->date_original_ifd0, sizeof h->date_original_ifd0);
       if (tag == 0xC612 || tag == 0x014A || tag == 0x010F) t->raw_hint = 1;
     } else if (kind == ifd1) {
       if (tag == 0x0201) t->thumbnail_offset = entry_number(t, e);
@@ -276,11 +278,37 @@ static void read_tiff(source *s, uint64_t base, uint64_t limit, pk_photo_header 
 
 // MARK: Containers
 
-static void read_jpeg(source *s, pk_photo_header *h) {
-  uint64_t at = 2;
+// Photoshop's image resources (APP13): "8BIM", a 16-bit id, a padded
+// Pascal name, a 32-bit size and the padded data; 0x0404 holds IPTC-IIM.
+static void read_photoshop_blocks(const uint8_t *p, size_t n, pk_photo_header *h) {
+  size_t at = 0;
+  for (int hop = 0; hop < max_hops && at + 7 <= n; hop++) {
+    if (memcmp(p + at, "8BIM", 4) != 0) return;
+    uint32_t id = be16(p + at + 4);
+    size_t name = (size_t)p[at + 6] + 1;
+    name += name & 1;
+    size_t start = at + 6 + name;
+    if (start + 4 > n) return;
+    uint32_t size = be32(p + start);
+    start += 4;
+    if (size > n - start) return;
+    if (id == 0x0404) {
+      pk_iptc_date(p + start, size, h->iptc_date, sizeof h->iptc_date, h->iptc_time, sizeof h->iptc_time);
+      return;
+    }
+    at = start + size + (size & 1);
+  }
+}
+
+// A JPEG at file offset `base` (0, or the preview inside a RAF): its EXIF,
+// XMP and IPTC segments and its frame header.
+static void read_jpeg_at(source *s, uint64_t base, pk_photo_header *h) {
+  static const char xmp_id[] = "http://ns.adobe.com/xap/1.0/";  // and its NUL
+  static const char photoshop_id[] = "Photoshop 3.0";          // and its NUL
+  uint64_t at = base + 2;
   int exif_seen = 0;
   for (int hop = 0; hop < max_hops; hop++) {
-    uint8_t m[10];
+    uint8_t m[32];
     if (!fetch(s, at, m, 4) || m[0] != 0xFF) return;
     uint8_t marker = m[1];
     if (marker == 0xD9) return;  // the image's end
@@ -298,6 +326,18 @@ static void read_jpeg(source *s, pk_photo_header *h) {
       exif_seen = 1;
       cover(s, at + 10, length - 8);
       read_tiff(s, at + 10, length - 8, h);
+    } else if (marker == 0xE1 && length > 2 + sizeof xmp_id && !h->xmp_date[0] &&
+               fetch(s, at + 4, m, sizeof xmp_id) && memcmp(m, xmp_id, sizeof xmp_id) == 0) {
+      // The packet is read where it lies, once in the window.
+      uint64_t packet = at + 4 + sizeof xmp_id, size = length - 2 - sizeof xmp_id;
+      cover(s, packet, size);
+      if (in_window(s, packet, size))
+        pk_xmp_date(s->window + (packet - s->window_at), (size_t)size, h->xmp_date, sizeof h->xmp_date);
+    } else if (marker == 0xED && length > 2 + sizeof photoshop_id && fetch(s, at + 4, m, sizeof photoshop_id) &&
+               memcmp(m, photoshop_id, sizeof photoshop_id) == 0) {
+      uint64_t blocks = at + 4 + sizeof photoshop_id, size = length - 2 - sizeof photoshop_id;
+      cover(s, blocks, size);
+      if (in_window(s, blocks, size)) read_photoshop_blocks(s->window + (blocks - s->window_at), (size_t)size, h);
     } else if (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC) {
       if (length < 8 || !fetch(s, at + 4, m, 6)) return;
       h->height = (int32_t)be16(m + 1);
@@ -307,6 +347,24 @@ static void read_jpeg(source *s, pk_photo_header *h) {
     }
     at += 2 + length;
   }
+}
+
+static void read_jpeg(source *s, pk_photo_header *h) { read_jpeg_at(s, 0, h); }
+
+// A Fujifilm RAF: a header, then at the offset it names (big-endian, at
+// byte 84) a JPEG preview whose EXIF holds the camera's facts. What the
+// preview says of its own pixels (its size, where its data and thumbnail
+// start) is not the RAF's and is dropped.
+static void read_raf(source *s, pk_photo_header *h) {
+  uint8_t d[8];
+  if (!fetch(s, 84, d, 8)) return;
+  uint32_t offset = be32(d), length = be32(d + 4);
+  if (offset < 92 || length < 4) return;
+  read_jpeg_at(s, offset, h);
+  h->width = h->height = 0;
+  h->components = h->frame_complete = 0;
+  h->scan_offset = h->thumbnail_offset = h->thumbnail_length = 0;
+  h->looks_raw = 1;
 }
 
 // eXIf belongs before IDAT but may follow it, so the walk goes on to IEND,
@@ -605,6 +663,8 @@ static void read_any(source *s, pk_photo_header *h) {
                       memcmp(p, "IIRS", 4) == 0 || memcmp(p, "IIU\0", 4) == 0))
     h->format = 4;
   else if (n >= 12 && memcmp(p + 4, "ftyp", 4) == 0) h->format = is_heif(p, n) ? 5 : 6;
+  else if (n >= 16 && memcmp(p, "FUJIFILMCCD-RAW ", 16) == 0)
+    h->format = 7;
   else if ((n >= 4 && memcmp(p, "GIF8", 4) == 0) || (n >= 2 && memcmp(p, "BM", 2) == 0) ||
            (n >= 2 && p[0] == 0xFF && p[1] == 0x0A) || (n >= 8 && memcmp(p, "\0\0\0\x0cJXL ", 8) == 0))
     h->format = 6;
@@ -622,6 +682,11 @@ static void read_any(source *s, pk_photo_header *h) {
       if (n >= 10 && p[8] == 'C' && p[9] == 'R') h->looks_raw = 1;
       break;
     case 5: read_heif(s, h); break;
+    case 7:
+      // Known to the header reader only: the rest of the picker sees a RAW.
+      h->format = 0;
+      read_raf(s, h);
+      break;
     case 6:
       if (n >= 12 && memcmp(p + 4, "ftyp", 4) == 0 && memcmp(p + 8, "crx ", 4) == 0) read_cr3(s, h);
       break;

@@ -53,8 +53,8 @@ struct IndexCommand: ParsableCommand {
       let origins = (try? index.originCounts(filter)) ?? [:]
       lines.append(
         "dates taken: "
-          + [TakenDate.Origin.exif, .fileName, .fileTime].map { "\(origins[$0] ?? 0) from \($0.label)" }.joined(
-            separator: ", "))
+          + TakenDate.Origin.libraryOrder.filter { [.exif, .fileName, .fileTime].contains($0) || origins[$0] != nil }
+          .map { "\(origins[$0] ?? 0) from \($0.label)" }.joined(separator: ", "))
       if let places = try? index.placeSummary(filter) {
         lines.append(
           "places: \(places.named) of \(places.withPosition) photos with a position named, in \(places.places) places"

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "embedded_dates.h"
 #include "photo_header.h"
 
 #ifdef __cplusplus

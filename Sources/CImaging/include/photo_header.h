@@ -54,6 +54,13 @@ typedef struct {
   // (NEF, ARW, SRW keep the sensor data behind a small preview), a maker
   // in IFD0 (PEF), or Canon's CR2 mark.
   int32_t looks_raw;
+  // Dates other than the Exif IFD's, for a photo that has none there:
+  // DateTimeOriginal in IFD0 (TIFF/EP's placement), a JPEG's XMP date
+  // (pk_xmp_date) and its IPTC DateCreated and TimeCreated (pk_iptc_date);
+  // "" when absent. A Fujifilm RAF's are those of the JPEG inside it.
+  char date_original_ifd0[20];
+  char xmp_date[40];
+  char iptc_date[12], iptc_time[16];
 } pk_photo_header;
 
 // Reads the header of the file at `path`. Returns 0 when the file could be

@@ -37,13 +37,22 @@ public enum FactsReader {
   }
 
   /// "2024-07-01 18:30:00 (EXIF)": the date the timeline orders by, and
-  /// where it came from (EXIF, the file name, the file time).
+  /// where it came from (EXIF, XMP, a sidecar, the file name, the file
+  /// time...), read as the index reads it, sidecars included.
   static func dateTaken(_ path: PathBytes) -> String? {
     guard let info = DirectoryReader.status(path) else { return nil }
     let name = path.bytes.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? path.bytes
+    let folder = PathBytes(
+      Array(path.bytes.dropLast(name.count + 1)).isEmpty
+        ? [UInt8(ascii: "/")] : Array(path.bytes.dropLast(name.count + 1)))
+    var sidecars = SidecarPaths()
+    if let entries = try? DirectoryReader.readAll(folder) {
+      let found = Sidecars(names: entries.filter { !$0.isFolder }.map(\.name)).sidecars(of: name)
+      if !found.isEmpty { sidecars = LibraryScanner.sidecars(found, in: folder).0 }
+    }
     let taken = PhotoMetadataReader.read(
       path: path, name: name, modified: LibraryScanner.modified(info),
-      latestDay: PhotoMetadataReader.latestBelievableDay()
+      latestDay: PhotoMetadataReader.latestBelievableDay(), sidecars: sidecars
     ).taken
     return "\(taken.label) (\(taken.origin.label))"
   }

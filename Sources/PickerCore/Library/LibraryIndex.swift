@@ -109,7 +109,14 @@ public final class LibraryIndex: @unchecked Sendable {
         -- for this one when it is a copy, and how many copies one shown has.
         head_hash INTEGER, content_hash INTEGER, copy_of INTEGER, copies INTEGER NOT NULL DEFAULT 0,
         -- Where it was taken: a key of the place it is in (PlaceNamer.key).
-        place INTEGER);
+        place INTEGER,
+        -- The mtimes of the sidecars that may date it (Sidecars), summed: a
+        -- sidecar added, changed or removed reads the photo again.
+        sidecar_mtime INTEGER NOT NULL DEFAULT 0,
+        -- A date ahead of the clock when read (PhotoMetadata.refused): taken,
+        -- without reading the file, by the first scan after it has passed.
+        refused INTEGER, refused_origin INTEGER, refused_offset INTEGER);
+      CREATE INDEX IF NOT EXISTS photo_refused ON photo(refused) WHERE refused IS NOT NULL;
       -- The names of the places photos are in, as the user wants them
       -- (corrections applied); words: the three folded, for search.
       CREATE TABLE IF NOT EXISTS place(

@@ -8,6 +8,7 @@ extension LibraryScanner {
       var size: Int64
       var mtime: Int64
       var inode: Int64
+      var sidecarStamp: Int64
     }
 
     let addFolder: SQLiteStatement
@@ -23,9 +24,10 @@ extension LibraryScanner {
       addFolder = try database.prepare("INSERT OR IGNORE INTO folder(path) VALUES (?)")
       addCamera = try database.prepare("INSERT OR IGNORE INTO camera(make, model, lens) VALUES (?, ?, ?)")
       findFolder = try database.prepare("SELECT id FROM folder WHERE path = ?")
-      listFolder = try database.prepare("SELECT name, id, size, mtime, inode FROM photo WHERE folder = ?")
+      listFolder = try database.prepare(
+        "SELECT name, id, size, mtime, inode, sidecar_mtime FROM photo WHERE folder = ?")
       let columns =
-        "folder, name, size, mtime, inode, taken, origin, offset, width, height, orientation, make, model, lens, latitude, longitude, burst, place"
+        "folder, name, size, mtime, inode, taken, origin, offset, width, height, orientation, make, model, lens, latitude, longitude, burst, place, sidecar_mtime, refused, refused_origin, refused_offset"
       // Another scan (a second picker, `index` from cron) may have added
       // the same file since its folder was read: then this one updates it.
       let updates = columns.split(separator: ",").dropFirst(2).map { column in
@@ -36,10 +38,10 @@ extension LibraryScanner {
       // content hashes are read again.
       let forgetSignature = "hash = NULL, sharpness = NULL, head_hash = NULL, content_hash = NULL"
       insert = try database.prepare(
-        "INSERT INTO photo(\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO photo(\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
           + " ON CONFLICT(folder, name) DO UPDATE SET \(updates), \(forgetSignature) RETURNING id")
       update = try database.prepare(
-        "UPDATE photo SET (\(columns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), \(forgetSignature) WHERE id = ?"
+        "UPDATE photo SET (\(columns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), \(forgetSignature) WHERE id = ?"
       )
     }
 
@@ -66,7 +68,8 @@ extension LibraryScanner {
       var rows: [[UInt8]: Row] = [:]
       while try listFolder.step() {
         rows[listFolder.bytes(0)] = Row(
-          id: listFolder.int(1), size: listFolder.int(2), mtime: listFolder.int(3), inode: listFolder.int(4))
+          id: listFolder.int(1), size: listFolder.int(2), mtime: listFolder.int(3), inode: listFolder.int(4),
+          sidecarStamp: listFolder.int(5))
       }
       return rows
     }
@@ -78,7 +81,8 @@ extension LibraryScanner {
         metadata.taken.origin.rawValue, metadata.taken.offsetMinutes, metadata.width, metadata.height,
         metadata.orientation, metadata.make.isEmpty ? nil : metadata.make,
         metadata.model.isEmpty ? nil : metadata.model, metadata.lens.isEmpty ? nil : metadata.lens,
-        metadata.latitude, metadata.longitude, metadata.burstID, place,
+        metadata.latitude, metadata.longitude, metadata.burstID, place, file.sidecarStamp,
+        metadata.refused?.wallClock, metadata.refused?.origin.rawValue, metadata.refused?.offsetMinutes,
       ]
       if let id = file.rowID {
         try update.run(values + [id])

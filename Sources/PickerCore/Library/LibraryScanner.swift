@@ -54,7 +54,8 @@ public final class LibraryScanner {
   /// With nothing indexed yet under the roots, count the photo files
   /// first, for a total that a progress bar can fill up to.
   var countsFilesFirst = false
-  private let latestDay = PhotoMetadataReader.latestBelievableDay()
+  /// The last believable day; a test moves the clock with it.
+  var latestDay = PhotoMetadataReader.latestBelievableDay()
 
   /// A file seen on disk: where, and the stat facts that tell a change.
   struct FileFacts {
@@ -66,6 +67,9 @@ public final class LibraryScanner {
     var inode: Int64
     var modified: timespec
     var rowID: Int64?
+    /// The files beside it that may date it, and their mtimes summed.
+    var sidecars = SidecarPaths()
+    var sidecarStamp: Int64 = 0
   }
 
   struct Identity: Hashable {
@@ -97,6 +101,7 @@ public final class LibraryScanner {
     var folders = filter.roots
     let statements = try Statements(database)
     let places = try IndexedPlaces(database: database, namer: placeNamer)
+    try takeRefusedDatesNowPassed()
     // Cameras written to the camera table in this scan.
     var cameras: Set<[String]> = []
 
@@ -112,7 +117,7 @@ public final class LibraryScanner {
         DispatchQueue.concurrentPerform(iterations: batch.count) { index in
           let file = batch[index]
           let metadata = PhotoMetadataReader.read(
-            path: file.path, name: file.name, modified: file.modified, latestDay: latestDay)
+            path: file.path, name: file.name, modified: file.modified, latestDay: latestDay, sidecars: file.sidecars)
           // Named beside the header, on both cores: a few microseconds each.
           var place: Int?
           if let namer, let latitude = metadata.latitude, let longitude = metadata.longitude {
@@ -152,6 +157,7 @@ public final class LibraryScanner {
       if entries.contains(where: { $0.name == Array(".nomedia".utf8) }) { continue }
       let folderID = try statements.folderID(folder)
       let known = try statements.rows(in: folderID)
+      let sidecars = Sidecars(names: entries.lazy.filter { !$0.isFolder }.map(\.name))
       for entry in entries where !PhotoFileTypes.isHidden(name: entry.name) {
         let path = folder.appending(entry.name)
         if entry.isFolder {
@@ -167,9 +173,13 @@ public final class LibraryScanner {
         var file = FileFacts(
           folderID: folderID, name: entry.name, path: path, size: Int64(stat.st_size), mtime: mtime,
           inode: Int64(stat.st_ino), modified: modified)
+        let found = sidecars.sidecars(of: entry.name)
+        if !found.isEmpty { (file.sidecars, file.sidecarStamp) = Self.sidecars(found, in: folder) }
         if let row = known[entry.name] {
           file.rowID = row.id
-          if row.size == file.size && row.mtime == file.mtime && row.inode == file.inode {
+          if row.size == file.size && row.mtime == file.mtime && row.inode == file.inode
+            && row.sidecarStamp == file.sidecarStamp
+          {
             seen.insert(row.id)
             continue
           }
@@ -184,6 +194,34 @@ public final class LibraryScanner {
       ScanProgress(
         done: summary.photos, estimate: summary.photos, read: summary.read, seconds: Date().timeIntervalSince(started)))
     return summary
+  }
+
+  /// Dates refused as ahead of the clock when read, that it has passed
+  /// since: taken now, without reading the files.
+  private func takeRefusedDatesNowPassed() throws(SQLiteError) {
+    try database.prepare(
+      """
+      UPDATE photo SET taken = refused, origin = refused_origin, offset = refused_offset,
+        refused = NULL, refused_origin = NULL, refused_offset = NULL
+      WHERE refused IS NOT NULL AND refused < ?
+      """
+    ).run([Int64(latestDay + 1) * TakenDate.millisecondsPerDay])
+  }
+
+  /// The sidecars' paths, and their mtimes (ns) summed: what tells the
+  /// next scan that one was added, changed or removed.
+  static func sidecars(_ found: Sidecars.Found, in folder: PathBytes) -> (SidecarPaths, Int64) {
+    var paths = SidecarPaths()
+    var stamp: Int64 = 0
+    for (name, kind) in [(found.xmp, 0), (found.takeout, 1)] {
+      guard let name else { continue }
+      let path = folder.appending(name)
+      guard let info = DirectoryReader.status(path), (info.st_mode & S_IFMT) == S_IFREG else { continue }
+      let time = modified(info)
+      stamp &+= Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec) &+ Int64(kind)
+      if kind == 0 { paths.xmp = path } else { paths.takeout = path }
+    }
+    return (paths, stamp)
   }
 
   /// Rows under the roots no longer on disk: a new row with the same

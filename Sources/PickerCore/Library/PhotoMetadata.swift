@@ -22,33 +22,67 @@ public struct PhotoMetadata: Hashable, Sendable {
   /// The burst the shot belongs to: Apple's BurstUUID, else a burst id in
   /// the file name (`BurstName`); nil for a shot alone.
   public var burstID: String?
+  /// The date that would come first but is ahead of the clock ("after
+  /// tomorrow": a camera's clock set days ahead, a zone far ahead of this
+  /// machine's): kept, and taken once the clock has passed it.
+  public var refused: TakenDate?
 
   public init(taken: TakenDate) { self.taken = taken }
 }
 
+/// The files beside a photo that may date it (`Sidecars`).
+public struct SidecarPaths: Hashable, Sendable {
+  public var xmp: PathBytes?
+  public var takeout: PathBytes?
+
+  public init(xmp: PathBytes? = nil, takeout: PathBytes? = nil) {
+    self.xmp = xmp
+    self.takeout = takeout
+  }
+}
+
 /// Reads a photo's metadata from its header bytes only (no pixels), and
-/// chooses its date taken: EXIF DateTimeOriginal, else a date in the file
-/// name, else the file's modification time.
+/// chooses its date taken, the first believable of: EXIF DateTimeOriginal
+/// (the Exif IFD's, then IFD0's), the photo's XMP, an XMP sidecar, IPTC, a
+/// Google Takeout JSON, a date in the file name, the file's modification
+/// time. Sidecars are read only when the photo itself gave no date.
 public enum PhotoMetadataReader {
   /// `modified` is the file's mtime (seconds and nanoseconds) from the
   /// stat the scan already made; `latestDay` bounds believable dates.
-  public static func read(path: PathBytes, name: [UInt8], modified: timespec, latestDay: Int) -> PhotoMetadata {
+  public static func read(
+    path: PathBytes, name: [UInt8], modified: timespec, latestDay: Int, sidecars: SidecarPaths = SidecarPaths()
+  ) -> PhotoMetadata {
     var header = pk_photo_header()
     let readable = (path.bytes + [0]).withUnsafeBufferPointer { buffer in
       buffer.withMemoryRebound(to: CChar.self) { pk_read_photo_header($0.baseAddress!, &header) == 0 }
     }
-    return metadata(from: readable ? header : nil, name: name, modified: modified, latestDay: latestDay)
+    return metadata(
+      from: readable ? header : nil, name: name, modified: modified, latestDay: latestDay, sidecars: sidecars)
   }
 
-  static func metadata(from header: pk_photo_header?, name: [UInt8], modified: timespec, latestDay: Int)
-    -> PhotoMetadata
-  {
-    var exifDate: TakenDate?
+  static func metadata(
+    from header: pk_photo_header?, name: [UInt8], modified: timespec, latestDay: Int,
+    sidecars: SidecarPaths = SidecarPaths()
+  ) -> PhotoMetadata {
     var result = PhotoMetadata(taken: fileTime(modified))
+    // Every origin in its order, each read only when those before it gave
+    // nothing believable; a date ahead of the clock is kept as refused.
+    let unbounded = Int.max / 4
+    var candidates: [() -> TakenDate?] = []
     if var header {
-      exifDate = TakenDateParsing.exif(
-        text(&header.date_original), subSeconds: text(&header.subsec_original),
-        offset: text(&header.offset_original), latestDay: latestDay)
+      let subSeconds = text(&header.subsec_original)
+      let offset = text(&header.offset_original)
+      let (original, ifd0, xmp) = (
+        text(&header.date_original), text(&header.date_original_ifd0), text(&header.xmp_date)
+      )
+      let (iptcDate, iptcTime) = (text(&header.iptc_date), text(&header.iptc_time))
+      candidates += [
+        { TakenDateParsing.exif(original, subSeconds: subSeconds, offset: offset, latestDay: unbounded) },
+        { TakenDateParsing.exif(ifd0, offset: offset, latestDay: unbounded) },
+        { TakenDateParsing.xmp(xmp, latestDay: unbounded) },
+        { sidecars.xmp.flatMap { SidecarDates.xmp($0, latestDay: unbounded) } },
+        { TakenDateParsing.iptc(date: iptcDate, time: iptcTime, latestDay: unbounded) },
+      ]
       result.width = Int(header.width)
       result.height = Int(header.height)
       result.orientation = Int(header.orientation)
@@ -61,8 +95,21 @@ public enum PhotoMetadataReader {
         result.latitude = header.latitude
         result.longitude = header.longitude
       }
+    } else {
+      candidates.append { sidecars.xmp.flatMap { SidecarDates.xmp($0, latestDay: unbounded) } }
     }
-    if let date = exifDate ?? TakenDateParsing.fileName(name, latestDay: latestDay) { result.taken = date }
+    candidates += [
+      { sidecars.takeout.flatMap { SidecarDates.takeout($0, latestDay: unbounded) } },
+      { TakenDateParsing.fileName(name, latestDay: unbounded) },
+    ]
+    for candidate in candidates {
+      guard let date = candidate() else { continue }
+      if date.day <= latestDay {
+        result.taken = date
+        break
+      }
+      if result.refused == nil { result.refused = date }
+    }
     if result.burstID == nil { result.burstID = BurstName.id(fromFileName: String(decoding: name, as: UTF8.self)) }
     return result
   }

@@ -11,6 +11,16 @@ public struct TakenDate: Hashable, Sendable, Comparable {
     case fileTime = 3
     /// What a remote or command source listed (`taken_at`).
     case listing = 4
+    /// The photo's own XMP (exif:DateTimeOriginal, photoshop:DateCreated,
+    /// xmp:CreateDate), as Lightroom and Photo Mechanic export it.
+    case xmp = 5
+    /// An XMP file beside the photo (darktable's photo.jpg.xmp, Lightroom's
+    /// and digiKam's photo.xmp).
+    case xmpSidecar = 6
+    /// IPTC DateCreated and TimeCreated.
+    case iptc = 7
+    /// Google Takeout's JSON beside the photo (photoTakenTime).
+    case takeout = 8
 
     public var label: String {
       switch self {
@@ -18,8 +28,15 @@ public struct TakenDate: Hashable, Sendable, Comparable {
       case .fileName: "file name"
       case .fileTime: "file time"
       case .listing: "the source's listing"
+      case .xmp: "XMP"
+      case .xmpSidecar: "XMP sidecar"
+      case .iptc: "IPTC"
+      case .takeout: "Google Takeout"
       }
     }
+
+    /// The origins a library file's date can have, in the order tried.
+    public static let libraryOrder: [Origin] = [.exif, .xmp, .xmpSidecar, .iptc, .takeout, .fileName, .fileTime]
   }
 
   /// Milliseconds since 1970-01-01 00:00 on the photo's own wall clock: no

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Reads dates taken from what the headers and file names say, refusing the
 /// impossible ones so that the next origin is tried.
 public enum TakenDateParsing {
@@ -121,5 +127,64 @@ public enum TakenDateParsing {
     return TakenDate(
       wallClock: TakenDate.wallClock(date, hour: hour, minute: minute, second: second, millisecond: millisecond),
       origin: .fileName)
+  }
+
+  /// XMP's ISO 8601: "2023-06-14T10:15:00.123+02:00" (Z for UTC), without
+  /// seconds ("2023-06-14T10:15"), or a day alone ("2023-06-14": midnight).
+  /// Some writers put EXIF's form there, which is read too.
+  public static func xmp(_ text: String, latestDay: Int, origin: TakenDate.Origin = .xmp) -> TakenDate? {
+    var bytes = Array(text.utf8)
+    if bytes.count == 10 { bytes += Array("T00:00:00".utf8) }
+    if bytes.count >= 16, bytes.count < 19 || bytes[16] != 0x3A {
+      bytes.insert(contentsOf: Array(":00".utf8), at: 16)
+    }
+    guard bytes.count >= 19, bytes[10] == 0x54 || bytes[10] == 0x20 else { return nil }
+    var rest = bytes[19...]
+    var subSeconds = ""
+    if rest.first == 0x2E {
+      let digits = rest.dropFirst().prefix { $0 >= 0x30 && $0 <= 0x39 }
+      subSeconds = String(decoding: digits, as: UTF8.self)
+      rest = rest.dropFirst(1 + digits.count)
+    }
+    let zone = String(decoding: rest, as: UTF8.self)
+    guard
+      var date = exif(
+        String(decoding: bytes[0..<19], as: UTF8.self), subSeconds: subSeconds, offset: zone == "Z" ? "+00:00" : zone,
+        latestDay: latestDay)
+    else { return nil }
+    date.origin = origin
+    return date
+  }
+
+  /// IPTC's DateCreated ("20230614") and TimeCreated ("101500+0200", or
+  /// none: midnight).
+  public static func iptc(date: String, time: String, latestDay: Int) -> TakenDate? {
+    let d = Array(date.utf8)
+    let t = Array(time.utf8)
+    guard d.count == 8 else { return nil }
+    var text =
+      String(decoding: d[0..<4], as: UTF8.self) + ":" + String(decoding: d[4..<6], as: UTF8.self) + ":"
+      + String(decoding: d[6..<8], as: UTF8.self)
+    var offset = ""
+    if t.count >= 6 {
+      text += " " + [t[0..<2], t[2..<4], t[4..<6]].map { String(decoding: $0, as: UTF8.self) }.joined(separator: ":")
+      if t.count == 11 {
+        offset = String(decoding: t[6..<9], as: UTF8.self) + ":" + String(decoding: t[9..<11], as: UTF8.self)
+      }
+    } else {
+      text += " 00:00:00"
+    }
+    guard var taken = exif(text, offset: offset, latestDay: latestDay) else { return nil }
+    taken.origin = .iptc
+    return taken
+  }
+
+  /// A moment in UTC seconds (Google Takeout's photoTakenTime), on this
+  /// machine's wall clock as a file time is.
+  public static func utcSeconds(_ seconds: Int64, latestDay: Int, origin: TakenDate.Origin) -> TakenDate? {
+    var taken = PhotoMetadataReader.fileTime(timespec(tv_sec: Int(seconds), tv_nsec: 0))
+    taken.origin = origin
+    guard taken.date.year >= earliestYear, taken.day <= latestDay, seconds != 0 else { return nil }
+    return taken
   }
 }

@@ -30,7 +30,18 @@ public enum FileIO {
   /// The bytes of a regular file of at most `limit` bytes; nil for anything
   /// else (a FIFO is never waited on, a huge file never read).
   public static func readSmallFile(_ path: String, limit: Int = 4 << 20) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    readSmallFile(open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), limit: limit)
+  }
+
+  /// The same by the path's bytes (a name need not be UTF-8).
+  public static func readSmallFile(_ path: PathBytes, limit: Int = 4 << 20) -> [UInt8]? {
+    let fd = (path.bytes + [0]).withUnsafeBufferPointer { bytes in
+      bytes.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+    }
+    return readSmallFile(fd, limit: limit)
+  }
+
+  private static func readSmallFile(_ fd: Int32, limit: Int) -> [UInt8]? {
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var info = stat()

@@ -1,0 +1,122 @@
+import CImaging
+import Foundation
+
+/// The files beside a photo that date it, found among its folder's names:
+/// an XMP sidecar (darktable's `photo.jpg.xmp`, Lightroom's and digiKam's
+/// `photo.xmp`) and Google Takeout's JSON (`photo.jpg.json`, since 2024
+/// `photo.jpg.supplemental-metadata.json`, either cut short when the name
+/// is long, and `photo.jpg(1).json` for `photo(1).jpg`).
+struct Sidecars: Sendable {
+  struct Found: Hashable, Sendable {
+    var xmp: [UInt8]?
+    var takeout: [UInt8]?
+    var isEmpty: Bool { xmp == nil && takeout == nil }
+  }
+
+  /// Names of the folder's XMP files, by name lowercased.
+  private var xmpNames: [[UInt8]: [UInt8]] = [:]
+  /// The folder's JSON files, without ".json".
+  private var jsonStems: [[UInt8]] = []
+  private var jsonByStem: Set<[UInt8]> = []
+
+  /// Takeout cuts a sidecar's name to this many characters before ".json".
+  static let shortestCut = 46
+
+  init(names: [[UInt8]]) {
+    for name in names {
+      let lower = name.map(Self.lowercased)
+      if lower.count > 4, lower.suffix(4).elementsEqual(".xmp".utf8) {
+        xmpNames[lower] = name
+      } else if lower.count > 5, lower.suffix(5).elementsEqual(".json".utf8) {
+        let stem = Array(name.dropLast(5))
+        jsonStems.append(stem)
+        jsonByStem.insert(stem)
+      }
+    }
+  }
+
+  var isEmpty: Bool { xmpNames.isEmpty && jsonStems.isEmpty }
+
+  static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte }
+
+  func sidecars(of photo: [UInt8]) -> Found {
+    guard !isEmpty else { return Found() }
+    var found = Found()
+    let lower = photo.map(Self.lowercased)
+    if let name = xmpNames[lower + Array(".xmp".utf8)] {
+      found.xmp = name
+    } else if let dot = lower.lastIndex(of: UInt8(ascii: ".")),
+      let name = xmpNames[Array(lower[..<dot]) + Array(".xmp".utf8)]
+    {
+      found.xmp = name
+    }
+    found.takeout = takeout(of: photo)
+    return found
+  }
+
+  /// Takeout's JSON for `photo`, by the forms its exports have had.
+  private func takeout(of photo: [UInt8]) -> [UInt8]? {
+    guard !jsonStems.isEmpty else { return nil }
+    var names = [photo]
+    // "photo(1).jpg" is described by "photo.jpg(1).json".
+    if let dot = photo.lastIndex(of: UInt8(ascii: ".")), dot > 0, photo[dot - 1] == UInt8(ascii: ")"),
+      let open = photo[..<dot].lastIndex(of: UInt8(ascii: "("))
+    {
+      let counter = Array(photo[open..<dot])
+      names.append(Array(photo[..<open]) + Array(photo[dot...]) + counter)
+    }
+    let supplemental = Array(".supplemental-metadata".utf8)
+    for name in names {
+      if jsonByStem.contains(name) { return name + Array(".json".utf8) }
+      if jsonByStem.contains(name + supplemental) { return name + supplemental + Array(".json".utf8) }
+    }
+    // Cut short: the name and as much of ".supplemental-metadata" as fit,
+    // or the name itself cut.
+    for stem in jsonStems where stem.count >= Self.shortestCut {
+      if stem.count > photo.count, stem.starts(with: photo),
+        supplemental.starts(with: stem[photo.count...])
+      {
+        return stem + Array(".json".utf8)
+      }
+      if stem.count < photo.count, photo.starts(with: stem) { return stem + Array(".json".utf8) }
+    }
+    return nil
+  }
+}
+
+/// Reads the dates sidecars give.
+enum SidecarDates {
+  /// Sidecars are small; a larger file is no sidecar of ours.
+  static let largest = 4 * 1024 * 1024
+
+  static func xmp(_ path: PathBytes, latestDay: Int) -> TakenDate? {
+    guard let data = contents(path) else { return nil }
+    var out = [CChar](repeating: 0, count: 48)
+    let found = data.withUnsafeBytes { raw in
+      pk_xmp_date(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &out, out.count)
+    }
+    guard found == 1 else { return nil }
+    let text = String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return TakenDateParsing.xmp(text, latestDay: latestDay, origin: .xmpSidecar)
+  }
+
+  /// `photoTakenTime.timestamp` (UTC seconds, as a string or a number).
+  static func takeout(_ path: PathBytes, latestDay: Int) -> TakenDate? {
+    guard let data = contents(path),
+      let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let time = json["photoTakenTime"] as? [String: Any]
+    else { return nil }
+    let seconds: Int64?
+    switch time["timestamp"] {
+    case let text as String: seconds = Int64(text)
+    case let number as NSNumber: seconds = number.int64Value
+    default: seconds = nil
+    }
+    guard let seconds else { return nil }
+    return TakenDateParsing.utcSeconds(seconds, latestDay: latestDay, origin: .takeout)
+  }
+
+  private static func contents(_ path: PathBytes) -> Data? {
+    FileIO.readSmallFile(path, limit: largest).map { Data($0) }
+  }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import Testing
+
+@testable import PickerCore
+
+/// Every date a camera, a phone or an export writes, in the order the
+/// picker tries them: EXIF (the Exif IFD, then IFD0, also inside a RAF),
+/// the photo's XMP, an XMP sidecar, IPTC, a Google Takeout JSON, the file
+/// name, the file time.
+@Suite struct DateOriginsTests {
+  let root: String
+
+  init() throws {
+    root = NSTemporaryDirectory() + "dates-test-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+  }
+
+  func write(_ name: String, _ bytes: [UInt8]) {
+    _ = FileManager.default.createFile(atPath: root + "/" + name, contents: Data(bytes))
+  }
+
+  func write(_ name: String, text: String) { write(name, Array(text.utf8)) }
+
+  func read(_ name: String, sidecars: SidecarPaths = SidecarPaths()) -> TakenDate {
+    PhotoMetadataReader.read(
+      path: PathBytes(root + "/" + name), name: Array(name.utf8), modified: timespec(tv_sec: 1_583_064_000, tv_nsec: 0),
+      latestDay: PhotoMetadataReader.latestBelievableDay(), sidecars: sidecars
+    ).taken
+  }
+
+  /// A JPEG whose only metadata is the segment given (after SOI).
+  static func jpeg(segment marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
+    [0xFF, 0xD8, 0xFF, marker] + ExifJPEG.be16(payload.count + 2) + payload + [0xFF, 0xD9]
+  }
+
+  static func xmpPacket(_ body: String) -> [UInt8] {
+    Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+      + Array(
+        """
+        <?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF>
+        \(body)
+        </rdf:RDF></x:xmpmeta><?xpacket end="w"?>
+        """.utf8)
+  }
+
+  /// IPTC-IIM DateCreated and TimeCreated in a Photoshop APP13.
+  static func iptcSegment(date: String, time: String) -> [UInt8] {
+    func dataset(_ number: UInt8, _ text: String) -> [UInt8] {
+      [0x1C, 2, number] + ExifJPEG.be16(text.utf8.count) + Array(text.utf8)
+    }
+    let iim = dataset(55, date) + dataset(60, time)
+    return Array("Photoshop 3.0\0".utf8) + Array("8BIM".utf8) + [0x04, 0x04, 0, 0] + ExifJPEG.be32(iim.count) + iim
+      + (iim.count % 2 == 1 ? [0] : [])
+  }
+
+  @Test func dateTimeOriginalInIFD0IsReadWhenTheExifIFDHasNone() {
+    write("olympus.tif", ExifJPEG.tiffBytes(ifd0: [.init(tag: 0x9003, text: "2009:05:03 14:22:10")], exif: []))
+    let taken = read("olympus.tif")
+    #expect(taken.origin == .exif && taken.label == "2009-05-03 14:22:10")
+    // Both: the Exif IFD's.
+    write(
+      "both.tif",
+      ExifJPEG.tiffBytes(
+        ifd0: [.init(tag: 0x9003, text: "2009:05:03 14:22:10")], exif: [.init(tag: 0x9003, text: "2010:01:01 00:00:01")]
+      ))
+    #expect(read("both.tif").label == "2010-01-01 00:00:01")
+  }
+
+  @Test func aFujifilmRAFIsDatedByTheJPEGInsideIt() {
+    let preview = ExifJPEG.bytes(
+      date: "2022:08:20 17:45:12", make: "FUJIFILM", model: "X-T4", width: 1920, height: 1280)
+    var raf = Array("FUJIFILMCCD-RAW 0201FF129502X-T4".utf8)
+    raf += [UInt8](repeating: 0, count: 84 - raf.count)
+    raf += ExifJPEG.be32(148) + ExifJPEG.be32(preview.count)
+    raf += [UInt8](repeating: 0, count: 148 - raf.count) + preview + [UInt8](repeating: 0x55, count: 4096)
+    write("DSCF1022.RAF", raf)
+    let metadata = PhotoMetadataReader.read(
+      path: PathBytes(root + "/DSCF1022.RAF"), name: Array("DSCF1022.RAF".utf8), modified: timespec(),
+      latestDay: PhotoMetadataReader.latestBelievableDay())
+    #expect(metadata.taken.origin == .exif && metadata.taken.label == "2022-08-20 17:45:12")
+    #expect(metadata.make == "FUJIFILM" && metadata.model == "X-T4")
+    // The preview's size is not the RAW's.
+    #expect(metadata.width == 0 && metadata.height == 0)
+  }
+
+  @Test func aPhotosOwnXMPDatesIt() {
+    write(
+      "export.jpg",
+      Self.jpeg(
+        segment: 0xE1,
+        Self.xmpPacket(
+          #"<rdf:Description xmp:CreateDate="2019-01-01T00:00:00" exif:DateTimeOriginal="2018-07-21T19:03:44.25+02:00"/>"#
+        )))
+    let taken = read("export.jpg")
+    #expect(taken.origin == .xmp && taken.label == "2018-07-21 19:03:44.250 +02:00")
+    // The element form; photoshop:DateCreated before xmp:CreateDate.
+    write(
+      "element.jpg",
+      Self.jpeg(
+        segment: 0xE1,
+        Self.xmpPacket(
+          "<rdf:Description><xmp:CreateDate>2020-02-02T02:02:02Z</xmp:CreateDate>"
+            + "<photoshop:DateCreated>2017-03-04T05:06</photoshop:DateCreated></rdf:Description>")))
+    #expect(read("element.jpg").label == "2017-03-04 05:06:00")
+  }
+
+  @Test func iptcDatesAPhotoWithoutExifOrXMP() {
+    write("news.jpg", Self.jpeg(segment: 0xED, Self.iptcSegment(date: "20150910", time: "083000-0400")))
+    let taken = read("news.jpg")
+    #expect(taken.origin == .iptc && taken.label == "2015-09-10 08:30:00 -04:00")
+  }
+
+  @Test func sidecarsAreFoundByEveryNameTheirWritersGive() {
+    let names = [
+      "a.jpg", "a.jpg.xmp", "b.JPG", "b.xmp", "c.jpg", "c.jpg.json", "d.jpg", "d.jpg.supplemental-metadata.json",
+      "e(1).jpg", "e.jpg(1).json",
+      "PXL_20240601_101500123.PORTRAIT.ORIGINAL_long_name.jpg",
+      "PXL_20240601_101500123.PORTRAIT.ORIGINAL_long_name.jpg.supplemen.json",
+      "A_very_long_file_name_from_a_phone_export_000001.jpeg", "A_very_long_file_name_from_a_phone_export_0000.json",
+      "f.jpg",
+    ].map { Array($0.utf8) }
+    let sidecars = Sidecars(names: names)
+    func found(_ photo: String) -> [String?] {
+      let found = sidecars.sidecars(of: Array(photo.utf8))
+      return [found.xmp, found.takeout].map { $0.map { String(decoding: $0, as: UTF8.self) } }
+    }
+    #expect(found("a.jpg") == ["a.jpg.xmp", nil])
+    #expect(found("b.JPG") == ["b.xmp", nil])
+    #expect(found("c.jpg") == [nil, "c.jpg.json"])
+    #expect(found("d.jpg") == [nil, "d.jpg.supplemental-metadata.json"])
+    #expect(found("e(1).jpg") == [nil, "e.jpg(1).json"])
+    #expect(
+      found("PXL_20240601_101500123.PORTRAIT.ORIGINAL_long_name.jpg") == [
+        nil, "PXL_20240601_101500123.PORTRAIT.ORIGINAL_long_name.jpg.supplemen.json",
+      ])
+    #expect(
+      found("A_very_long_file_name_from_a_phone_export_000001.jpeg") == [
+        nil, "A_very_long_file_name_from_a_phone_export_0000.json",
+      ])
+    #expect(found("f.jpg") == [nil, nil])
+  }
+
+  @Test func sidecarsDateAPhotoWithoutDatesOfItsOwnInTheirOrder() {
+    write("plain.jpg", ExifJPEG.bytes())
+    write(
+      "plain.jpg.xmp", text: "<x:xmpmeta><rdf:Description exif:DateTimeOriginal=\"2016-05-05T12:00:00\"/></x:xmpmeta>")
+    // 1 Aug 2021 10:00:00 UTC.
+    write("plain.jpg.json", text: #"{"title": "plain.jpg", "photoTakenTime": {"timestamp": "1627812000"}}"#)
+    let xmp = SidecarPaths(xmp: PathBytes(root + "/plain.jpg.xmp"), takeout: PathBytes(root + "/plain.jpg.json"))
+    #expect(read("plain.jpg", sidecars: xmp).origin == .xmpSidecar)
+    #expect(read("plain.jpg", sidecars: xmp).label == "2016-05-05 12:00:00")
+    let takeout = SidecarPaths(takeout: PathBytes(root + "/plain.jpg.json"))
+    let taken = read("plain.jpg", sidecars: takeout)
+    #expect(taken.origin == .takeout)
+    // UTC seconds, on this machine's clock.
+    #expect(taken == TakenDateParsing.utcSeconds(1_627_812_000, latestDay: 100_000, origin: .takeout))
+    // The photo's own EXIF comes first.
+    write("camera.jpg", ExifJPEG.bytes(date: "2023:06:14 10:15:00"))
+    #expect(read("camera.jpg", sidecars: xmp).origin == .exif)
+  }
+
+  @Test func aScanReadsSidecarsAndAChangedSidecarDatesItsPhotoAgain() throws {
+    write("IMG_0001.jpg", ExifJPEG.bytes())
+    write("IMG_0002.jpg", ExifJPEG.bytes())
+    write("IMG_0001.jpg.supplemental-metadata.json", text: #"{"photoTakenTime": {"timestamp": "1627812000"}}"#)
+    let index = LibraryIndex(path: root + "/.cache/library.sqlite")
+    func scan() throws -> ScanSummary {
+      try index.withDatabase { database throws(SQLiteError) in
+        try LibraryScanner(database: database, roots: [PathBytes(root)], placeNamer: nil).scan()
+      }
+    }
+    func origins() throws -> [String: TakenDate.Origin] {
+      Dictionary(
+        uniqueKeysWithValues: try index.photos(LibraryFilter(roots: [PathBytes(root)]), offset: 0, limit: 10).map {
+          (String(decoding: $0.name, as: UTF8.self), $0.taken.origin)
+        })
+    }
+    _ = try scan()
+    #expect(try origins() == ["IMG_0001.jpg": .takeout, "IMG_0002.jpg": .fileTime])
+    #expect(try scan().read == 0)
+    // darktable writes a sidecar for the second; the first's JSON goes.
+    write("IMG_0002.jpg.xmp", text: #"<x:xmpmeta><rdf:Description xmp:CreateDate="2011-11-11T11:11:11"/></x:xmpmeta>"#)
+    try FileManager.default.removeItem(atPath: root + "/IMG_0001.jpg.supplemental-metadata.json")
+    #expect(try scan().read == 2)
+    #expect(try origins() == ["IMG_0001.jpg": .fileTime, "IMG_0002.jpg": .xmpSidecar])
+    #expect(try index.originCounts(LibraryFilter(roots: [PathBytes(root)]))[.xmpSidecar] == 1)
+  }
+
+  @Test func aDateAheadOfTheClockIsTakenOnceTheClockHasPassedIt() throws {
+    // A camera's clock three days ahead: refused today, the name's date used.
+    let today = PhotoMetadataReader.latestBelievableDay() - 1
+    let ahead = CivilDate(dayNumber: today + 3)
+    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    let exif = "\(ahead.year):\(two(ahead.month)):\(two(ahead.day)) 09:30:00"
+    write("IMG_20200301_120000.jpg", ExifJPEG.bytes(date: exif))
+    let index = LibraryIndex(path: root + "/.cache/library.sqlite")
+    func scan(latestDay: Int) throws -> ScanSummary {
+      try index.withDatabase { database throws(SQLiteError) in
+        let scanner = LibraryScanner(database: database, roots: [PathBytes(root)], placeNamer: nil)
+        scanner.latestDay = latestDay
+        return try scanner.scan()
+      }
+    }
+    func taken() throws -> TakenDate? {
+      try index.photos(LibraryFilter(roots: [PathBytes(root)]), offset: 0, limit: 1).first?.taken
+    }
+    _ = try scan(latestDay: today + 1)
+    #expect(try taken()?.origin == .fileName)
+    _ = try scan(latestDay: today + 2)
+    #expect(try taken()?.origin == .fileName)
+    // Four days on: the camera's date, and the file is not read again.
+    let later = try scan(latestDay: today + 4)
+    #expect(later.read == 0)
+    #expect(try taken()?.origin == .exif && taken()?.day == today + 3)
+    #expect(try index.dayCounts(LibraryFilter(roots: [PathBytes(root)])).map(\.day) == [today + 3])
+  }
+
+  @Test func xmpAndIptcDateForms() {
+    let latest = PhotoMetadataReader.latestBelievableDay()
+    #expect(
+      TakenDateParsing.xmp("2023-06-14T10:15:00.5Z", latestDay: latest)?.label == "2023-06-14 10:15:00.500 +00:00")
+    #expect(TakenDateParsing.xmp("2023-06-14", latestDay: latest)?.label == "2023-06-14 00:00:00")
+    #expect(TakenDateParsing.xmp("2023:06:14 10:15:00", latestDay: latest)?.label == "2023-06-14 10:15:00")
+    #expect(TakenDateParsing.xmp("0000-00-00T00:00:00", latestDay: latest) == nil)
+    #expect(TakenDateParsing.xmp("garbage", latestDay: latest) == nil)
+    #expect(TakenDateParsing.iptc(date: "20230614", time: "", latestDay: latest)?.label == "2023-06-14 00:00:00")
+    #expect(TakenDateParsing.iptc(date: "2023061", time: "", latestDay: latest) == nil)
+  }
+}
