@@ -57,6 +57,7 @@ enum TileView {
       // A stack's count and a photo's copies on the top border, where
       // pixels never reach.
       var marks: [String] = []
+      if case .folder(let count?) = item.kind, item.thumbnail != nil { marks.append("▤\(count)") }
       if let stack = item.stack { marks.append("×\(stack.count)") }
       if !item.copies.isEmpty { marks.append("⧉\(item.copies.count + 1)") }
       if !marks.isEmpty {
@@ -83,14 +84,13 @@ enum TileView {
       switch item.kind {
       case .folder(let count):
         // A folder with a cover (a place, an album) shows it, its count
-        // in the caption.
+        // on the border above.
         if item.thumbnail != nil, !thumbnail.isOff {
           drawThumbnail(thumbnail, of: item, in: area, theme: theme, into: &screen)
-          caption += count.map { " · \($0)" } ?? ""
         } else {
           drawFolderGlyph(in: area, count: count, theme: theme, into: &screen)
-          caption += "/"
         }
+        caption += "/"
         captionStyle = theme.folder
       case .photo where item.isMissing:
         centered(["missing"], in: area, style: theme.error, into: &screen)
