@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "embedded_dates.h"
@@ -274,6 +275,86 @@ static void read_tiff_as(source *s, uint64_t base, uint64_t limit, int first, pk
 
 static void read_tiff(source *s, uint64_t base, uint64_t limit, pk_photo_header *h) {
   read_tiff_as(s, base, limit, ifd0, h);
+}
+
+// Minolta's MRW: "\0MRM", the length of its header blocks, then blocks
+// (a 4-byte name, a length); "\0TTW" holds a TIFF with the camera's EXIF.
+static void read_mrw(source *s, pk_photo_header *h) {
+  uint8_t b[8];
+  if (!fetch(s, 4, b, 4)) return;
+  uint64_t end = 8 + (uint64_t)be32(b), at = 8;
+  for (int hop = 0; hop < 64 && at + 8 <= end && fetch(s, at, b, 8); hop++) {
+    uint32_t length = be32(b + 4);
+    if (memcmp(b, "\0TTW", 4) == 0) {
+      cover(s, at + 8, length);
+      read_tiff(s, at + 8, length, h);
+      break;
+    }
+    at += 8 + (uint64_t)length;
+  }
+  h->width = h->height = 0;
+  h->scan_offset = h->thumbnail_offset = h->thumbnail_length = 0;
+  h->looks_raw = 1;
+}
+
+// Canon's CRW (CIFF): heaps of 10-byte records, the table at a heap's end;
+// a record whose type is a heap holds another. The date is TimeStamp
+// (0x180E): seconds since 1970 on the camera's clock.
+// `records` bounds the records visited in all heaps together: nested heaps
+// in a crafted file cannot multiply the work.
+static void read_ciff_heap(source *s, uint64_t start, uint64_t length, int depth, int *records,
+                           pk_photo_header *h) {
+  uint8_t r[10];
+  if (depth > 4 || length < 6 || !fetch(s, start + length - 4, r, 4)) return;
+  uint64_t table = start + le32(r);
+  if (!fetch(s, table, r, 2)) return;
+  uint32_t count = le16(r);
+  if (count > 1024) return;
+  for (uint32_t i = 0; i < count; i++) {
+    if (--*records < 0 || !fetch(s, table + 2 + i * 10u, r, 10)) return;
+    uint32_t tag = le16(r), size = le32(r + 2), offset = le32(r + 6);
+    if ((tag & 0xC000) != 0 || (uint64_t)offset + size > length) continue;  // data in the record, or outside
+    uint32_t kind = tag & 0x3800;
+    if (kind == 0x2800 || kind == 0x3000) {
+      read_ciff_heap(s, start + offset, size, depth + 1, records, h);
+    } else if ((tag & 0x3FFF) == 0x180E && size >= 4 && fetch(s, start + offset, r, 4)) {
+      uint64_t seconds = le32(r);
+      // The civil date of a day count (Howard Hinnant's algorithm).
+      int64_t days = (int64_t)(seconds / 86400), rest = (int64_t)(seconds % 86400);
+      int64_t z = days + 719468, era = z / 146097, doe = z - era * 146097;
+      int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+      int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+      int64_t day = doy - (153 * mp + 2) / 5 + 1, month = mp < 10 ? mp + 3 : mp - 9, year = yoe + era * 400 + (month <= 2);
+      char text[20];
+      int64_t parts[6] = {year, month, day, rest / 3600, rest / 60 % 60, rest % 60};
+      static const char separators[] = "::  ::";
+      size_t n = 0;
+      for (int k = 0; k < 6; k++) {
+        int width = k == 0 ? 4 : 2;
+        for (int d = width - 1; d >= 0; d--) {
+          int64_t v = parts[k];
+          for (int e = 0; e < d; e++) v /= 10;
+          text[n++] = (char)('0' + v % 10);
+        }
+        if (k < 5) text[n++] = separators[k];
+      }
+      text[n] = 0;
+      if (!h->date_original[0]) memcpy(h->date_original, text, sizeof text);
+    }
+  }
+}
+
+static void read_crw(source *s, pk_photo_header *h) {
+  uint8_t b[4];
+  if (!fetch(s, 2, b, 4)) return;
+  uint64_t header = le32(b);
+  // The root heap runs from the header's end to the file's end, which only
+  // a stat would tell: the window's end stands in when the file is larger.
+  struct stat info;
+  uint64_t size = s->fd >= 0 && fstat(s->fd, &info) == 0 ? (uint64_t)info.st_size : s->window_size;
+  int records = max_hops;
+  if (size > header) read_ciff_heap(s, header, size - header, 0, &records, h);
+  h->looks_raw = 1;
 }
 
 // MARK: Containers
@@ -665,6 +746,10 @@ static void read_any(source *s, pk_photo_header *h) {
   else if (n >= 12 && memcmp(p + 4, "ftyp", 4) == 0) h->format = is_heif(p, n) ? 5 : 6;
   else if (n >= 16 && memcmp(p, "FUJIFILMCCD-RAW ", 16) == 0)
     h->format = 7;
+  else if (n >= 8 && memcmp(p, "\0MRM", 4) == 0)
+    h->format = 8;
+  else if (n >= 14 && memcmp(p, "II\x1a\0\0\0HEAPCCDR", 14) == 0)
+    h->format = 9;
   else if ((n >= 4 && memcmp(p, "GIF8", 4) == 0) || (n >= 2 && memcmp(p, "BM", 2) == 0) ||
            (n >= 2 && p[0] == 0xFF && p[1] == 0x0A) || (n >= 8 && memcmp(p, "\0\0\0\x0cJXL ", 8) == 0))
     h->format = 6;
@@ -682,10 +767,19 @@ static void read_any(source *s, pk_photo_header *h) {
       if (n >= 10 && p[8] == 'C' && p[9] == 'R') h->looks_raw = 1;
       break;
     case 5: read_heif(s, h); break;
+    // RAWs known to the header reader only: the rest of the picker sees a
+    // RAW (format 0 here).
     case 7:
-      // Known to the header reader only: the rest of the picker sees a RAW.
       h->format = 0;
       read_raf(s, h);
+      break;
+    case 8:
+      h->format = 0;
+      read_mrw(s, h);
+      break;
+    case 9:
+      h->format = 0;
+      read_crw(s, h);
       break;
     case 6:
       if (n >= 12 && memcmp(p + 4, "ftyp", 4) == 0 && memcmp(p + 8, "crx ", 4) == 0) read_cr3(s, h);

@@ -83,6 +83,36 @@ import Testing
     #expect(metadata.width == 0 && metadata.height == 0)
   }
 
+  @Test func minoltaMRWAndCanonCRWAreDatedByTheirOwnHeaders() {
+    // MRW: blocks; the TTW block holds a TIFF with the EXIF.
+    let tiff = ExifJPEG.tiffBytes(
+      ifd0: [.init(tag: 0x010F, text: "Minolta Co., Ltd.")], exif: [.init(tag: 0x9003, text: "2004:09:12 16:20:30")])
+    var blocks: [UInt8] = Array("\0PRD".utf8) + ExifJPEG.be32(24) + [UInt8](repeating: 0, count: 24)
+    blocks += Array("\0TTW".utf8) + ExifJPEG.be32(tiff.count) + tiff
+    write(
+      "PICT0001.MRW", Array("\0MRM".utf8) + ExifJPEG.be32(blocks.count) + blocks + [UInt8](repeating: 7, count: 512))
+    let mrw = PhotoMetadataReader.read(
+      path: PathBytes(root + "/PICT0001.MRW"), name: Array("PICT0001.MRW".utf8), modified: timespec(),
+      latestDay: PhotoMetadataReader.latestBelievableDay())
+    #expect(mrw.taken.origin == .exif && mrw.taken.label == "2004-09-12 16:20:30")
+    #expect(mrw.make == "Minolta Co., Ltd.")
+    // CRW: a root heap holding ImageProps (0x300A), holding TimeStamp
+    // (0x180E); each heap's table at its end, its offset in the last 4 bytes.
+    func le16(_ n: Int) -> [UInt8] { [UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF)] }
+    func le32(_ n: Int) -> [UInt8] { le16(n & 0xFFFF) + le16(n >> 16) }
+    func heap(data: [UInt8], tag: Int) -> [UInt8] {
+      data + le16(1) + le16(tag) + le32(data.count) + le32(0) + le32(data.count)
+    }
+    let seconds = Int(
+      TakenDate.wallClock(CivilDate(year: 2003, month: 2, day: 3), hour: 4, minute: 5, second: 6) / 1000)
+    let props = heap(data: le32(seconds) + le32(0) + le32(0), tag: 0x180E)
+    var crw: [UInt8] = Array("II".utf8) + le32(26) + Array("HEAPCCDR".utf8) + le16(1) + le16(2)
+    crw += [UInt8](repeating: 0, count: 26 - crw.count) + heap(data: props, tag: 0x300A)
+    write("CRW_0001.CRW", crw)
+    let date = read("CRW_0001.CRW")
+    #expect(date.origin == .exif && date.label == "2003-02-03 04:05:06")
+  }
+
   @Test func aPhotosOwnXMPDatesIt() {
     write(
       "export.jpg",
