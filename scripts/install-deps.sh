@@ -43,6 +43,9 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
   # exiftool writes the EXIF facts the preview tests read back; Adobe RGB and
   # ProPhoto profiles (libgs-common) make the colour-profile test photos.
   packages+=(libimage-exiftool-perl libgs-common)
+  # ffmpeg makes the test videos the header reader's tests read (dates,
+  # durations, a moov at the end or at the start).
+  packages+=(ffmpeg)
   # The photo corpus (scripts/make-corpus.py): cjxl and djxl for JPEG XL,
   # jpegtran and djpeg for stale and corrupt EXIF thumbnails, heif-enc and
   # heif-convert for HEIC/AVIF, tiffcp for multi-page TIFFs, LibRaw's own

@@ -15,7 +15,7 @@ extern "C" {
 
 typedef struct {
   // 0 unknown, 1 jpeg, 2 png, 3 webp, 4 tiff-based (TIFF, DNG, NEF, ARW,
-  // CR2, ORF, RW2, PEF...), 5 heif/avif, 6 other (a known format whose
+  // CR2, ORF, RW2, PEF...), 5 heif/avif, 10 video (is_video), 6 other (a known format whose
   // metadata is not read here: GIF, BMP, JPEG XL, other ISOBMFF; Canon's
   // CR3 is 6 too, and its metadata is read)
   int32_t format;
@@ -61,6 +61,19 @@ typedef struct {
   char date_original_ifd0[20];
   char xmp_date[40];
   char iptc_date[12], iptc_time[16];
+  // A video (MP4, MOV, M4V, 3GP: ISO BMFF and QuickTime), its moov box
+  // found by walking the top-level boxes (one read per box header, so a
+  // moov at the end costs a few reads): its duration; the first video
+  // track's size as stored and its rotation (0, 90, 180, 270, from the
+  // track's matrix: a phone's portrait video is stored landscape); and its
+  // dates: Apple's com.apple.quicktime.creationdate as written (local time
+  // with its offset), the ©day text, and mvhd's creation time (UTC seconds
+  // since 1904; 0 when unset).
+  int32_t is_video;
+  double duration_seconds;
+  int32_t rotation;
+  char apple_creation_date[40], quicktime_day[40];
+  uint64_t created_since_1904;
 } pk_photo_header;
 
 // Reads the header of the file at `path`. Returns 0 when the file could be

@@ -76,6 +76,14 @@ public enum PhotoMetadataReader {
         text(&header.date_original), text(&header.date_original_ifd0), text(&header.xmp_date)
       )
       let (iptcDate, iptcTime) = (text(&header.iptc_date), text(&header.iptc_time))
+      if header.is_video != 0 {
+        let (apple, day, created) = (
+          text(&header.apple_creation_date), text(&header.quicktime_day), header.created_since_1904
+        )
+        candidates.append {
+          TakenDateParsing.video(appleCreationDate: apple, createdSince1904: created, day: day, latestDay: unbounded)
+        }
+      }
       candidates += [
         { TakenDateParsing.exif(original, subSeconds: subSeconds, offset: offset, latestDay: unbounded) },
         { TakenDateParsing.exif(ifd0, offset: offset, latestDay: unbounded) },

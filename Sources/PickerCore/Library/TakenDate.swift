@@ -21,6 +21,9 @@ public struct TakenDate: Hashable, Sendable, Comparable {
     case iptc = 7
     /// Google Takeout's JSON beside the photo (photoTakenTime).
     case takeout = 8
+    /// A video's own: Apple's creationdate (local, with its offset), else
+    /// the movie header's creation time (UTC) or ©day.
+    case quicktime = 9
 
     public var label: String {
       switch self {
@@ -32,11 +35,14 @@ public struct TakenDate: Hashable, Sendable, Comparable {
       case .xmpSidecar: "XMP sidecar"
       case .iptc: "IPTC"
       case .takeout: "Google Takeout"
+      case .quicktime: "QuickTime"
       }
     }
 
     /// The origins a library file's date can have, in the order tried.
-    public static let libraryOrder: [Origin] = [.exif, .xmp, .xmpSidecar, .iptc, .takeout, .fileName, .fileTime]
+    public static let libraryOrder: [Origin] = [
+      .exif, .quicktime, .xmp, .xmpSidecar, .iptc, .takeout, .fileName, .fileTime,
+    ]
   }
 
   /// Milliseconds since 1970-01-01 00:00 on the photo's own wall clock: no

@@ -187,4 +187,32 @@ public enum TakenDateParsing {
     guard taken.date.year >= earliestYear, taken.day <= latestDay, seconds != 0 else { return nil }
     return taken
   }
+
+  /// The seconds from 1904 to 1970, QuickTime's epoch to Unix's.
+  static let quickTimeEpoch: UInt64 = 2_082_844_800
+
+  /// A video's date: Apple's creationdate ("2022-12-31T23:59:58+0900",
+  /// the clip's own clock), else the movie header's creation time (UTC,
+  /// shown on this machine's clock; 1904-01-01 and 1970-01-01 are unset
+  /// clocks, no date), else ©day.
+  public static func video(
+    appleCreationDate: String, createdSince1904: UInt64, day: String, latestDay: Int
+  ) -> TakenDate? {
+    var apple = Array(appleCreationDate.utf8)
+    // "+0900" as "+09:00".
+    if apple.count >= 24, apple[apple.count - 5] == 0x2B || apple[apple.count - 5] == 0x2D,
+      !apple.suffix(4).contains(0x3A)
+    {
+      apple.insert(0x3A, at: apple.count - 2)
+    }
+    if let date = xmp(String(decoding: apple, as: UTF8.self), latestDay: latestDay, origin: .quicktime) {
+      return date
+    }
+    if createdSince1904 > quickTimeEpoch,
+      let date = utcSeconds(Int64(createdSince1904 - quickTimeEpoch), latestDay: latestDay, origin: .quicktime)
+    {
+      return date
+    }
+    return xmp(day, latestDay: latestDay, origin: .quicktime)
+  }
 }

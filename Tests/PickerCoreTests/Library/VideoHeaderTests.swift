@@ -1,0 +1,103 @@
+import CImaging
+import Foundation
+import Testing
+
+@testable import PickerCore
+
+/// The header reader on videos ffmpeg makes (and exiftool turns): the moov
+/// box found at the end and at the start, the duration, the video track's
+/// size and rotation, and the date in the order: Apple's
+/// creationdate (the clip's own clock), then the movie header's creation
+/// time (UTC, shown on this machine's clock), then the name.
+@Suite struct VideoHeaderTests {
+  let root: String
+
+  init() throws {
+    root = NSTemporaryDirectory() + "video-test-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+  }
+
+  /// A 1-second 160x120 test pattern made by ffmpeg with these options.
+  func clip(_ name: String, _ options: [String]) throws -> String {
+    let path = root + "/" + name
+    let made = try ChildRun.run(
+      ["/usr/bin/ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-t", "1.5"]
+        + ["-c:v", "libx264", "-pix_fmt", "yuv420p"] + options + [path])
+    #expect(made.status == 0, "ffmpeg \(options)")
+    return path
+  }
+
+  func header(_ path: String) -> pk_photo_header {
+    var header = pk_photo_header()
+    _ = pk_read_photo_header(path, &header)
+    return header
+  }
+
+  func taken(_ path: String) -> TakenDate {
+    let name = Array(path.utf8.split(separator: UInt8(ascii: "/")).last!)
+    return PhotoMetadataReader.read(
+      path: PathBytes(path), name: name, modified: timespec(tv_sec: 1_583_064_000, tv_nsec: 0),
+      latestDay: PhotoMetadataReader.latestBelievableDay()
+    ).taken
+  }
+
+  @Test func theMoovAtTheEndGivesDurationSizeAndTheUTCCreationTime() throws {
+    // ffmpeg writes the moov after the media data unless told otherwise.
+    let path = try clip("VID_clip.mp4", ["-metadata", "creation_time=2023-06-14T08:15:00Z"])
+    let read = header(path)
+    #expect(read.is_video == 1 && read.format == 10)
+    #expect(abs(read.duration_seconds - 1.5) < 0.05)
+    #expect(read.width == 160 && read.height == 120 && read.rotation == 0)
+    let date = taken(path)
+    #expect(date.origin == .quicktime)
+    // UTC, on this machine's clock.
+    #expect(date == TakenDateParsing.utcSeconds(1_686_730_500, latestDay: 100_000, origin: .quicktime))
+  }
+
+  @Test func applesCreationDateIsTheClipsOwnClock() throws {
+    let path = try clip(
+      "IMG_0001.MOV",
+      [
+        "-movflags", "use_metadata_tags+faststart", "-metadata", "creation_time=2022-12-31T14:59:58Z",
+        "-metadata", "com.apple.quicktime.creationdate=2022-12-31T23:59:58+0900",
+      ])
+    let date = taken(path)
+    #expect(date.origin == .quicktime && date.label == "2022-12-31 23:59:58 +09:00")
+  }
+
+  @Test func aPortraitPhoneVideoSaysItsRotation() throws {
+    let path = try clip("PXL_20240601_101500123.mp4", [])
+    let turned = try ChildRun.run(["/usr/bin/exiftool", "-q", "-overwrite_original", "-Rotation=90", path])
+    #expect(turned.status == 0)
+    let read = header(path)
+    #expect(read.rotation == 90 && read.width == 160 && read.height == 120)
+    // No creation time: the name's date.
+    #expect(taken(path).origin == .fileName)
+  }
+
+  @Test func unsetClocksAndCutFilesGiveNoDate() throws {
+    // 1970-01-01 in the movie header is an unset clock.
+    let path = try clip("clip.mp4", ["-metadata", "creation_time=1970-01-01T00:00:00Z"])
+    #expect(taken(path).origin == .fileTime)
+    // Cut before its moov: no duration, no date, nothing read past the end.
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    let cut = root + "/cut.mp4"
+    try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
+    let read = header(cut)
+    #expect(read.is_video == 1 && read.duration_seconds == 0 && read.width == 0)
+    #expect(taken(cut).origin == .fileTime)
+  }
+
+  @Test func aHeaderClaimingAHundredThousandTracksCostsBoundedWork() {
+    // A moov of 100,000 empty trak boxes (8 bytes each): the walk stops
+    // after its bound instead of reading them all.
+    var moov: [UInt8] = []
+    for _ in 0..<100_000 { moov += ExifJPEG.be32(8) + Array("trak".utf8) }
+    let ftyp = ExifJPEG.be32(16) + Array("ftypisom".utf8) + ExifJPEG.be32(0)
+    let file = ftyp + ExifJPEG.be32(moov.count + 8) + Array("moov".utf8) + moov
+    let path = root + "/tracks.mp4"
+    _ = FileManager.default.createFile(atPath: path, contents: Data(file))
+    let read = header(path)
+    #expect(read.is_video == 1 && read.width == 0 && read.duration_seconds == 0)
+  }
+}
