@@ -14,21 +14,9 @@ public struct PlaceGroup: Hashable, Sendable {
 extension LibraryIndex {
   /// Every place a photo of `filter` is in, with its count and newest day
   /// (from the trigger-kept day counts: no photo row is read), most
-  /// photos first. Covers are not read: `cover(of:in:_:)`.
+  /// photos first. Covers are not read: `cover(ofPlaces:onDay:_:)`.
   public func placeGroups(_ filter: LibraryFilter) throws(SQLiteError) -> [PlaceGroup] {
-    var (condition, parameters) = filter.rootCondition()
-    if let firstDay = filter.firstDay {
-      condition += " AND d.day >= ?"
-      parameters.append(firstDay)
-    }
-    if let lastDay = filter.lastDay {
-      condition += " AND d.day <= ?"
-      parameters.append(lastDay)
-    }
-    if let (placeSQL, placeParameters) = filter.placeCondition(column: "d.place") {
-      condition += " AND " + placeSQL
-      parameters += placeParameters
-    }
+    let (condition, parameters) = filter.dayCountCondition()
     return try withDatabase { database throws(SQLiteError) in
       let statement = try database.prepare(
         """

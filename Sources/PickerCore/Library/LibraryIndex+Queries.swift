@@ -80,6 +80,31 @@ public struct LibraryFilter: Hashable, Sendable {
     return (clauses.joined(separator: " AND "), parameters)
   }
 
+  /// The condition on the trigger-kept counts `d` (folder, day, place) and
+  /// `f` (their folder): the roots, the days, the places, and words that
+  /// all name places (`placeWords`; no other word can be answered there).
+  func dayCountCondition() -> (sql: String, parameters: [Any?]) {
+    var (condition, parameters) = rootCondition()
+    if let firstDay {
+      condition += " AND d.day >= ?"
+      parameters.append(firstDay)
+    }
+    if let lastDay {
+      condition += " AND d.day <= ?"
+      parameters.append(lastDay)
+    }
+    if let (placeSQL, placeParameters) = placeCondition(column: "d.place") {
+      condition += " AND " + placeSQL
+      parameters += placeParameters
+    }
+    for word in words {
+      let (wordSQL, wordParameters) = Self.placeWordCondition(word, place: "d.place", folder: "d.folder")
+      condition += " AND " + wordSQL
+      parameters += wordParameters
+    }
+    return (condition, parameters)
+  }
+
   /// `--place`'s and the Places scope's condition on a place key column,
   /// nil when not restricted.
   func placeCondition(column: String) -> (sql: String, parameters: [Any?])? {
@@ -282,24 +307,7 @@ extension LibraryIndex {
 
   /// Day counts from the per-folder table the triggers keep.
   private func summedDayCounts(_ filter: LibraryFilter) throws(SQLiteError) -> [DayCount] {
-    var (condition, parameters) = filter.rootCondition()
-    if let firstDay = filter.firstDay {
-      condition += " AND d.day >= ?"
-      parameters.append(firstDay)
-    }
-    if let lastDay = filter.lastDay {
-      condition += " AND d.day <= ?"
-      parameters.append(lastDay)
-    }
-    if let (placeSQL, placeParameters) = filter.placeCondition(column: "d.place") {
-      condition += " AND " + placeSQL
-      parameters += placeParameters
-    }
-    for word in filter.words {
-      let (wordSQL, wordParameters) = LibraryFilter.placeWordCondition(word, place: "d.place", folder: "d.folder")
-      condition += " AND " + wordSQL
-      parameters += wordParameters
-    }
+    let (condition, parameters) = filter.dayCountCondition()
     return try withDatabase { database throws(SQLiteError) in
       let statement = try database.prepare(
         """
