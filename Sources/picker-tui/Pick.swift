@@ -68,6 +68,9 @@ struct Pick: ParsableCommand {
       discussion: "Repeat it for several places."))
   var places: [String] = []
 
+  @Flag(help: "Print a picked Live Photo's video (its MOV) on the line after the photo.")
+  var liveVideos = false
+
   func validate() throws {
     if let max, max < 1 { throw ValidationError("--max must be at least 1") }
     if let min, min < 1 { throw ValidationError("--min must be at least 1") }
@@ -128,7 +131,10 @@ struct Pick: ParsableCommand {
     switch result {
     case .picked(let items):
       // A remote pick printed as its URL (--print-urls) has no path.
-      let lines = items.map { $0.path ?? PathBytes($0.url ?? "") }
+      var lines = items.map { $0.path ?? PathBytes($0.url ?? "") }
+      if liveVideos || file?.printsLiveVideos == true {
+        lines = lines.flatMap { line in [line] + (LivePhotos.video(beside: line).map { [$0] } ?? []) }
+      }
       if closedAtStart.contains(1) {
         throw PickerExit(code: 2, message: "cannot print the \(lines.count) picked path(s): stdout was closed")
       }

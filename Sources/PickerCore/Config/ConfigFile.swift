@@ -45,6 +45,9 @@ public struct ConfigFile: Hashable, Sendable {
   /// `[library] open = "photos"`: the timeline is the tab shown first even
   /// with folder arguments.
   public var opensPhotos = false
+  /// `[library] live_videos = true`: a picked Live Photo's MOV is printed
+  /// on the line after it, as `--live-videos` does.
+  public var printsLiveVideos = false
   /// `[stacks]`: near-identical shots grouped in listings by date
   /// (`enabled`, `max_gap` seconds, `max_distance` hash bits).
   public var stacksPhotos = true
@@ -86,7 +89,7 @@ public struct ConfigFile: Hashable, Sendable {
     var names: Set<String> = []
     var icons: [String: String] = [:]
     var keys: [KeyRebinding] = []
-    var library: (roots: [String]?, opensPhotos: Bool) = (nil, false)
+    var library: (roots: [String]?, opensPhotos: Bool, liveVideos: Bool) = (nil, false, false)
     var stacking: (enabled: Bool, rule: StackingRule) = (true, StackingRule())
     var places = PlaceCorrections()
     /// PICKER_TUI_<NAME>_TOKEN must name one source only.
@@ -138,6 +141,7 @@ public struct ConfigFile: Hashable, Sendable {
     file.keys = keys
     file.libraryRoots = library.roots
     file.opensPhotos = library.opensPhotos
+    file.printsLiveVideos = library.liveVideos
     file.stacksPhotos = stacking.enabled
     file.stackingRule = stacking.rule
     file.placeCorrections = places
@@ -219,10 +223,11 @@ public struct ConfigFile: Hashable, Sendable {
   /// `[library]`: `roots` (folders, `~` for home) and `open` ("photos" or
   /// "folders").
   private static func readLibrary(_ table: TOMLSubset.Table, path: String, home: String) throws(Error)
-    -> (roots: [String]?, opensPhotos: Bool)
+    -> (roots: [String]?, opensPhotos: Bool, liveVideos: Bool)
   {
     var roots: [String]?
     var opensPhotos = false
+    var liveVideos = false
     for (key, value) in table.values {
       switch key {
       case "roots":
@@ -243,11 +248,17 @@ public struct ConfigFile: Hashable, Sendable {
           throw Error(description: "\(path):\(value.line): open: expected \"photos\" or \"folders\"")
         }
         opensPhotos = text == "photos"
+      case "live_videos":
+        guard case .bool(let on) = value.kind else {
+          throw Error(description: "\(path):\(value.line): live_videos: expected true or false")
+        }
+        liveVideos = on
       default:
-        throw Error(description: "\(path):\(value.line): unknown key \(key) in [library] (its keys: open, roots)")
+        throw Error(
+          description: "\(path):\(value.line): unknown key \(key) in [library] (its keys: live_videos, open, roots)")
       }
     }
-    return (roots, opensPhotos)
+    return (roots, opensPhotos, liveVideos)
   }
 
   /// `[keys]` binds grid actions, `[keys.tray]` the tray's, and so on:

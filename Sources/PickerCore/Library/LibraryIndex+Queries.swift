@@ -216,6 +216,8 @@ public struct IndexedPhoto: Hashable, Sendable {
   /// listed themselves: how many, and their paths.
   public var copyCount = 0
   public var copies: [PathBytes] = []
+  /// A Live Photo's MOV (`LivePhotos`).
+  public var liveVideo: PathBytes?
 }
 
 extension LibraryIndex {
@@ -245,7 +247,8 @@ extension LibraryIndex {
     return try withDatabase { database throws(SQLiteError) in
       let statement = try database.prepare(
         """
-        SELECT f.path, p.name, p.taken, p.origin, p.offset, p.hash, p.sharpness, p.burst, p.id, p.copies
+        SELECT f.path, p.name, p.taken, p.origin, p.offset, p.hash, p.sharpness, p.burst, p.id, p.copies,
+          p.live_video
         FROM photo p CROSS JOIN folder f ON f.id = p.folder
         WHERE \(condition) ORDER BY p.taken DESC, p.name DESC LIMIT ? OFFSET ?
         """)
@@ -266,6 +269,7 @@ extension LibraryIndex {
           burstID: statement.text(7))
         photo.id = statement.int(8)
         photo.copyCount = Int(statement.int(9))
+        if !statement.isNull(10) { photo.liveVideo = PathBytes(statement.bytes(0)).appending(statement.bytes(10)) }
         photos.append(photo)
       }
       // The paths of the copies, for the few photos of the page that have some.

@@ -115,7 +115,9 @@ public final class LibraryIndex: @unchecked Sendable {
         sidecar_mtime INTEGER NOT NULL DEFAULT 0,
         -- A date ahead of the clock when read (PhotoMetadata.refused): taken,
         -- without reading the file, by the first scan after it has passed.
-        refused INTEGER, refused_origin INTEGER, refused_offset INTEGER);
+        refused INTEGER, refused_origin INTEGER, refused_offset INTEGER,
+        -- A Live Photo's MOV beside it (LivePhotos), by name.
+        live_video BLOB);
       CREATE INDEX IF NOT EXISTS photo_refused ON photo(refused) WHERE refused IS NOT NULL;
       -- The names of the places photos are in, as the user wants them
       -- (corrections applied); words: the three folded, for search.

@@ -70,6 +70,8 @@ public final class LibraryScanner {
     /// The files beside it that may date it, and their mtimes summed.
     var sidecars = SidecarPaths()
     var sidecarStamp: Int64 = 0
+    /// A Live Photo's MOV beside it, by name (in the stamp too).
+    var liveVideo: [UInt8]?
   }
 
   struct Identity: Hashable {
@@ -157,7 +159,9 @@ public final class LibraryScanner {
       if entries.contains(where: { $0.name == Array(".nomedia".utf8) }) { continue }
       let folderID = try statements.folderID(folder)
       let known = try statements.rows(in: folderID)
-      let sidecars = Sidecars(names: entries.lazy.filter { !$0.isFolder }.map(\.name))
+      let files = entries.filter { !$0.isFolder }.map(\.name)
+      let sidecars = Sidecars(names: files)
+      let movies = LivePhotos.movies(among: files)
       for entry in entries where !PhotoFileTypes.isHidden(name: entry.name) {
         let path = folder.appending(entry.name)
         if entry.isFolder {
@@ -175,6 +179,14 @@ public final class LibraryScanner {
           inode: Int64(stat.st_ino), modified: modified)
         let found = sidecars.sidecars(of: entry.name)
         if !found.isEmpty { (file.sidecars, file.sidecarStamp) = Self.sidecars(found, in: folder) }
+        if let movie = LivePhotos.video(of: entry.name, among: movies),
+          let info = DirectoryReader.status(folder.appending(movie))
+        {
+          // Its MOV coming or going is seen as a sidecar's would be.
+          file.liveVideo = movie
+          let time = Self.modified(info)
+          file.sidecarStamp &+= Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec) &+ 2
+        }
         if let row = known[entry.name] {
           file.rowID = row.id
           if row.size == file.size && row.mtime == file.mtime && row.inode == file.inode

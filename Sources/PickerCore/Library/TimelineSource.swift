@@ -345,6 +345,7 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
     item.signature = photo.signature
     item.burstID = photo.burstID
     item.copies = photo.copies
+    item.isLive = photo.liveVideo != nil || LivePhotos.isMotionPhoto(name: photo.name)
     return item
   }
 }

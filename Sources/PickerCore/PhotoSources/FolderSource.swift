@@ -184,6 +184,9 @@ public actor FolderSource: PhotoSource {
     item.taken = entry.taken
     item.signature = signatures[path.bytes]
     item.burstID = entry.burstID
+    // Motion Photos by their names; a Live Photo's MOV is not among the
+    // entries listed here (photos only), so only Photos marks those.
+    item.isLive = LivePhotos.isMotionPhoto(name: entry.name)
     return item
   }
 }

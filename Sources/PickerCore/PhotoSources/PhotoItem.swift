@@ -45,6 +45,8 @@ public struct PhotoItem: Hashable, Sendable, Identifiable {
   /// Byte-identical copies of this photo elsewhere, not listed themselves
   /// (the timeline shows a photo once); the tile says how many.
   public var copies: [PathBytes] = []
+  /// A Live Photo or a Motion Photo: the tile says LIVE.
+  public var isLive = false
 
   public init(
     id: String, kind: Kind, title: [UInt8], thumbnail: ImageReference? = nil,

@@ -60,6 +60,7 @@ enum TileView {
       if case .folder(let count?) = item.kind, item.thumbnail != nil { marks.append("▤\(count)") }
       if let stack = item.stack { marks.append("×\(stack.count)") }
       if !item.copies.isEmpty { marks.append("⧉\(item.copies.count + 1)") }
+      if item.isLive { marks.append("LIVE") }
       if !marks.isEmpty {
         screen.put(
           DisplayWidth.truncate(marks.joined(separator: " "), to: max(0, innerWidth - 1)), x: x + 1, y: y,

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Live Photos: an iPhone's still (HEIC or JPEG) with a short MOV of the
+/// same name beside it; and Motion Photos, Google's stills with the video
+/// inside (`MVIMG_…jpg`, `PXL_….MP.jpg`). The still is the photo: it is
+/// marked LIVE, a pick prints it, and `--live-videos` prints the MOV on
+/// the line after it.
+public enum LivePhotos {
+  static let stillExtensions: Set<[UInt8]> = Set(["heic", "heif", "jpg", "jpeg"].map { Array($0.utf8) })
+
+  /// The name before the last dot and the extension lowercased.
+  static func split(_ name: [UInt8]) -> (stem: [UInt8], ext: [UInt8])? {
+    guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return nil }
+    return (Array(name[..<dot]), name[(dot + 1)...].map(Sidecars.lowercased))
+  }
+
+  /// The MOV of a still among a folder's names (`movs`: stem → name).
+  static func video(of still: [UInt8], among movs: [[UInt8]: [UInt8]]) -> [UInt8]? {
+    guard !movs.isEmpty, let (stem, ext) = split(still), stillExtensions.contains(ext) else { return nil }
+    return movs[stem]
+  }
+
+  /// The folder's MOV files by their stem.
+  static func movies(among names: [[UInt8]]) -> [[UInt8]: [UInt8]] {
+    var movs: [[UInt8]: [UInt8]] = [:]
+    for name in names {
+      if let (stem, ext) = split(name), ext == Array("mov".utf8) { movs[stem] = name }
+    }
+    return movs
+  }
+
+  /// Google's Motion Photos say so in their names.
+  public static func isMotionPhoto(name: [UInt8]) -> Bool {
+    let text = String(decoding: name, as: UTF8.self).uppercased()
+    return (text.hasPrefix("MVIMG_") && text.hasSuffix(".JPG")) || text.hasSuffix(".MP.JPG")
+      || text.hasSuffix(".MP.JPEG")
+  }
+
+  /// The MOV beside a picked still, for `--live-videos`: looked up when
+  /// printing, so it holds for a still picked from any tab.
+  public static func video(beside still: PathBytes) -> PathBytes? {
+    guard let slash = still.bytes.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+    let name = Array(still.bytes[(slash + 1)...])
+    guard let (stem, ext) = split(name), stillExtensions.contains(ext) else { return nil }
+    let folder = PathBytes(Array(still.bytes[..<slash]))
+    for suffix in [".MOV", ".mov"] {
+      let candidate = folder.appending(stem + Array(suffix.utf8))
+      if let info = DirectoryReader.status(candidate), (info.st_mode & S_IFMT) == S_IFREG { return candidate }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@testable import PickerCore
+
+/// Live Photos (a still and a MOV of the same name) and Motion Photos: the
+/// index pairs them, the timeline marks the still LIVE, and the MOV is
+/// found beside a picked still for `--live-videos`.
+@Suite struct LivePhotosTests {
+  let root: String
+
+  init() throws {
+    root = NSTemporaryDirectory() + "live-test-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+  }
+
+  func write(_ name: String, _ bytes: [UInt8] = ExifJPEG.bytes(date: "2023:06:14 10:15:00")) {
+    _ = FileManager.default.createFile(atPath: root + "/" + name, contents: Data(bytes))
+  }
+
+  @Test func aStillWithItsMOVIsOneLiveTileAndAMOVComingOrGoingIsSeen() async throws {
+    write("IMG_0001.JPG")
+    write("IMG_0001.MOV", Array("not read".utf8))
+    write("IMG_0002.jpg")
+    write("MVIMG_20230614_101500.jpg")
+    write("PXL_20230614_101501.MP.jpg")
+    let index = LibraryIndex(path: root + "/.cache/library.sqlite")
+    func scan() throws -> ScanSummary {
+      try index.withDatabase { database throws(SQLiteError) in
+        try LibraryScanner(database: database, roots: [PathBytes(root)], placeNamer: nil).scan()
+      }
+    }
+    func live() async throws -> [String: Bool] {
+      let source = TimelineSource(index: index, roots: [PathBytes(root)])
+      let page = try await source.items(in: nil, page: PageRequest(offset: 0, limit: 10))
+      return Dictionary(uniqueKeysWithValues: page.items.map { (String(decoding: $0.title, as: UTF8.self), $0.isLive) })
+    }
+    _ = try scan()
+    // The MOV is no photo of its own: four tiles.
+    #expect(
+      try await live() == [
+        "IMG_0001.JPG": true, "IMG_0002.jpg": false, "MVIMG_20230614_101500.jpg": true,
+        "PXL_20230614_101501.MP.jpg": true,
+      ])
+    // A MOV copied in later pairs at the next scan; one removed unpairs.
+    write("IMG_0002.mov", Array("not read".utf8))
+    try FileManager.default.removeItem(atPath: root + "/IMG_0001.MOV")
+    #expect(try scan().read == 2)
+    let after = try await live()
+    #expect(after["IMG_0001.JPG"] == false && after["IMG_0002.jpg"] == true)
+  }
+
+  @Test func theMOVBesideAPickedStillIsFoundByItsName() {
+    write("IMG_0003.HEIC")
+    write("IMG_0003.MOV", [])
+    write("IMG_0004.jpg")
+    write("IMG_0004.mov.jpg")
+    #expect(LivePhotos.video(beside: PathBytes(root + "/IMG_0003.HEIC")) == PathBytes(root + "/IMG_0003.MOV"))
+    #expect(LivePhotos.video(beside: PathBytes(root + "/IMG_0004.jpg")) == nil)
+    // A PNG is no Live Photo's still.
+    write("shot.png")
+    write("shot.mov", [])
+    #expect(LivePhotos.video(beside: PathBytes(root + "/shot.png")) == nil)
+  }
+
+  @Test func theConfigCanAskForTheVideosToo() throws {
+    #expect(try ConfigFile.parse("[library]\nlive_videos = true\n", path: "c.toml").printsLiveVideos)
+    #expect(throws: ConfigFile.Error.self) { try ConfigFile.parse("[library]\nlive_videos = 1\n", path: "c.toml") }
+  }
+}
