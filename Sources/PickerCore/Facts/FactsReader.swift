@@ -42,9 +42,8 @@ public enum FactsReader {
   static func dateTaken(_ path: PathBytes) -> String? {
     guard let info = DirectoryReader.status(path) else { return nil }
     let name = path.bytes.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? path.bytes
-    let folder = PathBytes(
-      Array(path.bytes.dropLast(name.count + 1)).isEmpty
-        ? [UInt8(ascii: "/")] : Array(path.bytes.dropLast(name.count + 1)))
+    let parent = Array(path.bytes.dropLast(name.count + 1))
+    let folder = PathBytes(parent.isEmpty ? [UInt8(ascii: "/")] : parent)
     var sidecars = SidecarPaths()
     if let entries = try? DirectoryReader.readAll(folder) {
       let found = Sidecars(names: entries.filter { !$0.isFolder }.map(\.name)).sidecars(of: name)

@@ -159,9 +159,7 @@ public final class LibraryScanner {
       if entries.contains(where: { $0.name == Array(".nomedia".utf8) }) { continue }
       let folderID = try statements.folderID(folder)
       let known = try statements.rows(in: folderID)
-      let files = entries.filter { !$0.isFolder }.map(\.name)
-      let sidecars = Sidecars(names: files)
-      let movies = LivePhotos.movies(among: files)
+      let sidecars = Sidecars(names: entries.filter { !$0.isFolder }.map(\.name))
       for entry in entries where !PhotoFileTypes.isHidden(name: entry.name) {
         let path = folder.appending(entry.name)
         if entry.isFolder {
@@ -178,14 +176,10 @@ public final class LibraryScanner {
           folderID: folderID, name: entry.name, path: path, size: Int64(stat.st_size), mtime: mtime,
           inode: Int64(stat.st_ino), modified: modified)
         let found = sidecars.sidecars(of: entry.name)
-        if !found.isEmpty { (file.sidecars, file.sidecarStamp) = Self.sidecars(found, in: folder) }
-        if let movie = LivePhotos.video(of: entry.name, among: movies),
-          let info = DirectoryReader.status(folder.appending(movie))
-        {
-          // Its MOV coming or going is seen as a sidecar's would be.
-          file.liveVideo = movie
-          let time = Self.modified(info)
-          file.sidecarStamp &+= Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec) &+ 2
+        if !found.isEmpty {
+          (file.sidecars, file.sidecarStamp) = Self.sidecars(found, in: folder)
+          // Kept by name, when it is a file there.
+          file.liveVideo = file.sidecars.liveVideo == nil ? nil : found.liveVideo
         }
         if let row = known[entry.name] {
           file.rowID = row.id
@@ -225,13 +219,17 @@ public final class LibraryScanner {
   static func sidecars(_ found: Sidecars.Found, in folder: PathBytes) -> (SidecarPaths, Int64) {
     var paths = SidecarPaths()
     var stamp: Int64 = 0
-    for (name, kind) in [(found.xmp, 0), (found.takeout, 1)] {
+    // A Live Photo's MOV coming or going is seen as a sidecar's would be.
+    let kinds: [([UInt8]?, WritableKeyPath<SidecarPaths, PathBytes?>)] = [
+      (found.xmp, \.xmp), (found.takeout, \.takeout), (found.liveVideo, \.liveVideo),
+    ]
+    for (kind, (name, field)) in kinds.enumerated() {
       guard let name else { continue }
       let path = folder.appending(name)
       guard let info = DirectoryReader.status(path), (info.st_mode & S_IFMT) == S_IFREG else { continue }
       let time = modified(info)
       stamp &+= Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec) &+ Int64(kind)
-      if kind == 0 { paths.xmp = path } else { paths.takeout = path }
+      paths[keyPath: field] = path
     }
     return (paths, stamp)
   }

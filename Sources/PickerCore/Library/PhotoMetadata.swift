@@ -34,6 +34,8 @@ public struct PhotoMetadata: Hashable, Sendable {
 public struct SidecarPaths: Hashable, Sendable {
   public var xmp: PathBytes?
   public var takeout: PathBytes?
+  /// A Live Photo's MOV: it dates nothing, but the index keeps the pair.
+  public var liveVideo: PathBytes?
 
   public init(xmp: PathBytes? = nil, takeout: PathBytes? = nil) {
     self.xmp = xmp

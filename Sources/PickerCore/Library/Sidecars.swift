@@ -1,7 +1,8 @@
 import CImaging
 import Foundation
 
-/// The files beside a photo that date it, found among its folder's names:
+/// The files beside a photo that date it or belong with it, found among its
+/// folder's names: a Live Photo's MOV (`LivePhotos`);
 /// an XMP sidecar (darktable's `photo.jpg.xmp`, Lightroom's and digiKam's
 /// `photo.xmp`) and Google Takeout's JSON (`photo.jpg.json`, since 2024
 /// `photo.jpg.supplemental-metadata.json`, either cut short when the name
@@ -10,7 +11,8 @@ struct Sidecars: Sendable {
   struct Found: Hashable, Sendable {
     var xmp: [UInt8]?
     var takeout: [UInt8]?
-    var isEmpty: Bool { xmp == nil && takeout == nil }
+    var liveVideo: [UInt8]?
+    var isEmpty: Bool { xmp == nil && takeout == nil && liveVideo == nil }
   }
 
   /// Names of the folder's XMP files, by name lowercased.
@@ -18,11 +20,14 @@ struct Sidecars: Sendable {
   /// The folder's JSON files, without ".json".
   private var jsonStems: [[UInt8]] = []
   private var jsonByStem: Set<[UInt8]> = []
+  /// The folder's MOV files by their stem.
+  private var movies: [[UInt8]: [UInt8]] = [:]
 
   /// Takeout cuts a sidecar's name to this many characters before ".json".
   static let shortestCut = 46
 
   init(names: [[UInt8]]) {
+    movies = LivePhotos.movies(among: names)
     for name in names {
       let lower = name.map(Self.lowercased)
       if lower.count > 4, lower.suffix(4).elementsEqual(".xmp".utf8) {
@@ -35,7 +40,7 @@ struct Sidecars: Sendable {
     }
   }
 
-  var isEmpty: Bool { xmpNames.isEmpty && jsonStems.isEmpty }
+  var isEmpty: Bool { xmpNames.isEmpty && jsonStems.isEmpty && movies.isEmpty }
 
   static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte }
 
@@ -51,6 +56,7 @@ struct Sidecars: Sendable {
       found.xmp = name
     }
     found.takeout = takeout(of: photo)
+    found.liveVideo = LivePhotos.video(of: photo, among: movies)
     return found
   }
 
