@@ -49,11 +49,12 @@ cat >"$work/opened-later.c" <<'PROGRAM'
 #include "optional_curl.h"
 #define PK_USE(name) (void (*)(void))name,
 void (*const used[])(void) = {PK_HEIF_FUNCTIONS(PK_USE) PK_JXL_FUNCTIONS(PK_USE) PK_RAW_FUNCTIONS(PK_USE)
-  PK_CURL_FUNCTIONS(PK_USE)};
+  PK_AVUTIL_FUNCTIONS(PK_USE) PK_AVCODEC_FUNCTIONS(PK_USE) PK_AVFORMAT_FUNCTIONS(PK_USE)
+  PK_SWSCALE_FUNCTIONS(PK_USE) PK_CURL_FUNCTIONS(PK_USE)};
 int main(void) { return used[0] == 0; }
 PROGRAM
 cc "$work/opened-later.c" -o "$work/opened-later" -ISources/CImaging -ISources/CSystemCalls/include \
-  -ISources/CNetworking -lheif -ljxl -lraw_r -lcurl
+  -ISources/CNetworking -lheif -ljxl -lraw_r -lavutil -lavcodec -lavformat -lswscale -lcurl
 depends="$(cd "$work/src" && dpkg-shlibdeps -O -e"$stage/usr/bin/picker-tui" -e"$work/opened-later" 2>/dev/null |
   sed -n 's/^shlibs:Depends=//p')"
 [ -n "$depends" ] || { echo "dpkg-shlibdeps found no dependencies" >&2; exit 1; }

@@ -20,6 +20,9 @@ packages=(libncurses-dev ncurses-term pkg-config
   libtiff-dev libjxl-dev
   # Camera RAW previews through LibRaw; BMP through stb_image.
   libraw-dev libstb-dev
+  # Videos' frames through FFmpeg's libraries (opened when the first video
+  # is drawn, in the helper process the RAWs use).
+  libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
   # Web sources: HTTP(S) through libcurl; WebDAV replies through libxml2.
   libcurl4-openssl-dev libxml2-dev
   # The library index (dates taken, cameras) is an SQLite database.
@@ -70,6 +73,8 @@ if [ "$what" = bench ]; then
   # Pillow writes the camera-like photos; chafa, timg and vipsthumbnail are
   # what the thumbnail benchmark compares against.
   packages+=(python3-pil chafa timg libvips-tools)
+  # ffmpegthumbnailer is what the video thumbnails are measured against.
+  packages+=(ffmpegthumbnailer)
 fi
 
 sudo=""

@@ -388,6 +388,31 @@ def unique(data, path):
     return data
 
 
+def video_templates():
+    """Two 1-second clips ffmpeg makes once: the moov after the media (as
+    ffmpeg and phones write it) and before it (+faststart)."""
+    import subprocess, tempfile
+    made = []
+    with tempfile.TemporaryDirectory() as folder:
+        for index, flags in enumerate(([], ["-movflags", "+faststart"])):
+            out = os.path.join(folder, f"t{index}.mp4")
+            subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-t", "1",
+                            "-c:v", "libx264", "-pix_fmt", "yuv420p", *flags, out], check=True)
+            made.append(open(out, "rb").read())
+    return made
+
+
+def encode_video(p, template):
+    """A template clip whose movie header says p's moment (UTC seconds since
+    1904, on this machine's clock as the picker reads it back), and its path
+    in a trailing free box, so no two files are copies."""
+    at = template.index(b"mvhd") + 8  # past the type, the version and the flags
+    created = int(time.mktime(p.t.timetuple())) + 2082844800
+    note = p.path.encode()
+    return (template[:at] + struct.pack(">I", created) + template[at + 4:]
+            + struct.pack(">I", 8 + len(note)) + b"free" + note)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out_dir")
@@ -399,6 +424,8 @@ def main():
     ap.add_argument("--small", action="store_true", help="~70 hand-picked photos for end-to-end tests")
     ap.add_argument("--all-gps", action="store_true",
                     help="every photo with EXIF has a GPS position, near one of five cities (for the places bench)")
+    ap.add_argument("--videos", type=float, default=0.0,
+                    help="this share of the files written as MP4/MOV clips dated by their movie header instead")
     ap.add_argument("--copies", type=float, default=0.0,
                     help="this share of the photos also copied, byte for byte, into Albums/Copies/ (not in the manifest)")
     args = ap.parse_args()
@@ -419,13 +446,22 @@ def main():
             p.taken = dt.datetime(*time.localtime(p.mtime)[:6])  # as read back, even in a DST gap
         else:
             p.mtime = round(copied + rng.uniform(0, 8 * 3600), 3)
+    templates, videos = (video_templates() if args.videos else []), set()
+    if args.videos:
+        # Camera-dated photos become phone clips of the same moment.
+        dated = [p for p in photos if p.kind == "exif" and p.bad is None and not p.skipped]
+        shown = sum(not p.skipped for p in photos)
+        for index, p in enumerate(rng.sample(dated, min(len(dated), int(shown * args.videos)))):
+            p.path = os.path.splitext(p.path)[0] + (".MOV" if index % 2 else ".mp4")
+            p.origin, p.frac, p.taken, p.kind = "quicktime", False, p.t.replace(microsecond=0), "video"
+            videos.add(id(p))
     made, size = set(), 0
     for p in photos:
         full = os.path.join(args.out_dir, p.path)
         if os.path.dirname(full) not in made:
             os.makedirs(os.path.dirname(full), exist_ok=True)
             made.add(os.path.dirname(full))
-        data = unique(encode(p), p.path)
+        data = encode_video(p, templates[len(p.path) % 2]) if id(p) in videos else unique(encode(p), p.path)
         size += len(data)
         with open(full, "wb") as f:
             f.write(data)

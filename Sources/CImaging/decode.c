@@ -46,6 +46,11 @@ pk_format pk_sniff_format(const uint8_t *d, size_t n) {
     for (size_t i = 0; i < sizeof brands / sizeof brands[0]; i++)
       if (memcmp(d + 8, brands[i], 4) == 0) return PK_FORMAT_HEIF;
   }
+  // Videos: an MP4 or 3GP (any other ftyp), a QuickTime movie starting
+  // with one of its top-level boxes, Matroska and WebM (EBML), AVI.
+  if (n >= 12 && pk_header_is_video(d, n)) return PK_FORMAT_VIDEO;
+  if (n >= 4 && memcmp(d, "\x1a\x45\xdf\xa3", 4) == 0) return PK_FORMAT_VIDEO;
+  if (n >= 12 && memcmp(d, "RIFF", 4) == 0 && memcmp(d + 8, "AVI ", 4) == 0) return PK_FORMAT_VIDEO;
   return PK_FORMAT_UNKNOWN;
 }
 
@@ -98,6 +103,7 @@ static int decode_sniffed(const uint8_t *data, size_t size, pk_decode_options *o
     case PK_FORMAT_JXL: return pk_decode_jxl(data, size, options, out);
     case PK_FORMAT_RAW: return decode_raw_or_tiff(data, size, options, out);
     case PK_FORMAT_BMP: return pk_decode_bmp(data, size, options, out);
+    case PK_FORMAT_VIDEO: return pk_fail(options, "a video's frame is read from its file only");
     default: return pk_fail(options, "not an image this picker can read");
   }
 }
@@ -113,6 +119,22 @@ static int decode_content(const uint8_t *data, size_t size, pk_decode_options *o
   } else {
     options->content_error = 0;
   }
+  return status;
+}
+
+// A video's frame, in the helper process when RAWs are read there; upright
+// by the rotation its track's matrix says.
+static int decode_video(int fd, const char *path, pk_decode_options *options, pk_image *out) {
+  options->format = PK_FORMAT_VIDEO;
+  pk_photo_header header;
+  const int32_t rotation = pk_read_photo_header(path, &header) == 0 ? header.rotation : 0;
+  int status;
+  switch (pk_get_raw_reader()) {
+    case PK_RAW_ISOLATED: status = pk_decode_video_isolated(fd, rotation, options, out); break;
+    case PK_RAW_IN_PROCESS: status = pk_decode_video_fd(fd, rotation, options, out); break;
+    default: status = pk_fail(options, "video reading is off");
+  }
+  if (status != 0) pk_image_free(out);
   return status;
 }
 
@@ -140,6 +162,15 @@ int pk_decode_file(const char *path, pk_decode_options *options, pk_image *out) 
     close(fd);
     options->content_error = 1;
     return pk_fail(options, "empty file");
+  }
+  // A video is read by its demuxer, a few reads where it needs them,
+  // whatever its size.
+  uint8_t head[16];
+  if (pk_io_pread_once(fd, head, sizeof head, 0) == (ssize_t)sizeof head &&
+      pk_sniff_format(head, sizeof head) == PK_FORMAT_VIDEO) {
+    const int status = decode_video(fd, path, options, out);
+    close(fd);
+    return status;
   }
   if (st.st_size > max_file_bytes) {
     close(fd);

@@ -29,6 +29,15 @@ int pk_raw_facts_memory(const uint8_t *data, size_t size, pk_facts *facts);
 int pk_decode_raw_isolated(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out);
 int pk_raw_facts_isolated(const char *path, pk_facts *facts);
 
+// A video's frame (video.c) from the file open at `fd`, turned upright by
+// `rotation` (0, 90, 180, 270: the track's matrix, as the header reader
+// read it); and the same through the helper process, with a deadline.
+int pk_decode_video_fd(int fd, int32_t rotation, pk_decode_options *options, pk_image *out);
+int pk_decode_video_isolated(int fd, int32_t rotation, pk_decode_options *options, pk_image *out);
+
+// Whether the first bytes are a QuickTime or MP4 movie's (video_header.c).
+int pk_header_is_video(const uint8_t *p, size_t n);
+
 // Whether a TIFF-headed file looks like a camera RAW (DNG, CR2, NEF, ARW,
 // PEF, ...) from its first IFD; such files go to LibRaw before libtiff.
 int pk_tiff_is_camera_raw(const uint8_t *data, size_t size);

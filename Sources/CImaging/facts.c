@@ -24,6 +24,12 @@ static void take_header(const pk_photo_header *h, pk_facts *facts) {
     facts->width = h->width;
     facts->height = h->height;
   }
+  if (h->is_video) {
+    facts->duration_seconds = h->duration_seconds;
+    facts->frame_rate = h->frame_rate;
+    memcpy(facts->video_codec, h->video_codec, sizeof facts->video_codec);
+    facts->orientation = h->rotation == 90 ? 6 : h->rotation == 180 ? 3 : h->rotation == 270 ? 8 : 0;
+  }
   if (!h->has_exif) return;
   facts->has_exif = 1;
   snprintf(facts->date_taken, sizeof facts->date_taken, "%s", h->date_original[0] ? h->date_original : h->date_time);

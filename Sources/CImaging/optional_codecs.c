@@ -3,7 +3,11 @@
 #include "optional_codecs.h"
 
 #include <jxl/version.h>
+#include <libavcodec/version.h>
+#include <libavformat/version.h>
+#include <libavutil/version.h>
 #include <libraw/libraw_version.h>
+#include <libswscale/version.h>
 
 #define PK_STRING_(x) #x
 #define PK_STRING(x) PK_STRING_(x)
@@ -20,4 +24,9 @@ _Static_assert(LIBRAW_SHLIB_AGE == 0, "LibRaw's soname is current - age");
 
 PK_OPTIONAL_LIBRARY(pk_heif_library, "libheif.so.1", PK_HEIF_FUNCTIONS)
 PK_OPTIONAL_LIBRARY(pk_jxl_library, PK_JXL_SONAME, PK_JXL_FUNCTIONS)
+PK_OPTIONAL_LIBRARY(pk_avutil_library, "libavutil.so." PK_STRING(LIBAVUTIL_VERSION_MAJOR), PK_AVUTIL_FUNCTIONS)
+PK_OPTIONAL_LIBRARY(pk_avcodec_library, "libavcodec.so." PK_STRING(LIBAVCODEC_VERSION_MAJOR), PK_AVCODEC_FUNCTIONS)
+PK_OPTIONAL_LIBRARY(
+  pk_avformat_library, "libavformat.so." PK_STRING(LIBAVFORMAT_VERSION_MAJOR), PK_AVFORMAT_FUNCTIONS)
+PK_OPTIONAL_LIBRARY(pk_swscale_library, "libswscale.so." PK_STRING(LIBSWSCALE_VERSION_MAJOR), PK_SWSCALE_FUNCTIONS)
 PK_OPTIONAL_LIBRARY(pk_raw_library, "libraw_r.so." PK_STRING(LIBRAW_SHLIB_CURRENT), PK_RAW_FUNCTIONS)

@@ -9,73 +9,9 @@
 #include <unistd.h>
 
 #include "embedded_dates.h"
+#include "header_source.h"
 #include "photo_header.h"
 #include "system_calls.h"
-
-enum { window_capacity = 64 * 1024, max_calls = 4096, max_hops = 4096 };
-// Offsets past this are refused before they reach pread (or overflow).
-static const uint64_t max_offset = (uint64_t)1 << 62;
-
-// The bytes of the file that are in memory (the window), and for a file the
-// means to pread the rest within a budget.
-typedef struct {
-  int fd;           // -1: nothing exists beyond the window
-  uint8_t *buffer;  // window_capacity bytes the window may be moved into
-  const uint8_t *window;
-  uint64_t window_at;  // the file offset of window[0]
-  size_t window_size;
-  uint64_t budget;  // bytes that may still be read
-  int calls;        // preads that may still be made
-} source;
-
-static uint32_t be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
-static uint32_t be32(const uint8_t *p) { return be16(p) << 16 | be16(p + 2); }
-static uint32_t le16(const uint8_t *p) { return (uint32_t)p[1] << 8 | p[0]; }
-static uint32_t le32(const uint8_t *p) { return le16(p + 2) << 16 | le16(p); }
-static int32_t dimension(uint32_t v) { return v <= INT32_MAX ? (int32_t)v : 0; }
-static double signed32(uint32_t v) { return v >= 0x80000000u ? (double)v - 4294967296.0 : v; }
-
-// A short read of a regular file only happens at its end, so it is not
-// retried: that would cost every small file a second syscall.
-static int64_t read_at(source *s, uint8_t *to, size_t length, uint64_t at) {
-  if (s->fd < 0 || s->calls-- <= 0 || at >= max_offset) return -1;
-  return pk_io_pread_once(s->fd, to, length, (off_t)at);
-}
-
-static int in_window(const source *s, uint64_t at, uint64_t length) {
-  return at >= s->window_at && at - s->window_at <= s->window_size && length <= s->window_size - (at - s->window_at);
-}
-
-static int fetch(source *s, uint64_t at, void *to, size_t length) {
-  if (in_window(s, at, length)) {
-    memcpy(to, s->window + (at - s->window_at), length);
-    return 1;
-  }
-  if (length > s->budget || read_at(s, to, length, at) != (int64_t)length) return 0;
-  s->budget -= length;
-  return 1;
-}
-
-// Moves the window onto [at, at + length) so that what is parsed there next
-// comes from memory: one pread instead of one per field.
-static void cover(source *s, uint64_t at, uint64_t length) {
-  if (s->fd < 0 || in_window(s, at, length) || s->budget == 0) return;
-  size_t want = s->budget < window_capacity ? (size_t)s->budget : window_capacity;
-  int64_t got = read_at(s, s->buffer, want, at);
-  if (got < 0) return;
-  s->budget -= (uint64_t)got;
-  s->window = s->buffer;
-  s->window_at = at;
-  s->window_size = (size_t)got;
-}
-
-static void set_text(char *out, size_t capacity, const uint8_t *from, size_t length) {
-  size_t n = 0;
-  for (; n < length && n + 1 < capacity && from[n] != 0; n++)
-    out[n] = from[n] >= 0x20 && from[n] < 0x7F ? (char)from[n] : '?';
-  while (n > 0 && out[n - 1] == ' ') n--;
-  out[n] = '\0';
-}
 
 // MARK: TIFF and EXIF
 
@@ -501,37 +437,6 @@ static void read_webp(source *s, pk_photo_header *h) {
 
 // MARK: HEIF
 
-typedef struct {
-  char type[4];
-  uint64_t body, end;
-} box;
-
-static int next_box(source *s, uint64_t at, uint64_t end, box *b) {
-  uint8_t p[16];
-  if (at >= end || end - at < 8 || !fetch(s, at, p, 8)) return 0;
-  uint64_t size = be32(p);
-  b->body = at + 8;
-  if (size == 1) {
-    if (!fetch(s, at + 8, p + 8, 8)) return 0;
-    size = (uint64_t)be32(p + 8) << 32 | be32(p + 12);
-    b->body = at + 16;
-  } else if (size == 0) size = end - at;  // up to the end of what contains it
-  if (size < b->body - at || size > end - at) return 0;
-  memcpy(b->type, p + 4, 4);
-  b->end = at + size;
-  return 1;
-}
-
-// A big-endian field of 0, 2, 4 or 8 bytes at *at, which it moves past.
-static int field(source *s, uint64_t *at, uint64_t end, unsigned size, uint64_t *value) {
-  uint8_t p[8];
-  *value = 0;
-  if (size > 8 || *at > end || end - *at < size || (size > 0 && !fetch(s, *at, p, size))) return 0;
-  for (unsigned i = 0; i < size; i++) *value = *value << 8 | p[i];
-  *at += size;
-  return 1;
-}
-
 static uint32_t find_exif_item(source *s, const box *iinf) {
   uint8_t p[12];
   if (!fetch(s, iinf->body, p, 1)) return 0;
@@ -724,150 +629,6 @@ static void read_cr3(source *s, pk_photo_header *h) {
 
 // MARK: Entry points
 
-// MARK: Videos
-
-static int is_type(const box *b, const char *type) { return memcmp(b->type, type, 4) == 0; }
-
-// The text of a QuickTime or iTunes metadata value: after a "data" box's
-// type and locale.
-static void data_text(source *s, const box *item, char *out, size_t capacity) {
-  box data;
-  uint8_t v[64];
-  if (!next_box(s, item->body, item->end, &data) || !is_type(&data, "data") || data.end - data.body < 9) return;
-  uint64_t length = data.end - data.body - 8;
-  if (length > sizeof v) length = sizeof v;
-  if (fetch(s, data.body + 8, v, (size_t)length)) set_text(out, capacity, v, (size_t)length);
-}
-
-// A meta box (in moov, as iPhones write it, or in udta, as ffmpeg does):
-// "keys" names the items, "ilst" holds them by their 1-based index; the
-// one wanted is Apple's creation date. An iTunes-style ©day in the ilst
-// is read too.
-static void read_mdta(source *s, const box *meta, pk_photo_header *h) {
-  static const char wanted[] = "com.apple.quicktime.creationdate";
-  uint32_t index = 0;
-  box b;
-  // MP4's meta is a full box (a version and flags first), QuickTime's not:
-  // the children start where "hdlr" is named.
-  uint8_t p[12];
-  uint64_t first = meta->body;
-  if (fetch(s, meta->body, p, 12) && memcmp(p + 4, "hdlr", 4) != 0 && memcmp(p + 8, "hdlr", 4) == 0) first += 4;
-  for (uint64_t at = first; next_box(s, at, meta->end, &b); at = b.end) {
-    if (is_type(&b, "keys")) {
-      uint64_t entry = b.body + 8;
-      uint8_t k[8 + sizeof wanted];
-      for (uint32_t i = 1; i <= 256 && entry + 8 <= b.end && fetch(s, entry, k, 8); i++) {
-        uint32_t size = be32(k);
-        if (size < 8 || size > b.end - entry) break;
-        if (size == 8 + sizeof wanted - 1 && fetch(s, entry + 8, k + 8, sizeof wanted - 1) &&
-            memcmp(k + 8, wanted, sizeof wanted - 1) == 0)
-          index = i;
-        entry += size;
-      }
-    } else if (is_type(&b, "ilst")) {
-      box item;
-      for (uint64_t i = b.body; next_box(s, i, b.end, &item); i = item.end) {
-        if (index != 0 && be32((const uint8_t *)item.type) == index)
-          data_text(s, &item, h->apple_creation_date, sizeof h->apple_creation_date);
-        else if (is_type(&item, "\xa9" "day"))
-          data_text(s, &item, h->quicktime_day, sizeof h->quicktime_day);
-      }
-    }
-  }
-}
-
-// moov/udta: QuickTime's ©day (a 16-bit length and a language, then the
-// text), or an iTunes-style meta/ilst/©day.
-static void read_udta(source *s, const box *udta, pk_photo_header *h) {
-  box b;
-  uint8_t v[64];
-  for (uint64_t at = udta->body; next_box(s, at, udta->end, &b); at = b.end) {
-    if (is_type(&b, "\xa9" "day") && b.end - b.body > 4 && fetch(s, b.body, v, 2)) {
-      uint64_t length = be16(v);
-      if (length > b.end - b.body - 4) length = b.end - b.body - 4;
-      if (length > sizeof v) length = sizeof v;
-      if (fetch(s, b.body + 4, v, (size_t)length)) set_text(h->quicktime_day, sizeof h->quicktime_day, v, (size_t)length);
-    } else if (is_type(&b, "meta")) {
-      read_mdta(s, &b, h);
-    }
-  }
-}
-
-// A track: its tkhd (size, matrix) counts only when its handler is "vide".
-static void read_trak(source *s, const box *trak, pk_photo_header *h) {
-  box b, mdia;
-  uint8_t v[84];
-  uint32_t width = 0, height = 0;
-  int rotation = 0, video = 0;
-  for (uint64_t at = trak->body; next_box(s, at, trak->end, &b); at = b.end) {
-    if (is_type(&b, "tkhd") && fetch(s, b.body, v, 1)) {
-      uint64_t start = b.body + (v[0] == 1 ? 36 : 24);  // past the times, ids and duration
-      if (start + 52 > b.end || !fetch(s, start + 16, v, 44)) continue;
-      // The matrix's a, b, c, d (16.16): a quarter turn shows as 0, ±1.
-      int32_t a = (int32_t)be32(v), m_b = (int32_t)be32(v + 4), c = (int32_t)be32(v + 12), d = (int32_t)be32(v + 16);
-      if (a == 0 && d == 0 && m_b > 0 && c < 0) rotation = 90;
-      else if (a < 0 && d < 0) rotation = 180;
-      else if (a == 0 && d == 0 && m_b < 0 && c > 0) rotation = 270;
-      width = be32(v + 36) >> 16;
-      height = be32(v + 40) >> 16;
-    } else if (is_type(&b, "mdia")) {
-      for (uint64_t i = b.body; next_box(s, i, b.end, &mdia); i = mdia.end)
-        if (is_type(&mdia, "hdlr") && fetch(s, mdia.body + 8, v, 4) && memcmp(v, "vide", 4) == 0) video = 1;
-    }
-  }
-  if (video && h->width == 0) {
-    h->width = dimension(width);
-    h->height = dimension(height);
-    h->rotation = rotation;
-  }
-}
-
-static void read_moov(source *s, const box *moov, pk_photo_header *h) {
-  cover(s, moov->body, moov->end - moov->body);
-  box b;
-  uint8_t v[32];
-  int hops = 0;
-  for (uint64_t at = moov->body; hops++ < 256 && next_box(s, at, moov->end, &b); at = b.end) {
-    if (is_type(&b, "mvhd") && fetch(s, b.body, v, 32)) {
-      uint64_t created = v[0] == 1 ? (uint64_t)be32(v + 4) << 32 | be32(v + 8) : be32(v + 4);
-      uint32_t scale = be32(v + (v[0] == 1 ? 20 : 12));
-      uint64_t duration = v[0] == 1 ? (uint64_t)be32(v + 24) << 32 | be32(v + 28) : be32(v + 16);
-      h->created_since_1904 = created;
-      if (scale != 0 && duration != UINT32_MAX && duration != UINT64_MAX) h->duration_seconds = (double)duration / scale;
-    } else if (is_type(&b, "trak")) {
-      read_trak(s, &b, h);
-    } else if (is_type(&b, "udta")) {
-      read_udta(s, &b, h);
-    } else if (is_type(&b, "meta")) {
-      read_mdta(s, &b, h);
-    }
-  }
-}
-
-// The top-level boxes, one header read each, to the moov (after a large
-// mdat when the file was not made for streaming).
-static void read_video(source *s, pk_photo_header *h) {
-  h->is_video = 1;
-  box b;
-  uint64_t at = 0;
-  for (int hop = 0; hop < 64 && next_box(s, at, max_offset, &b); hop++, at = b.end) {
-    if (is_type(&b, "moov")) {
-      read_moov(s, &b, h);
-      return;
-    }
-  }
-}
-
-// A QuickTime or MP4 file without an image brand: its first box is one a
-// movie starts with.
-static int is_video(const uint8_t *p, size_t n) {
-  if (n < 12) return 0;
-  static const char starts[] = "ftypmoovmdatwidefreeskip";
-  for (size_t i = 0; i + 4 < sizeof starts; i += 4)
-    if (memcmp(p + 4, starts + i, 4) == 0) return memcmp(p + 4, "ftyp", 4) != 0 || memcmp(p + 8, "crx ", 4) != 0;
-  return 0;
-}
-
 static int is_heif(const uint8_t *p, size_t n) {
   static const char brands[] = "heicheixheimheishevchevxmif1mif2msf1avifavis";
   uint32_t size = be32(p);
@@ -888,7 +649,7 @@ static void read_any(source *s, pk_photo_header *h) {
                       memcmp(p, "IIRS", 4) == 0 || memcmp(p, "IIU\0", 4) == 0))
     h->format = 4;
   else if (n >= 12 && memcmp(p + 4, "ftyp", 4) == 0 && is_heif(p, n)) h->format = 5;
-  else if (is_video(p, n)) h->format = 10;
+  else if (pk_header_is_video(p, n)) h->format = 10;
   else if (n >= 12 && memcmp(p + 4, "ftyp", 4) == 0) h->format = 6;
   else if (n >= 16 && memcmp(p, "FUJIFILMCCD-RAW ", 16) == 0)
     h->format = 7;
@@ -923,7 +684,7 @@ static void read_any(source *s, pk_photo_header *h) {
       h->format = 0;
       read_mrw(s, h);
       break;
-    case 10: read_video(s, h); break;
+    case 10: pk_header_read_video(s, h); break;
     case 9:
       h->format = 0;
       read_crw(s, h);

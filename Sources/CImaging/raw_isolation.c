@@ -89,13 +89,16 @@ static int read_all(int fd, void *buffer, size_t size, int64_t deadline) {
 // with the read end of a pipe the child writes its answer to, then, once
 // the child is gone, its wait status. Idle servers are kept for the next
 // request, one per request running at once.
-enum { request_decode = 1, request_facts = 2 };
+// Videos go the same way (request_video, the file itself as descriptor):
+// their demuxers and decoders meet hostile files too.
+enum { request_decode = 1, request_facts = 2, request_video = 3 };
 
 typedef struct {
   uint32_t magic;
   int32_t kind;
   int32_t need_width, need_height, enough_width, enough_height;
   int64_t max_pixels;
+  int32_t rotation;  // a video's quarter turns, in degrees
 } raw_request;
 
 typedef struct {
@@ -280,22 +283,18 @@ static child_end finish(raw_server *server, int64_t deadline) {
   return crashed ? child_crashed : child_ended;
 }
 
-int pk_decode_raw_isolated(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
-  int input = memfd_create("picker-tui-raw", MFD_CLOEXEC);
-  if (input < 0 || pk_io_write_all(input, data, size) != 0 || lseek(input, 0, SEEK_SET) != 0) {
-    if (input >= 0) close(input);
-    return pk_fail(options, "cannot hand the camera RAW to its reader: %s", strerror(errno));
-  }
-  const raw_request request = {answer_magic,          request_decode,         (int32_t)options->need_width,
-    (int32_t)options->need_height, (int32_t)options->enough_width, (int32_t)options->enough_height,
-    options->max_pixels};
+// A decode by a helper's child: `input` is the file's descriptor (a RAW's
+// bytes in a memfd, or a video itself); `what` names the file in errors.
+static int decode_in_helper(
+  int kind, int input, int32_t rotation, const char *what, pk_decode_options *options, pk_image *out) {
+  const raw_request request = {answer_magic, kind, (int32_t)options->need_width, (int32_t)options->need_height,
+    (int32_t)options->enough_width, (int32_t)options->enough_height, options->max_pixels, rotation};
   const int64_t deadline = now_ms() + helper_deadline_ms;
   raw_server server;
   int output = ask(&server, &request, input, deadline);
-  close(input);
   if (output < 0) {
     options->content_error = 0;
-    return pk_fail(options, "cannot start the camera RAW reader");
+    return pk_fail(options, "cannot start the %s reader", what);
   }
   decode_answer answer;
   int answered = read_all(output, &answer, sizeof answer, deadline) == 0 && answer.magic == answer_magic;
@@ -319,9 +318,9 @@ int pk_decode_raw_isolated(const uint8_t *data, size_t size, pk_decode_options *
     // A crash or a hang is the file's doing, and remembered as such; a
     // reader that ran out of memory or was killed says nothing of it.
     options->content_error = end != child_ended;
-    if (end == child_crashed) return pk_fail(options, "damaged camera RAW (its reader crashed)");
-    if (end == child_hung) return pk_fail(options, "damaged camera RAW (no answer)");
-    return pk_fail(options, "the camera RAW reader failed (out of memory?)");
+    if (end == child_crashed) return pk_fail(options, "damaged %s (its reader crashed)", what);
+    if (end == child_hung) return pk_fail(options, "damaged %s (no answer)", what);
+    return pk_fail(options, "the %s reader failed (out of memory?)", what);
   }
   // The outputs the helper's decoder set, the caller's inputs kept.
   options->format = answer.options.format;
@@ -338,6 +337,21 @@ int pk_decode_raw_isolated(const uint8_t *data, size_t size, pk_decode_options *
   out->height = answer.height;
   out->pixels = pixels;
   return 0;
+}
+
+int pk_decode_raw_isolated(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
+  int input = memfd_create("picker-tui-raw", MFD_CLOEXEC);
+  if (input < 0 || pk_io_write_all(input, data, size) != 0 || lseek(input, 0, SEEK_SET) != 0) {
+    if (input >= 0) close(input);
+    return pk_fail(options, "cannot hand the camera RAW to its reader: %s", strerror(errno));
+  }
+  const int status = decode_in_helper(request_decode, input, 0, "camera RAW", options, out);
+  close(input);
+  return status;
+}
+
+int pk_decode_video_isolated(int fd, int32_t rotation, pk_decode_options *options, pk_image *out) {
+  return decode_in_helper(request_video, fd, rotation, "video", options, out);
 }
 
 void pk_raw_end_servers(void) {
@@ -365,8 +379,45 @@ int pk_raw_facts_isolated(const char *path, pk_facts *facts) {
   return 0;
 }
 
+static int write_answer(int output, decode_answer *answer, pk_image *image) {
+  if (answer->status == 0) {
+    answer->options.content_error = 0;
+    answer->width = image->width;
+    answer->height = image->height;
+  }
+  int failed = pk_io_write_all(output, answer, sizeof *answer);
+  if (!failed && answer->status == 0)
+    failed = pk_io_write_all(output, image->pixels, (size_t)image->width * image->height * 4);
+  pk_image_free(image);
+  return failed ? 2 : 0;
+}
+
+static void start_answer(const raw_request *request, decode_answer *answer, pk_format format) {
+  memset(answer, 0, sizeof *answer);
+  answer->magic = answer_magic;
+  answer->options.need_width = request->need_width;
+  answer->options.need_height = request->need_height;
+  answer->options.enough_width = request->enough_width;
+  answer->options.enough_height = request->enough_height;
+  answer->options.max_pixels = request->max_pixels;
+  answer->options.content_error = 1;
+  answer->options.orientation = 1;
+  answer->options.scale_denominator = 1;
+  answer->options.format = format;
+}
+
+// A video's frame, read from the file itself (never all of it).
+static int answer_video(const raw_request *request, int input, int output) {
+  decode_answer answer;
+  start_answer(request, &answer, PK_FORMAT_VIDEO);
+  pk_image image = {0};
+  answer.status = pk_decode_video_fd(input, request->rotation, &answer.options, &image);
+  return write_answer(output, &answer, &image);
+}
+
 // The child's side: the file's bytes from `input`, the answer to `output`.
 static int answer_request(const raw_request *request, int input, int output) {
+  if (request->kind == request_video) return answer_video(request, input, output);
   size_t capacity = 1 << 20, size = 0;
   uint8_t *data = malloc(capacity);
   for (;;) {
@@ -392,29 +443,11 @@ static int answer_request(const raw_request *request, int input, int output) {
     return pk_io_write_all(output, &facts, sizeof facts) == 0 ? 0 : 2;
   }
   decode_answer answer;
-  memset(&answer, 0, sizeof answer);
-  answer.magic = answer_magic;
-  answer.options.need_width = request->need_width;
-  answer.options.need_height = request->need_height;
-  answer.options.enough_width = request->enough_width;
-  answer.options.enough_height = request->enough_height;
-  answer.options.max_pixels = request->max_pixels;
-  answer.options.content_error = 1;
-  answer.options.orientation = 1;
-  answer.options.scale_denominator = 1;
-  answer.options.format = PK_FORMAT_RAW;
+  start_answer(request, &answer, PK_FORMAT_RAW);
   pk_image image = {0};
   answer.status = pk_decode_raw(data, size, &answer.options, &image);
   free(data);
-  if (answer.status == 0) {
-    answer.options.content_error = 0;
-    answer.width = image.width;
-    answer.height = image.height;
-  }
-  int failed = pk_io_write_all(output, &answer, sizeof answer);
-  if (!failed && answer.status == 0) failed = pk_io_write_all(output, image.pixels, (size_t)image.width * image.height * 4);
-  pk_image_free(&image);
-  return failed ? 2 : 0;
+  return write_answer(output, &answer, &image);
 }
 
 // The server's side, on the socket that is its stdin: a child for each
@@ -433,6 +466,8 @@ int pk_raw_helper_main(int argc, char **argv) {
       close(input);
       return 2;
     }
+    // FFmpeg's libraries too are opened here once, with the first video.
+    if (request.kind == request_video) pk_open_video();
     int pipe_fds[2];
     if (pipe2(pipe_fds, O_CLOEXEC) != 0) return 2;
     const pid_t child = fork();
@@ -480,6 +515,10 @@ int pk_raw_helper_main(int argc, char **argv) {
 // Without memfd the helper is never chosen (pk_set_raw_reader).
 int pk_decode_raw_isolated(const uint8_t *data, size_t size, pk_decode_options *options, pk_image *out) {
   return pk_decode_raw(data, size, options, out);
+}
+
+int pk_decode_video_isolated(int fd, int32_t rotation, pk_decode_options *options, pk_image *out) {
+  return pk_decode_video_fd(fd, rotation, options, out);
 }
 
 void pk_raw_end_servers(void) {

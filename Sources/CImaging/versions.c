@@ -39,6 +39,13 @@ size_t pk_imaging_versions(char *out, size_t size) {
     snprintf(jxl, sizeof jxl, "not installed");
   }
   snprintf(raw, sizeof raw, "%s", pk_open_raw() ? libraw_version() : "not installed");
+  char video[64];
+  if (pk_open_video()) {
+    unsigned version = avcodec_version();
+    snprintf(video, sizeof video, "%u.%u.%u", version >> 16, (version >> 8) & 0xff, version & 0xff);
+  } else {
+    snprintf(video, sizeof video, "not installed");
+  }
   int written = snprintf(
       out, size,
       "libjpeg-turbo %s (headers)\n"
@@ -49,11 +56,12 @@ size_t pk_imaging_versions(char *out, size_t size) {
       "libjxl %s\n"
       "%.*s\n"
       "LibRaw %s\n"
+      "libavcodec %s (FFmpeg: videos)\n"
       "Little CMS %d.%d\n"
       "zlib %s\n"
       "libchafa %d.%d.%d (headers)\n",
       STRINGIFY(LIBJPEG_TURBO_VERSION), png_get_libpng_ver(NULL), (webp >> 16) & 0xff, (webp >> 8) & 0xff,
-      webp & 0xff, GIFLIB_MAJOR, GIFLIB_MINOR, GIFLIB_RELEASE, heif, jxl, tiff_length, tiff, raw, lcms / 1000,
+      webp & 0xff, GIFLIB_MAJOR, GIFLIB_MINOR, GIFLIB_RELEASE, heif, jxl, tiff_length, tiff, raw, video, lcms / 1000,
       (lcms % 1000) / 10, zlibVersion(), CHAFA_MAJOR_VERSION, CHAFA_MINOR_VERSION, CHAFA_MICRO_VERSION);
   if (written < 0) return 0;
   return (size_t)written < size ? (size_t)written : size - 1;

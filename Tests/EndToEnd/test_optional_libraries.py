@@ -57,7 +57,7 @@ def test_a_heic_opens_libheif_when_it_is_met(picker_bin, photos, tmp_path):
 def test_version_names_every_library_opened_later(picker_bin):
     result = subprocess.run([str(picker_bin), "--version", "--verbose"], capture_output=True, text=True, timeout=30)
     assert result.returncode == 0, result.stderr
-    for name in ("libheif ", "libjxl ", "LibRaw ", "libcurl "):
+    for name in ("libheif ", "libjxl ", "LibRaw ", "libcurl ", "libavcodec "):
         line = next((line for line in result.stdout.splitlines() if line.startswith(name)), None)
         assert line is not None and "not installed" not in line, result.stdout
 
@@ -101,3 +101,15 @@ def test_without_libheif_a_heic_says_so_and_jpegs_still_work(picker_bin, photos,
         capture_output=True, text=True, timeout=30)
     assert jpeg.returncode == 0, jpeg.stderr
     assert (tmp_path / "jpeg.png").stat().st_size > 0
+
+
+def test_without_libavcodec_a_video_says_so(picker_bin, tmp_path):
+    clip = tmp_path / "clip.mp4"
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-t", "1",
+                    "-c:v", "mpeg4", str(clip)], check=True, timeout=60)
+    soname = min((path.name for path in LIBRARY_FOLDER.glob("libavcodec.so.[0-9]*")), key=len)
+    picker = hiding(soname, picker_bin, tmp_path)
+    made = subprocess.run([str(picker), "thumbnail", str(clip), str(tmp_path / "clip.png")],
+                          capture_output=True, text=True, timeout=30)
+    assert made.returncode == 1, made.stderr
+    assert "videos need FFmpeg's libraries, not installed" in made.stderr, made.stderr

@@ -52,6 +52,7 @@ typedef enum {
   PK_FORMAT_JXL,
   PK_FORMAT_RAW,  // camera RAW: its embedded preview
   PK_FORMAT_BMP,
+  PK_FORMAT_VIDEO,  // MP4, MOV, 3GP, MKV, WebM, AVI: a frame, through FFmpeg
 } pk_format;
 
 // The format told by the first bytes (at least 12 are needed).
@@ -132,6 +133,10 @@ typedef struct {
   int32_t has_gps;
   double latitude, longitude;  // decimal degrees, south and west negative
   int32_t has_exif;  // an EXIF block was found and read
+  // A video's (MP4, MOV): its length, its track's codec as the file names
+  // it ("avc1", "hvc1"; "" unknown) and frame rate; 0 when not said.
+  double duration_seconds, frame_rate;
+  char video_codec[8];
   char error[120];
 } pk_facts;
 

@@ -74,6 +74,10 @@ typedef struct {
   int32_t rotation;
   char apple_creation_date[40], quicktime_day[40];
   uint64_t created_since_1904;
+  // The video track's codec as its sample description names it ("avc1",
+  // "hvc1", "hev1", "mp4v"; "" unknown) and its frame rate (0 unknown).
+  char video_codec[8];
+  double frame_rate;
 } pk_photo_header;
 
 // Reads the header of the file at `path`. Returns 0 when the file could be

@@ -2,7 +2,7 @@ import CImaging
 
 /// An image file format, told by its first bytes (never by its name).
 public enum ImageFormat: String, Sendable {
-  case jpeg, png, webp, gif, heif, tiff, jxl, raw, bmp
+  case jpeg, png, webp, gif, heif, tiff, jxl, raw, bmp, video
 
   init?(_ raw: pk_format) {
     switch raw {
@@ -15,6 +15,7 @@ public enum ImageFormat: String, Sendable {
     case PK_FORMAT_JXL: self = .jxl
     case PK_FORMAT_RAW: self = .raw
     case PK_FORMAT_BMP: self = .bmp
+    case PK_FORMAT_VIDEO: self = .video
     default: return nil
     }
   }

@@ -33,6 +33,9 @@ public enum FactsReader {
       facts.placeName = place.map { $0.city ?? $0.country }
     }
     facts.orientation = raw.orientation > 0 ? Int(raw.orientation) : nil
+    if raw.duration_seconds > 0 { facts.videoSeconds = raw.duration_seconds }
+    facts.videoCodec = nonEmpty(text(&raw.video_codec)).map(PhotoFacts.codecName)
+    if raw.frame_rate > 0 { facts.frameRate = raw.frame_rate }
     return facts
   }
 
@@ -67,6 +70,7 @@ public enum FactsReader {
     case .jxl: return "JPEG XL"
     case .raw: return "camera RAW"
     case .bmp: return "BMP"
+    case .video: return "video"
     }
   }
 

@@ -23,6 +23,10 @@ public struct PhotoFacts: Hashable, Sendable {
   public var latitude: Double?
   public var longitude: Double?
   public var orientation: Int?
+  /// A video's length, codec ("H.264 (avc1)") and frame rate.
+  public var videoSeconds: Double?
+  public var videoCodec: String?
+  public var frameRate: Double?
   /// Why the file could not be read.
   public var error: String?
 
@@ -43,6 +47,11 @@ public struct PhotoFacts: Hashable, Sendable {
     }
     if let fileSize { rows.append(("File", Self.bytes(fileSize))) }
     if let format { rows.append(("Format", format)) }
+    if let videoSeconds { rows.append(("Length", VideoLength.text(videoSeconds))) }
+    if let videoCodec { rows.append(("Codec", videoCodec)) }
+    if let frameRate {
+      rows.append(("Frame rate", Self.decimal(frameRate, digits: frameRate == frameRate.rounded() ? 0 : 2) + " fps"))
+    }
     if let dateTaken { rows.append(("Taken", dateTaken)) }
     if let camera { rows.append(("Camera", camera)) }
     if let lens { rows.append(("Lens", lens)) }
@@ -56,6 +65,15 @@ public struct PhotoFacts: Hashable, Sendable {
     }
     if let orientation, orientation != 1 { rows.append(("Orientation", Self.orientationName(orientation))) }
     return rows
+  }
+
+  /// The codec's common name, with the file's own code: "HEVC (hvc1)".
+  static func codecName(_ code: String) -> String {
+    let names = [
+      "avc1": "H.264", "avc3": "H.264", "hvc1": "HEVC", "hev1": "HEVC", "mp4v": "MPEG-4", "av01": "AV1",
+      "vp09": "VP9", "apcn": "ProRes", "apch": "ProRes", "apcs": "ProRes", "ap4h": "ProRes", "jpeg": "Motion JPEG",
+    ]
+    return names[code].map { "\($0) (\(code))" } ?? code
   }
 
   static func decimal(_ value: Double, digits: Int) -> String { String(format: "%.\(digits)f", value) }

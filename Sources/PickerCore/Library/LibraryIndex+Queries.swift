@@ -15,6 +15,8 @@ public struct IndexedPhoto: Hashable, Sendable {
   public var copies: [PathBytes] = []
   /// A Live Photo's MOV (`LivePhotos`).
   public var liveVideo: PathBytes?
+  /// A video's length in seconds, when its header said.
+  public var videoSeconds: Double?
 }
 
 extension LibraryIndex {
@@ -45,7 +47,7 @@ extension LibraryIndex {
       let statement = try database.prepare(
         """
         SELECT f.path, p.name, p.taken, p.origin, p.offset, p.hash, p.sharpness, p.burst, p.id, p.copies,
-          p.live_video
+          p.live_video, p.duration
         FROM photo p CROSS JOIN folder f ON f.id = p.folder
         WHERE \(condition) ORDER BY p.taken DESC, p.name DESC LIMIT ? OFFSET ?
         """)
@@ -67,6 +69,7 @@ extension LibraryIndex {
         photo.id = statement.int(8)
         photo.copyCount = Int(statement.int(9))
         if !statement.isNull(10) { photo.liveVideo = PathBytes(statement.bytes(0)).appending(statement.bytes(10)) }
+        if !statement.isNull(11) { photo.videoSeconds = statement.double(11) }
         photos.append(photo)
       }
       // The paths of the copies, for the few photos of the page that have some.

@@ -6,7 +6,7 @@ import Foundation
 /// rebuilt: a damaged or foreign file is set aside and started anew.
 public final class LibraryIndex: @unchecked Sendable {
   /// Bumped when the tables change: an older file is rebuilt.
-  static let schemaVersion = "6"
+  static let schemaVersion = "7"
   let database: SQLiteDatabase
   /// Where it lives; nil when it is in memory (the cache folder cannot be
   /// written), so a second connection cannot be opened.
@@ -117,7 +117,10 @@ public final class LibraryIndex: @unchecked Sendable {
         -- without reading the file, by the first scan after it has passed.
         refused INTEGER, refused_origin INTEGER, refused_offset INTEGER,
         -- A Live Photo's MOV beside it (LivePhotos), by name.
-        live_video BLOB);
+        live_video BLOB,
+        -- A video's length in seconds (NULL: a photo, or a header that
+        -- does not say); whether it is a video is its name's.
+        duration REAL);
       CREATE INDEX IF NOT EXISTS photo_refused ON photo(refused) WHERE refused IS NOT NULL;
       -- The names of the places photos are in, as the user wants them
       -- (corrections applied); words: the three folded, for search.

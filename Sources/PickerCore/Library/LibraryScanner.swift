@@ -159,19 +159,24 @@ public final class LibraryScanner {
       if entries.contains(where: { $0.name == Array(".nomedia".utf8) }) { continue }
       let folderID = try statements.folderID(folder)
       let known = try statements.rows(in: folderID)
-      let sidecars = Sidecars(names: entries.filter { !$0.isFolder }.map(\.name))
+      let fileNames = entries.filter { !$0.isFolder }.map(\.name)
+      let sidecars = Sidecars(names: fileNames)
+      // A Live Photo is its still: the MOV beside it is no entry of its own.
+      let liveMovies = LivePhotos.pairedMovies(among: fileNames)
       for entry in entries where !PhotoFileTypes.isHidden(name: entry.name) {
         let path = folder.appending(entry.name)
         if entry.isFolder {
           folders.append(path)
           continue
         }
-        guard PhotoFileTypes.isPhoto(name: entry.name), let stat = DirectoryReader.status(path),
+        guard PhotoFileTypes.isShown(name: entry.name), !liveMovies.contains(entry.name),
+          let stat = DirectoryReader.status(path),
           (stat.st_mode & S_IFMT) == S_IFREG
         else { continue }
         summary.photos += 1
         let modified = Self.modified(stat)
-        let mtime = Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec)
+        // Wrapping: an mtime past 2262 (ext4 allows 2446) is still a stamp.
+        let mtime = Int64(modified.tv_sec) &* 1_000_000_000 &+ Int64(modified.tv_nsec)
         var file = FileFacts(
           folderID: folderID, name: entry.name, path: path, size: Int64(stat.st_size), mtime: mtime,
           inode: Int64(stat.st_ino), modified: modified)
@@ -296,7 +301,7 @@ public final class LibraryScanner {
       for entry in entries where !PhotoFileTypes.isHidden(name: entry.name) {
         if entry.isFolder {
           folders.append(folder.appending(entry.name))
-        } else if PhotoFileTypes.isPhoto(name: entry.name) {
+        } else if PhotoFileTypes.isShown(name: entry.name) {
           count += 1
         }
       }

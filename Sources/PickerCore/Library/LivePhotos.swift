@@ -29,6 +29,18 @@ public enum LivePhotos {
     return movs
   }
 
+  /// The MOVs of a folder's names that are a still's Live video: a listing
+  /// shows the still (marked LIVE), not the MOV on its own.
+  static func pairedMovies(among names: [[UInt8]]) -> Set<[UInt8]> {
+    let movs = movies(among: names)
+    guard !movs.isEmpty else { return [] }
+    var paired: Set<[UInt8]> = []
+    for name in names {
+      if let mov = video(of: name, among: movs) { paired.insert(mov) }
+    }
+    return paired
+  }
+
   /// Google's Motion Photos say so in their names.
   public static func isMotionPhoto(name: [UInt8]) -> Bool {
     let text = String(decoding: name, as: UTF8.self).uppercased()

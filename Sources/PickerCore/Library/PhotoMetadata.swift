@@ -26,6 +26,9 @@ public struct PhotoMetadata: Hashable, Sendable {
   /// tomorrow": a camera's clock set days ahead, a zone far ahead of this
   /// machine's): kept, and taken once the clock has passed it.
   public var refused: TakenDate?
+  /// A video's length in seconds (nil for a photo, or a video whose header
+  /// does not say).
+  public var videoSeconds: Double?
 
   public init(taken: TakenDate) { self.taken = taken }
 }
@@ -105,6 +108,12 @@ public enum PhotoMetadataReader {
         result.latitude = header.latitude
         result.longitude = header.longitude
       }
+      if header.is_video != 0 {
+        if header.duration_seconds > 0 { result.videoSeconds = header.duration_seconds }
+        // A phone's portrait clip is stored landscape with a quarter turn:
+        // as an EXIF orientation, the index's size and aspect come out right.
+        result.orientation = [90: 6, 180: 3, 270: 8][Int(header.rotation)] ?? 0
+      }
     } else {
       candidates.append { sidecars.xmp.flatMap { SidecarDates.xmp($0, latestDay: unbounded) } }
     }
@@ -126,9 +135,12 @@ public enum PhotoMetadataReader {
 
   /// The file's mtime on this machine's wall clock, with its offset.
   static func fileTime(_ modified: timespec) -> TakenDate {
-    var seconds = modified.tv_sec
+    // A time past the year 9999 (a file system's or a header's nonsense)
+    // is read as the epoch: no calendar sum may overflow on it.
+    let inRange = Int64(modified.tv_sec).magnitude < TakenDateParsing.latestSeconds.magnitude
+    var seconds = inRange ? modified.tv_sec : 0
     var local = tm()
-    localtime_r(&seconds, &local)
+    if localtime_r(&seconds, &local) == nil { local = tm() }
     let date = CivilDate(local)
     let wallClock = TakenDate.wallClock(
       date, hour: Int(local.tm_hour), minute: Int(local.tm_min), second: Int(local.tm_sec),

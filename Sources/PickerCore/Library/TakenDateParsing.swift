@@ -182,11 +182,17 @@ public enum TakenDateParsing {
   /// A moment in UTC seconds (Google Takeout's photoTakenTime), on this
   /// machine's wall clock as a file time is.
   public static func utcSeconds(_ seconds: Int64, latestDay: Int, origin: TakenDate.Origin) -> TakenDate? {
+    // Past the year 9999 no calendar sum may run (a mutated movie header
+    // held 2^63 seconds); those are no date, like a date after tomorrow.
+    guard seconds > 0 && seconds < latestSeconds else { return nil }
     var taken = PhotoMetadataReader.fileTime(timespec(tv_sec: Int(seconds), tv_nsec: 0))
     taken.origin = origin
     guard taken.date.year >= earliestYear, taken.day <= latestDay, seconds != 0 else { return nil }
     return taken
   }
+
+  /// 10000-01-01 in Unix seconds.
+  static let latestSeconds: Int64 = 253_402_300_800
 
   /// The seconds from 1904 to 1970, QuickTime's epoch to Unix's.
   static let quickTimeEpoch: UInt64 = 2_082_844_800
@@ -209,7 +215,8 @@ public enum TakenDateParsing {
       return date
     }
     if createdSince1904 > quickTimeEpoch,
-      let date = utcSeconds(Int64(createdSince1904 - quickTimeEpoch), latestDay: latestDay, origin: .quicktime)
+      let date = utcSeconds(
+        Int64(clamping: createdSince1904 - quickTimeEpoch), latestDay: latestDay, origin: .quicktime)
     {
       return date
     }

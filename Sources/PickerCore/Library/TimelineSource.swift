@@ -346,6 +346,8 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
     item.burstID = photo.burstID
     item.copies = photo.copies
     item.isLive = photo.liveVideo != nil || LivePhotos.isMotionPhoto(name: photo.name)
+    item.isVideo = PhotoFileTypes.isVideo(name: photo.name)
+    item.videoSeconds = photo.videoSeconds
     return item
   }
 }

@@ -12,6 +12,10 @@ struct DirectoryEntry: Sendable {
   var taken: TakenDate?
   /// The burst the shot belongs to (`PhotoMetadata.burstID`), read with the date.
   var burstID: String?
+  /// A still with its Live Photo's MOV beside it (the MOV is not listed).
+  var isLive = false
+  /// A video's length, when its header was read.
+  var videoSeconds: Double?
 }
 
 /// Reads directories with readdir, trusting d_type so that a folder of
@@ -32,7 +36,7 @@ public enum DirectoryReader {
         guard let kind = fileKind(path.appending(name)) else { return }
         isFolder = kind == .folder
       }
-      if isFolder || PhotoFileTypes.isPhoto(name: name) {
+      if isFolder || PhotoFileTypes.isShown(name: name) {
         entries.append(DirectoryEntry(name: name, isFolder: isFolder))
       }
     }

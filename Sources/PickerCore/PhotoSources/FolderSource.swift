@@ -87,7 +87,8 @@ public actor FolderSource: PhotoSource {
     let key = ListingKey(folder: folder, sort: sort)
     if let cached = listings[key] { return cached }
     let directory = folder.map { root.appending(IdentifierCoding.decode($0)) } ?? root
-    var entries = try listings[ListingKey(folder: folder, sort: .name)] ?? DirectoryReader.read(directory)
+    var entries =
+      try listings[ListingKey(folder: folder, sort: .name)] ?? Self.pairingLivePhotos(DirectoryReader.read(directory))
     // Name order is needed both ways: as the order, or to break ties of
     // equal times (files copied in bulk share one), computed once either way.
     let byName = NaturalOrder.sortedIndices(of: entries.map(\.name), groups: entries.map { $0.isFolder ? 0 : 1 })
@@ -167,9 +168,32 @@ public actor FolderSource: PhotoSource {
           path: path, name: entries[index].name, modified: LibraryScanner.modified(info), latestDay: latestDay)
         shared.buffer[index].taken = metadata.taken
         shared.buffer[index].burstID = metadata.burstID
+        shared.buffer[index].videoSeconds = metadata.videoSeconds
       }
     }
     return dated
+  }
+
+  static func videoSeconds(_ path: PathBytes) -> Double? {
+    guard let info = DirectoryReader.status(path) else { return nil }
+    return PhotoMetadataReader.read(
+      path: path, name: [], modified: LibraryScanner.modified(info), latestDay: Int.max / 4
+    ).videoSeconds
+  }
+
+  /// A Live Photo is its still, marked: the MOV of the same name beside it
+  /// is not listed on its own.
+  private static func pairingLivePhotos(_ entries: [DirectoryEntry]) -> [DirectoryEntry] {
+    let paired = LivePhotos.pairedMovies(among: entries.lazy.filter { !$0.isFolder }.map(\.name))
+    guard !paired.isEmpty else { return entries }
+    let movs = LivePhotos.movies(among: Array(paired))
+    return entries.compactMap { entry in
+      guard !entry.isFolder else { return entry }
+      if paired.contains(entry.name) { return nil }
+      var entry = entry
+      entry.isLive = LivePhotos.video(of: entry.name, among: movs) != nil
+      return entry
+    }
   }
 
   private func item(for entry: DirectoryEntry, relativePath: [UInt8]) -> PhotoItem {
@@ -184,9 +208,13 @@ public actor FolderSource: PhotoSource {
     item.taken = entry.taken
     item.signature = signatures[path.bytes]
     item.burstID = entry.burstID
-    // Motion Photos by their names; a Live Photo's MOV is not among the
-    // entries listed here (photos only), so only Photos marks those.
-    item.isLive = LivePhotos.isMotionPhoto(name: entry.name)
+    item.isLive = entry.isLive || LivePhotos.isMotionPhoto(name: entry.name)
+    if PhotoFileTypes.isVideo(name: entry.name) {
+      item.isVideo = true
+      // A listing by name read no header: a video's length costs a few
+      // small reads, for the page's videos only.
+      item.videoSeconds = entry.videoSeconds ?? Self.videoSeconds(path)
+    }
     return item
   }
 }

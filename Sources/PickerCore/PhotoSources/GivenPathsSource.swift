@@ -26,10 +26,15 @@ public final class GivenPathsSource: PhotoSource {
     // Existence is checked per page, so a long list costs nothing up front.
     let items = slice.paths.map { path in
       let exists = DirectoryReader.fileKind(path) == .file
-      return PhotoItem(
+      var item = PhotoItem(
         id: IdentifierCoding.encode(path.bytes), kind: .photo, title: path.lastComponent,
         thumbnail: exists ? .file(path) : nil, original: .file(path), outputPath: path,
         isMissing: !exists)
+      if PhotoFileTypes.isVideo(name: path.lastComponent) {
+        item.isVideo = true
+        if exists { item.videoSeconds = FolderSource.videoSeconds(path) }
+      }
+      return item
     }
     var result = Page(items: items, hasMore: slice.hasMore, total: slice.total)
     let skipped = stream.skippedFolders

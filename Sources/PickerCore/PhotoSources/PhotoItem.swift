@@ -47,6 +47,10 @@ public struct PhotoItem: Hashable, Sendable, Identifiable {
   public var copies: [PathBytes] = []
   /// A Live Photo or a Motion Photo: the tile says LIVE.
   public var isLive = false
+  /// A video (a frame is its thumbnail; the tile says ▶ and its length).
+  public var isVideo = false
+  /// A video's length in seconds, when its header said.
+  public var videoSeconds: Double?
 
   public init(
     id: String, kind: Kind, title: [UInt8], thumbnail: ImageReference? = nil,

@@ -61,6 +61,7 @@ enum TileView {
       if let stack = item.stack { marks.append("×\(stack.count)") }
       if !item.copies.isEmpty { marks.append("⧉\(item.copies.count + 1)") }
       if item.isLive { marks.append("LIVE") }
+      if item.isVideo { marks.append("▶" + (item.videoSeconds.map { " " + VideoLength.text($0) } ?? "")) }
       if !marks.isEmpty {
         screen.put(
           DisplayWidth.truncate(marks.joined(separator: " "), to: max(0, innerWidth - 1)), x: x + 1, y: y,

@@ -88,6 +88,30 @@ import Testing
     #expect(taken(cut).origin == .fileTime)
   }
 
+  @Test func theFactsPanelSaysLengthCodecAndFrameRate() throws {
+    let path = try clip("facts.mp4", [])
+    let facts = FactsReader.read(PathBytes(path), name: "facts.mp4")
+    #expect(facts.format == "video")
+    #expect(facts.pixelSize == PixelSize(width: 160, height: 120))
+    let rows = Dictionary(facts.rows.map { ($0.label, $0.value) }, uniquingKeysWith: { a, _ in a })
+    #expect(rows["Length"] == "0:02")
+    #expect(rows["Codec"] == "H.264 (avc1)")
+    #expect(rows["Frame rate"] == "10 fps")
+    #expect(header(path).frame_rate == 10)
+  }
+
+  @Test func creationTimesPastTheYear9999AreNoDateNotACrash() {
+    // A fuzzed movie header held a creation time near 2^64 seconds.
+    for seconds: UInt64 in [.max, UInt64(Int64.max), UInt64(Int64.max) + 2_082_844_800, 300_000_000_000] {
+      #expect(
+        TakenDateParsing.video(appleCreationDate: "", createdSince1904: seconds, day: "", latestDay: 30_000) == nil)
+    }
+    #expect(TakenDateParsing.utcSeconds(.max, latestDay: 30_000, origin: .takeout) == nil)
+    #expect(TakenDateParsing.utcSeconds(-5, latestDay: 30_000, origin: .takeout) == nil)
+    let far = PhotoMetadataReader.fileTime(timespec(tv_sec: .max, tv_nsec: 0))
+    #expect(far.date.year == 1970 || far.date.year == 1969)
+  }
+
   @Test func aHeaderClaimingAHundredThousandTracksCostsBoundedWork() {
     // A moov of 100,000 empty trak boxes (8 bytes each): the walk stops
     // after its bound instead of reading them all.
