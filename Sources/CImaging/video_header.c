@@ -16,13 +16,61 @@ static void data_text(source *s, const box *item, char *out, size_t capacity) {
   if (fetch(s, data.body + 8, v, (size_t)length)) set_text(out, capacity, v, (size_t)length);
 }
 
+// An ISO 6709 position as phones write it ("+37.7858-122.4064+012.345/"):
+// latitude and longitude in decimal degrees, each with its sign.
+static void take_iso6709(const char *text, pk_photo_header *h) {
+  double values[2];
+  const char *at = text;
+  for (int i = 0; i < 2; i++) {
+    if (*at != '+' && *at != '-') return;
+    const double sign = *at++ == '-' ? -1 : 1;
+    double value = 0, scale = 0;
+    int digits = 0;
+    for (; (*at >= '0' && *at <= '9') || (*at == '.' && scale == 0); at++) {
+      if (*at == '.') {
+        scale = 1;
+        continue;
+      }
+      value = value * 10 + (*at - '0');
+      if (scale > 0) scale *= 10;
+      if (++digits > 12) return;
+    }
+    if (digits == 0) return;
+    values[i] = sign * (scale > 0 ? value / scale : value);
+  }
+  if (values[0] < -90 || values[0] > 90 || values[1] < -180 || values[1] > 180) return;
+  if (values[0] == 0 && values[1] == 0) return;  // an unset position
+  h->has_gps = 1;
+  h->latitude = values[0];
+  h->longitude = values[1];
+}
+
+// The QuickTime keys read, by name; an item's index in "keys" says which.
+enum { key_none, key_creation_date, key_location, key_make, key_model };
+static const char *const key_names[] = {
+  "", "com.apple.quicktime.creationdate", "com.apple.quicktime.location.ISO6709", "com.apple.quicktime.make",
+  "com.apple.quicktime.model"};
+
+static void take_key(source *s, const box *item, int key, pk_photo_header *h) {
+  char text[64] = "";
+  switch (key) {
+    case key_creation_date: data_text(s, item, h->apple_creation_date, sizeof h->apple_creation_date); break;
+    case key_make: data_text(s, item, h->make, sizeof h->make); break;
+    case key_model: data_text(s, item, h->model, sizeof h->model); break;
+    case key_location:
+      data_text(s, item, text, sizeof text);
+      take_iso6709(text, h);
+      break;
+  }
+}
+
 // A meta box (in moov, as iPhones write it, or in udta, as ffmpeg does):
-// "keys" names the items, "ilst" holds them by their 1-based index; the
-// one wanted is Apple's creation date. An iTunes-style ©day in the ilst
-// is read too.
+// "keys" names the items, "ilst" holds them by their 1-based index: the
+// creation date, the position, the make and model. An iTunes-style ©day
+// in the ilst is read too.
 static void read_mdta(source *s, const box *meta, pk_photo_header *h) {
-  static const char wanted[] = "com.apple.quicktime.creationdate";
-  uint32_t index = 0;
+  enum { max_keys = 256, longest = 40 };
+  uint8_t key_of[max_keys + 1] = {0};
   box b;
   // MP4's meta is a full box (a version and flags first), QuickTime's not:
   // the children start where "hdlr" is named.
@@ -32,20 +80,21 @@ static void read_mdta(source *s, const box *meta, pk_photo_header *h) {
   for (uint64_t at = first; next_box(s, at, meta->end, &b); at = b.end) {
     if (is_type(&b, "keys")) {
       uint64_t entry = b.body + 8;
-      uint8_t k[8 + sizeof wanted];
-      for (uint32_t i = 1; i <= 256 && entry + 8 <= b.end && fetch(s, entry, k, 8); i++) {
+      uint8_t k[8 + longest];
+      for (uint32_t i = 1; i <= max_keys && entry + 8 <= b.end && fetch(s, entry, k, 8); i++) {
         uint32_t size = be32(k);
         if (size < 8 || size > b.end - entry) break;
-        if (size == 8 + sizeof wanted - 1 && fetch(s, entry + 8, k + 8, sizeof wanted - 1) &&
-            memcmp(k + 8, wanted, sizeof wanted - 1) == 0)
-          index = i;
+        if (size - 8 <= longest && fetch(s, entry + 8, k + 8, size - 8))
+          for (int key = key_creation_date; key <= key_model; key++)
+            if (strlen(key_names[key]) == size - 8 && memcmp(k + 8, key_names[key], size - 8) == 0) key_of[i] = (uint8_t)key;
         entry += size;
       }
     } else if (is_type(&b, "ilst")) {
       box item;
       for (uint64_t i = b.body; next_box(s, i, b.end, &item); i = item.end) {
-        if (index != 0 && be32((const uint8_t *)item.type) == index)
-          data_text(s, &item, h->apple_creation_date, sizeof h->apple_creation_date);
+        const uint32_t index = be32((const uint8_t *)item.type);
+        if (index >= 1 && index <= max_keys && key_of[index] != key_none)
+          take_key(s, &item, key_of[index], h);
         else if (is_type(&item, "\xa9" "day"))
           data_text(s, &item, h->quicktime_day, sizeof h->quicktime_day);
       }
@@ -53,21 +102,49 @@ static void read_mdta(source *s, const box *meta, pk_photo_header *h) {
   }
 }
 
-// moov/udta: QuickTime's ©day (a 16-bit length and a language, then the
-// text), or an iTunes-style meta/ilst/©day.
+// A QuickTime text atom of udta (©day, ©xyz, ©mak, ©mod): a 16-bit length
+// and a language, then the text.
+static void udta_text(source *s, const box *b, char *out, size_t capacity) {
+  uint8_t v[64];
+  if (b->end - b->body <= 4 || !fetch(s, b->body, v, 2)) return;
+  uint64_t length = be16(v);
+  if (length > b->end - b->body - 4) length = b->end - b->body - 4;
+  if (length > sizeof v) length = sizeof v;
+  if (fetch(s, b->body + 4, v, (size_t)length)) set_text(out, capacity, v, (size_t)length);
+}
+
+// 3GPP's location box (what ffmpeg writes into an MP4): a language, a
+// name, a role, then longitude, latitude and altitude in 16.16 degrees.
+static void read_loci(source *s, const box *b, pk_photo_header *h) {
+  uint8_t v[96];
+  size_t length = b->end - b->body < sizeof v ? (size_t)(b->end - b->body) : sizeof v;
+  if (length < 20 || !fetch(s, b->body, v, length)) return;
+  size_t at = 6;
+  while (at < length && v[at] != 0) at++;  // the place's name
+  at += 2;                                 // its NUL and the role
+  if (at + 8 > length) return;
+  const double longitude = (int32_t)be32(v + at) / 65536.0, latitude = (int32_t)be32(v + at + 4) / 65536.0;
+  if (latitude < -90 || latitude > 90 || longitude < -180 || longitude > 180 || (latitude == 0 && longitude == 0))
+    return;
+  h->has_gps = 1;
+  h->latitude = latitude;
+  h->longitude = longitude;
+}
+
+// moov/udta: QuickTime's ©day, the position Android phones write (©xyz)
+// or 3GPP's loci, a camera's ©mak and ©mod, or an iTunes-style meta.
 static void read_udta(source *s, const box *udta, pk_photo_header *h) {
   box b;
-  uint8_t v[64];
+  char position[64] = "";
   for (uint64_t at = udta->body; next_box(s, at, udta->end, &b); at = b.end) {
-    if (is_type(&b, "\xa9" "day") && b.end - b.body > 4 && fetch(s, b.body, v, 2)) {
-      uint64_t length = be16(v);
-      if (length > b.end - b.body - 4) length = b.end - b.body - 4;
-      if (length > sizeof v) length = sizeof v;
-      if (fetch(s, b.body + 4, v, (size_t)length)) set_text(h->quicktime_day, sizeof h->quicktime_day, v, (size_t)length);
-    } else if (is_type(&b, "meta")) {
-      read_mdta(s, &b, h);
-    }
+    if (is_type(&b, "\xa9" "day")) udta_text(s, &b, h->quicktime_day, sizeof h->quicktime_day);
+    else if (is_type(&b, "\xa9" "xyz")) udta_text(s, &b, position, sizeof position);
+    else if (is_type(&b, "\xa9" "mak") && h->make[0] == 0) udta_text(s, &b, h->make, sizeof h->make);
+    else if (is_type(&b, "\xa9" "mod") && h->model[0] == 0) udta_text(s, &b, h->model, sizeof h->model);
+    else if (is_type(&b, "meta")) read_mdta(s, &b, h);
+    else if (is_type(&b, "loci") && !h->has_gps) read_loci(s, &b, h);
   }
+  if (position[0] != 0 && !h->has_gps) take_iso6709(position, h);
 }
 
 // The media's sample table: the first sample description's codec (avc1,

@@ -69,7 +69,7 @@ extension LibraryIndex {
         photo.id = statement.int(8)
         photo.copyCount = Int(statement.int(9))
         if !statement.isNull(10) { photo.liveVideo = PathBytes(statement.bytes(0)).appending(statement.bytes(10)) }
-        if !statement.isNull(11) { photo.videoSeconds = statement.double(11) }
+        if !statement.isNull(11), statement.double(11) > 0 { photo.videoSeconds = statement.double(11) }
         photos.append(photo)
       }
       // The paths of the copies, for the few photos of the page that have some.

@@ -118,8 +118,8 @@ public final class LibraryIndex: @unchecked Sendable {
         refused INTEGER, refused_origin INTEGER, refused_offset INTEGER,
         -- A Live Photo's MOV beside it (LivePhotos), by name.
         live_video BLOB,
-        -- A video's length in seconds (NULL: a photo, or a header that
-        -- does not say); whether it is a video is its name's.
+        -- A video's length in seconds, 0 when its header does not say;
+        -- NULL for a photo. Videos never stack (SignatureReader).
         duration REAL);
       CREATE INDEX IF NOT EXISTS photo_refused ON photo(refused) WHERE refused IS NOT NULL;
       -- The names of the places photos are in, as the user wants them

@@ -83,7 +83,8 @@ extension LibraryScanner {
         metadata.model.isEmpty ? nil : metadata.model, metadata.lens.isEmpty ? nil : metadata.lens,
         metadata.latitude, metadata.longitude, metadata.burstID, place, file.sidecarStamp,
         metadata.refused?.wallClock, metadata.refused?.origin.rawValue, metadata.refused?.offsetMinutes,
-        file.liveVideo, metadata.videoSeconds,
+        // A video's length, 0 when unknown; NULL marks a photo.
+        file.liveVideo, metadata.isVideo ? metadata.videoSeconds ?? 0 : nil,
       ]
       if let id = file.rowID {
         try update.run(values + [id])

@@ -29,6 +29,9 @@ public struct PhotoMetadata: Hashable, Sendable {
   /// A video's length in seconds (nil for a photo, or a video whose header
   /// does not say).
   public var videoSeconds: Double?
+  /// A video, by its header or its name: it never stacks (no signature,
+  /// no burst by name).
+  public var isVideo = false
 
   public init(taken: TakenDate) { self.taken = taken }
 }
@@ -129,7 +132,10 @@ public enum PhotoMetadataReader {
       }
       if result.refused == nil { result.refused = date }
     }
-    if result.burstID == nil { result.burstID = BurstName.id(fromFileName: String(decoding: name, as: UTF8.self)) }
+    result.isVideo = header?.is_video ?? 0 != 0 || PhotoFileTypes.isVideo(name: name)
+    if result.burstID == nil && !result.isVideo {
+      result.burstID = BurstName.id(fromFileName: String(decoding: name, as: UTF8.self))
+    }
     return result
   }
 

@@ -68,7 +68,8 @@ public final class SignatureReader {
         FROM photo p JOIN folder f ON f.id = p.folder
         -- A day-only date (read as midnight) and a file time are no times to
         -- stack on (StackingRule.seconds).
-        WHERE \(condition) AND p.origin != \(TakenDate.Origin.fileTime.rawValue)
+        -- Videos never stack, nor stand between two shots that do.
+        WHERE \(condition) AND p.duration IS NULL AND p.origin != \(TakenDate.Origin.fileTime.rawValue)
           AND NOT (p.origin = \(TakenDate.Origin.fileName.rawValue) AND p.taken % 86400000 = 0)
         WINDOW w AS (ORDER BY p.taken, p.name))
       WHERE sharpness IS NULL AND (before <= ? OR after <= ? OR burst IS NOT NULL) ORDER BY taken DESC

@@ -119,7 +119,10 @@ public actor FolderSource: PhotoSource {
   /// (it is listed again, now with stacks).
   private func startReadingSignatures(of entries: [DirectoryEntry], in directory: PathBytes) {
     guard let gap = stackingGap else { return }
-    let times = entries.map { $0.isFolder ? nil : StackingRule.seconds($0.taken) }
+    // Videos never stack: they are no one's neighbour.
+    let times = entries.map {
+      $0.isFolder || PhotoFileTypes.isVideo(name: $0.name) ? nil : StackingRule.seconds($0.taken)
+    }
     func close(_ a: Int, _ b: Int) -> Bool {
       guard times.indices.contains(b), let x = times[a], let y = times[b] else { return false }
       return abs(x - y) <= gap

@@ -88,6 +88,33 @@ import Testing
     #expect(taken(cut).origin == .fileTime)
   }
 
+  @Test func aPhonesPositionAndCameraAreRead() throws {
+    // Android phones: ©xyz in udta (ffmpeg's "location" in a MOV); in an
+    // MP4 ffmpeg writes 3GPP's loci box, in 16.16 degrees.
+    let android = try clip("android.mov", ["-metadata", "location=+38.7139-009.1394/"])
+    let read = header(android)
+    #expect(read.has_gps == 1 && abs(read.latitude - 38.7139) < 1e-6 && abs(read.longitude + 9.1394) < 1e-6)
+    let loci = header(try clip("loci.mp4", ["-metadata", "location=+38.7139-009.1394/"]))
+    #expect(loci.has_gps == 1 && abs(loci.latitude - 38.7139) < 1e-4 && abs(loci.longitude + 9.1394) < 1e-4)
+    // iPhones: QuickTime keys (ffmpeg writes them with use_metadata_tags).
+    let iphone = try clip(
+      "iphone.mov",
+      [
+        "-movflags", "use_metadata_tags", "-metadata",
+        "com.apple.quicktime.location.ISO6709=-33.8568+151.2153+005.000/",
+        "-metadata", "com.apple.quicktime.make=Apple", "-metadata", "com.apple.quicktime.model=iPhone 15 Pro",
+      ])
+    let apple = header(iphone)
+    #expect(apple.has_gps == 1 && abs(apple.latitude + 33.8568) < 1e-6 && abs(apple.longitude - 151.2153) < 1e-6)
+    func text<T>(_ field: T) -> String {
+      withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+    #expect(text(apple.make) == "Apple" && text(apple.model) == "iPhone 15 Pro")
+    // 0,0 is an unset position, and nonsense is none.
+    #expect(header(try clip("zero.mov", ["-metadata", "location=+00.0000+000.0000/"])).has_gps == 0)
+    #expect(header(try clip("bad.mov", ["-metadata", "location=+95.0000+10.0/"])).has_gps == 0)
+  }
+
   @Test func theFactsPanelSaysLengthCodecAndFrameRate() throws {
     let path = try clip("facts.mp4", [])
     let facts = FactsReader.read(PathBytes(path), name: "facts.mp4")

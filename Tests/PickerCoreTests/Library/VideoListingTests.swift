@@ -71,6 +71,25 @@ import Testing
     #expect(page.items[0].taken?.origin == .quicktime)
   }
 
+  @Test func videosNeverStack() throws {
+    // Two shots and a clip in the same second, the clip named like a
+    // Samsung burst frame: only the shots are stacking's neighbours.
+    write("20210502_100000_001.jpg", ExifJPEG.bytes(date: "2021:05:02 10:00:00"))
+    write("20210502_100000_002.jpg", ExifJPEG.bytes(date: "2021:05:02 10:00:00"))
+    try FileManager.default.copyItem(atPath: root + "/VID_0001.mp4", toPath: root + "/20210502_100000_003.mp4")
+    let index = LibraryIndex(path: root + "/.cache/library.sqlite")
+    let names = try index.withDatabase { database throws(SQLiteError) in
+      try LibraryScanner(database: database, roots: [PathBytes(root)], placeNamer: nil).scan()
+      return try SignatureReader(database: database, roots: [PathBytes(root)]).unsignedNeighbours(maxGap: 2)
+        .map { $0.path.lastComponent }
+    }
+    #expect(Set(names) == [Array("20210502_100000_001.jpg".utf8), Array("20210502_100000_002.jpg".utf8)])
+    let clip = PhotoMetadataReader.read(
+      path: PathBytes(root + "/20210502_100000_003.mp4"), name: Array("20210502_100000_003.mp4".utf8),
+      modified: timespec(), latestDay: 30_000)
+    #expect(clip.isVideo && clip.burstID == nil && clip.videoSeconds == 2.5)
+  }
+
   @Test func givenPathsMarkAVideo() async throws {
     let source = GivenPathsSource(paths: [PathBytes(root + "/VID_0001.mp4"), PathBytes(root + "/IMG_0003.jpg")])
     let page = try await source.items(in: nil, page: PageRequest(offset: 0, limit: 10))
