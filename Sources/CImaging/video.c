@@ -122,7 +122,7 @@ static int scaled(video *v, const pk_decode_options *options, int quarter_turn, 
   if (h < 1) h = 1;
   if (pk_check_size((pk_decode_options *)options, w, h) != 0) return -1;
   struct SwsContext *scale = sws_getContext(
-    f->width, f->height, f->format, w, h, AV_PIX_FMT_RGBA, SWS_BILINEAR, NULL, NULL, NULL);
+    f->width, f->height, f->format, w, h, AV_PIX_FMT_RGBA, SWS_AREA, NULL, NULL, NULL);
   if (scale == NULL) return -1;
   out->pixels = pk_alloc_pixels(w, h);
   if (out->pixels == NULL) {
@@ -182,12 +182,18 @@ int pk_decode_video_fd(int fd, int32_t rotation, pk_decode_options *options, pk_
     pk_fail(options, "not a video this picker can read");
     goto done;
   }
-  if (avformat_find_stream_info(v.format, NULL) < 0) {
-    pk_fail(options, "damaged video (no streams)");
-    goto done;
-  }
+  // MP4, MOV and Matroska say their tracks' codec and size in their
+  // headers; probing the streams (decoding their first frames) is for
+  // those that do not, and would cost a frame's decode or more.
   const AVCodec *decoder = NULL;
   v.stream = av_find_best_stream(v.format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
+  if (v.stream < 0 || decoder == NULL || v.format->streams[v.stream]->codecpar->width <= 0) {
+    if (avformat_find_stream_info(v.format, NULL) < 0) {
+      pk_fail(options, "damaged video (no streams)");
+      goto done;
+    }
+    v.stream = av_find_best_stream(v.format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
+  }
   if (v.stream < 0 || decoder == NULL) {
     pk_fail(options, v.stream == AVERROR_DECODER_NOT_FOUND ? "no decoder for this video's codec" : "no video stream");
     goto done;
@@ -213,6 +219,9 @@ int pk_decode_video_fd(int fd, int32_t rotation, pk_decode_options *options, pk_
   // picture back until several were queued.
   v.codec->thread_count = 0;
   v.codec->thread_type = FF_THREAD_SLICE;
+  // A thumbnail a tenth the size shows no blocking: the deblocking filter
+  // is skipped (a fifth of a frame's decode).
+  v.codec->skip_loop_filter = AVDISCARD_ALL;
   if (avcodec_open2(v.codec, decoder, NULL) < 0) {
     pk_fail(options, "cannot open this video's decoder");
     goto done;

@@ -71,7 +71,7 @@ struct ExecFirstPaint {
   /// The folder's first N photos in the picker's order, for timg.
   private func firstPhotos() throws -> [String] {
     let names = try FileManager.default.contentsOfDirectory(atPath: folder)
-      .filter { PhotoFileTypes.isPhoto(name: Array($0.utf8)) && !PhotoFileTypes.isHidden(name: Array($0.utf8)) }
+      .filter { PhotoFileTypes.isShown(name: Array($0.utf8)) && !PhotoFileTypes.isHidden(name: Array($0.utf8)) }
       .sorted { NaturalOrder.precedes(Array($0.utf8), Array($1.utf8)) }
     guard names.count >= thumbnails else {
       throw BenchExit(code: 2, message: "\(folder) has \(names.count) photos, fewer than \(thumbnails)")
