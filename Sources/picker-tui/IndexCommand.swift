@@ -55,6 +55,9 @@ struct IndexCommand: ParsableCommand {
         "dates taken: "
           + TakenDate.Origin.libraryOrder.filter { [.exif, .fileName, .fileTime].contains($0) || origins[$0] != nil }
           .map { "\(origins[$0] ?? 0) from \($0.label)" }.joined(separator: ", "))
+      if let videos = try? index.videoSummary(filter), videos.count > 0 {
+        lines.append("videos: \(videos.count), \(VideoLength.text(videos.seconds)) in all")
+      }
       if let places = try? index.placeSummary(filter) {
         lines.append(
           "places: \(places.named) of \(places.withPosition) photos with a position named, in \(places.places) places"

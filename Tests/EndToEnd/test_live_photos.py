@@ -53,3 +53,11 @@ def test_live_videos_prints_the_mov_after_its_still(picker, trip, tmp_path):
     p.wait_focus("IMG_0001.JPG")
     p.send("Enter")
     assert p.finish(0).decode().splitlines() == [str(trip / "IMG_0001.JPG"), str(trip / "IMG_0001.MOV")]
+
+
+def test_files_shows_a_live_photo_once_too(picker, trip):
+    p = picker.start(["--thumbnails", "symbols", str(trip)])
+    screen = p.wait(lambda s: "IMG_0001.JPG" in s.text and "IMG_0002.JPG" in s.text, "the two stills")
+    tiles = {tile.name: tile for tile in screen.tiles()}
+    assert "LIVE" in tiles["IMG_0001.JPG"].top_border and "LIVE" not in tiles["IMG_0002.JPG"].top_border, screen
+    assert set(tiles) == {"IMG_0001.JPG", "IMG_0002.JPG"}, screen

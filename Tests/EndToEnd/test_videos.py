@@ -5,6 +5,7 @@ portrait, picked and printed like a photo."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import struct
 import subprocess
@@ -93,3 +94,13 @@ def test_a_broken_video_is_one_error_tile(picker, phone):
     p.toggle("broken.mp4")
     p.send("Enter")
     assert p.finish(0).decode().splitlines() == [str(phone / "broken.mp4")]
+
+
+def test_index_stats_count_the_videos_and_their_length(picker_bin, phone, tmp_path):
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    result = subprocess.run([str(picker_bin), "index", "--stats", str(phone)], capture_output=True, text=True,
+                            env=env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "3 photos: 3 read" in result.stdout, result.stdout
+    assert "videos: 2, 0:45 in all" in result.stdout, result.stdout
+    assert "2 from QuickTime" in result.stdout, result.stdout

@@ -193,6 +193,18 @@ extension LibraryIndex {
     }
   }
 
+  /// `index --stats`: how many of the photos are videos, and their length.
+  public func videoSummary(_ filter: LibraryFilter) throws(SQLiteError) -> (count: Int, seconds: Double) {
+    let (condition, parameters) = filter.condition()
+    return try withDatabase { database throws(SQLiteError) in
+      let statement = try database.prepare(
+        "SELECT count(p.duration), total(p.duration) FROM photo p JOIN folder f ON f.id = p.folder WHERE \(condition)")
+      statement.bind(parameters)
+      guard try statement.step() else { return (0, 0) }
+      return (Int(statement.int(0)), statement.double(1))
+    }
+  }
+
   /// `index --stats`: photos with a position, how many of them a place
   /// names, in how many places and countries.
   public func placeSummary(_ filter: LibraryFilter) throws(SQLiteError)
