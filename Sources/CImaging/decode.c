@@ -35,6 +35,7 @@ pk_format pk_sniff_format(const uint8_t *d, size_t n) {
   if (n >= 15 && memcmp(d, "FUJIFILMCCD-RAW", 15) == 0) return PK_FORMAT_RAW;
   if (n >= 14 && memcmp(d, "II\x1a\0\0\0HEAPCCDR", 14) == 0) return PK_FORMAT_RAW;
   if (n >= 12 && memcmp(d + 4, "ftypcrx ", 8) == 0) return PK_FORMAT_RAW;
+  if (n >= 4 && memcmp(d, "FOVb", 4) == 0) return PK_FORMAT_RAW;  // Sigma X3F
   // BMP: "BM" and a known info-header size (12, 40, 52, 56, 64, 108, 124).
   if (n >= 18 && d[0] == 'B' && d[1] == 'M' && d[15] == 0 && d[16] == 0 && d[17] == 0) {
     static const uint8_t header_sizes[] = {12, 40, 52, 56, 64, 108, 124};

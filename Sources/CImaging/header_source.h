@@ -106,6 +106,12 @@ static inline int field(source *s, uint64_t *at, uint64_t end, unsigned size, ui
   return 1;
 }
 
+// A JPEG's header at `base` (photo_header.c): a RAW's embedded JPEG.
+void pk_header_read_jpeg_at(source *s, uint64_t base, pk_photo_header *h);
+
+// A Sigma X3F's date, make and model (x3f_header.c).
+void pk_header_read_x3f(source *s, pk_photo_header *h);
+
 // Videos (video_header.c): whether the first bytes are a QuickTime or
 // MP4 movie's, and its moov's facts.
 int pk_header_is_video(const uint8_t *p, size_t n);

@@ -319,7 +319,7 @@ static void read_photoshop_blocks(const uint8_t *p, size_t n, pk_photo_header *h
 
 // A JPEG at file offset `base` (0, or the preview inside a RAF): its EXIF,
 // XMP and IPTC segments and its frame header.
-static void read_jpeg_at(source *s, uint64_t base, pk_photo_header *h) {
+void pk_header_read_jpeg_at(source *s, uint64_t base, pk_photo_header *h) {
   static const char xmp_id[] = "http://ns.adobe.com/xap/1.0/";  // and its NUL
   static const char photoshop_id[] = "Photoshop 3.0";          // and its NUL
   uint64_t at = base + 2;
@@ -366,7 +366,7 @@ static void read_jpeg_at(source *s, uint64_t base, pk_photo_header *h) {
   }
 }
 
-static void read_jpeg(source *s, pk_photo_header *h) { read_jpeg_at(s, 0, h); }
+static void read_jpeg(source *s, pk_photo_header *h) { pk_header_read_jpeg_at(s, 0, h); }
 
 // A Fujifilm RAF: a header, then at the offset it names (big-endian, at
 // byte 84) a JPEG preview whose EXIF holds the camera's facts. What the
@@ -377,7 +377,7 @@ static void read_raf(source *s, pk_photo_header *h) {
   if (!fetch(s, 84, d, 8)) return;
   uint32_t offset = be32(d), length = be32(d + 4);
   if (offset < 92 || length < 4) return;
-  read_jpeg_at(s, offset, h);
+  pk_header_read_jpeg_at(s, offset, h);
   h->width = h->height = 0;
   h->components = h->frame_complete = 0;
   h->scan_offset = h->thumbnail_offset = h->thumbnail_length = 0;
@@ -657,6 +657,8 @@ static void read_any(source *s, pk_photo_header *h) {
     h->format = 8;
   else if (n >= 14 && memcmp(p, "II\x1a\0\0\0HEAPCCDR", 14) == 0)
     h->format = 9;
+  else if (n >= 4 && memcmp(p, "FOVb", 4) == 0)
+    h->format = 11;
   else if ((n >= 4 && memcmp(p, "GIF8", 4) == 0) || (n >= 2 && memcmp(p, "BM", 2) == 0) ||
            (n >= 2 && p[0] == 0xFF && p[1] == 0x0A) || (n >= 8 && memcmp(p, "\0\0\0\x0cJXL ", 8) == 0))
     h->format = 6;
@@ -685,6 +687,10 @@ static void read_any(source *s, pk_photo_header *h) {
       read_mrw(s, h);
       break;
     case 10: pk_header_read_video(s, h); break;
+    case 11:
+      h->format = 0;
+      pk_header_read_x3f(s, h);
+      break;
     case 9:
       h->format = 0;
       read_crw(s, h);

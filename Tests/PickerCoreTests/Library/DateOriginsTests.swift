@@ -113,6 +113,40 @@ import Testing
     #expect(date.origin == .exif && date.label == "2003-02-03 04:05:06")
   }
 
+  @Test func aSigmaX3FIsDatedByItsProperties() {
+    // The property list (UTF-16 names and values), then the directory,
+    // whose offset is the file's last four bytes.
+    func le32(_ n: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: n >> (8 * $0)) } }
+    let strings = ["TIME", "1259584496", "CAMMANUF", "SIGMA", "CAMMODEL", "SIGMA DP2"]
+    var chars: [UInt8] = []
+    var positions: [Int] = []
+    for text in strings {
+      positions.append(chars.count / 2)
+      for unit in text.utf16 + [0] { chars += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+    }
+    var properties = Array("SECp".utf8) + le32(0x20000) + le32(3) + le32(0) + le32(0) + le32(chars.count / 2)
+    for index in stride(from: 0, to: positions.count, by: 2) {
+      properties += le32(positions[index]) + le32(positions[index + 1])
+    }
+    properties += chars
+    var x3f = Array("FOVb".utf8) + le32(0x20002) + [UInt8](repeating: 0, count: 56)
+    let at = x3f.count
+    x3f += properties
+    let directory = x3f.count
+    x3f += Array("SECd".utf8) + le32(0x20000) + le32(1) + le32(at) + le32(properties.count) + Array("PROP".utf8)
+    x3f += le32(directory)
+    write("SDIM0001.X3F", x3f)
+    let read = PhotoMetadataReader.read(
+      path: PathBytes(root + "/SDIM0001.X3F"), name: Array("SDIM0001.X3F".utf8), modified: timespec(),
+      latestDay: PhotoMetadataReader.latestBelievableDay())
+    #expect(read.taken.origin == .exif && read.taken.label == "2009-11-30 12:34:56")
+    #expect(read.make == "SIGMA" && read.model == "SIGMA DP2")
+    // A directory pointing past the end, or a list longer than its section,
+    // is no date.
+    write("cut.X3F", Array(x3f.dropLast(4)) + le32(x3f.count + 100))
+    #expect(self.read("cut.X3F").origin == .fileTime)
+  }
+
   @Test func aPhotosOwnXMPDatesIt() {
     write(
       "export.jpg",
