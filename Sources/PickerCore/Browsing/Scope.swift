@@ -133,7 +133,9 @@ public struct Scope: Hashable, Sendable {
   public mutating func startRelisting() {
     relisting = true
     needsRelist = false
-    loadingOffset = 0
+    // The listing is asked for again from the window's start: a moved
+    // window's is not 0, and a page not waited for is dropped as stale.
+    loadingOffset = baseOffset
     // A page fetched ahead belongs to the old listing.
     prefetched = nil
   }
@@ -147,7 +149,9 @@ public struct Scope: Hashable, Sendable {
       sections = []
       prefetched = nil
       nextOffset = baseOffset
-      days = nil
+      // Only a listing's first page brings its days: a moved window keeps
+      // the ones it had (Home, `:` and the headers need them).
+      if baseOffset == 0 { days = nil }
     }
     nextOffset = page.nextOffset ?? nextOffset + page.items.count
     if let newNote = page.note, newNote != note {
@@ -313,6 +317,9 @@ extension Scope {
     loadingNewerOffset = nil
     revealOnArrival = false
     seeksEnd = false
+    // A listing asked for again belongs to the window left behind.
+    relisting = false
+    refocusItemID = nil
     focus = 0
     scrollRow = 0
   }

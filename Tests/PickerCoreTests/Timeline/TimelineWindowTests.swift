@@ -96,4 +96,25 @@ import Testing
     #expect(state.focusedTitle == "p100.jpg")
     #expect(state.scope?.baseOffset == 0)
   }
+
+  @Test func aChangeListedAgainInAMovedWindowKeepsItAndHomeStillGoesHome() {
+    // The signatures of stacks come in while the window is at End: the
+    // window is listed again where it is, and pages and Home go on.
+    var state = Self.started()
+    _ = Self.answer(&state, state.press(.end))
+    #expect(state.focusedTitle == "p99999.jpg")
+    let base = state.scope!.baseOffset
+    let relist = state.update(.sourceChanged(sourceIndex: 0, .contentChanged))
+    #expect(relist.loads.last?.request.offset == base)
+    _ = Self.answer(&state, relist)
+    #expect(state.scope!.relisting == false && state.scope!.loadingOffset == nil)
+    #expect(state.focusedTitle == "p99999.jpg")
+    // A change whose listing is still on its way when Home is pressed.
+    _ = state.update(.sourceChanged(sourceIndex: 0, .contentChanged))
+    let home = state.press(.home)
+    #expect(home.loads.last?.request.offset == 0)
+    _ = Self.answer(&state, home)
+    #expect(state.focusedTitle == "p0.jpg")
+    #expect(state.scope!.relisting == false && state.scope!.loadingOffset == nil)
+  }
 }
