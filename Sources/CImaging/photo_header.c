@@ -143,6 +143,7 @@ static void read_ifd(tiff *t, uint32_t offset, int kind, pk_photo_header *h) {
       }
     } else if (kind == apple_ifd) {
       if (tag == 0x000B) entry_text(t, e, h->burst_id, sizeof h->burst_id);
+      if (tag == 0x0011) entry_text(t, e, h->content_id, sizeof h->content_id);
     } else if (tag == 1 || tag == 3) {
       char ref[2];
       entry_text(t, e, ref, sizeof ref);

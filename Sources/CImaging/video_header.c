@@ -46,10 +46,10 @@ static void take_iso6709(const char *text, pk_photo_header *h) {
 }
 
 // The QuickTime keys read, by name; an item's index in "keys" says which.
-enum { key_none, key_creation_date, key_location, key_make, key_model };
-static const char *const key_names[] = {
-  "", "com.apple.quicktime.creationdate", "com.apple.quicktime.location.ISO6709", "com.apple.quicktime.make",
-  "com.apple.quicktime.model"};
+enum { key_none, key_creation_date, key_location, key_make, key_model, key_content_id, key_count };
+static const char *const key_names[] = {"", "com.apple.quicktime.creationdate",
+  "com.apple.quicktime.location.ISO6709", "com.apple.quicktime.make", "com.apple.quicktime.model",
+  "com.apple.quicktime.content.identifier"};
 
 static void take_key(source *s, const box *item, int key, pk_photo_header *h) {
   char text[64] = "";
@@ -57,6 +57,7 @@ static void take_key(source *s, const box *item, int key, pk_photo_header *h) {
     case key_creation_date: data_text(s, item, h->apple_creation_date, sizeof h->apple_creation_date); break;
     case key_make: data_text(s, item, h->make, sizeof h->make); break;
     case key_model: data_text(s, item, h->model, sizeof h->model); break;
+    case key_content_id: data_text(s, item, h->content_id, sizeof h->content_id); break;
     case key_location:
       data_text(s, item, text, sizeof text);
       take_iso6709(text, h);
@@ -85,7 +86,7 @@ static void read_mdta(source *s, const box *meta, pk_photo_header *h) {
         uint32_t size = be32(k);
         if (size < 8 || size > b.end - entry) break;
         if (size - 8 <= longest && fetch(s, entry + 8, k + 8, size - 8))
-          for (int key = key_creation_date; key <= key_model; key++)
+          for (int key = key_creation_date; key < key_count; key++)
             if (strlen(key_names[key]) == size - 8 && memcmp(k + 8, key_names[key], size - 8) == 0) key_of[i] = (uint8_t)key;
         entry += size;
       }

@@ -78,6 +78,10 @@ typedef struct {
   // "hvc1", "hev1", "mp4v"; "" unknown) and its frame rate (0 unknown).
   char video_codec[8];
   double frame_rate;
+  // Apple's content identifier (a UUID), which a Live Photo's still (its
+  // MakerNote, tag 0x0011) and its MOV (the QuickTime key
+  // com.apple.quicktime.content.identifier) share; "" when absent.
+  char content_id[48];
 } pk_photo_header;
 
 // Reads the header of the file at `path`. Returns 0 when the file could be

@@ -185,7 +185,7 @@ public struct LibraryFilter: Hashable, Sendable {
     var copy = self
     copy.words = []
     var (sql, parameters) = copy.condition()
-    sql += " AND p.copy_of IS NULL"
+    sql += " AND p.copy_of IS NULL AND p.live_of IS NULL"
     guard !words.isEmpty else { return (sql, parameters) }
     let (wordSQL, wordParameters) = wordCondition(includingCopies: true)
     return (sql + " AND " + wordSQL, parameters + wordParameters)

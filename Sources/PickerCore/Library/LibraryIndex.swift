@@ -6,7 +6,7 @@ import Foundation
 /// rebuilt: a damaged or foreign file is set aside and started anew.
 public final class LibraryIndex: @unchecked Sendable {
   /// Bumped when the tables change: an older file is rebuilt.
-  static let schemaVersion = "7"
+  static let schemaVersion = "8"
   let database: SQLiteDatabase
   /// Where it lives; nil when it is in memory (the cache folder cannot be
   /// written), so a second connection cannot be opened.
@@ -120,7 +120,10 @@ public final class LibraryIndex: @unchecked Sendable {
         live_video BLOB,
         -- A video's length in seconds, 0 when its header does not say;
         -- NULL for a photo. Videos never stack (SignatureReader).
-        duration REAL);
+        duration REAL,
+        -- Apple's content identifier, and for a Live Photo's MOV paired by
+        -- it the still's id: such a MOV is not listed (LibraryScanner+LivePairs).
+        content_id TEXT, live_of INTEGER);
       CREATE INDEX IF NOT EXISTS photo_refused ON photo(refused) WHERE refused IS NOT NULL;
       -- The names of the places photos are in, as the user wants them
       -- (corrections applied); words: the three folded, for search.
@@ -134,6 +137,8 @@ public final class LibraryIndex: @unchecked Sendable {
       CREATE INDEX IF NOT EXISTS photo_taken ON photo(taken, name);
       CREATE INDEX IF NOT EXISTS photo_size ON photo(size);
       CREATE INDEX IF NOT EXISTS photo_copy ON photo(copy_of) WHERE copy_of IS NOT NULL;
+      CREATE INDEX IF NOT EXISTS photo_content ON photo(content_id) WHERE content_id IS NOT NULL;
+      CREATE INDEX IF NOT EXISTS photo_live_of ON photo(live_of) WHERE live_of IS NOT NULL;
       """)
     try database.execute(dayCountSchema)
     // Checks the file really is one of ours now (a damaged page shows here).
@@ -146,7 +151,8 @@ public final class LibraryIndex: @unchecked Sendable {
   /// each day's header, without reading every photo row, so a library of a
   /// million photos opens as fast as a small one. A photo without a place
   /// counts under place -1. A copy of a photo shown (`copy_of`) is not
-  /// counted: the timeline shows each photo once.
+  /// counted: the timeline shows each photo once; nor is a Live Photo's
+  /// MOV paired by content identifier (`live_of`).
   static let dayCountSchema: String = {
     func day(_ taken: String) -> String {
       // Integer division rounds towards zero: days before 1970 need floor.
@@ -155,9 +161,10 @@ public final class LibraryIndex: @unchecked Sendable {
     let key = "folder = OLD.folder AND day = \(day("OLD.taken")) AND place = ifnull(OLD.place, -1)"
     let add =
       "INSERT INTO day_count SELECT NEW.folder, \(day("NEW.taken")), ifnull(NEW.place, -1), 1"
-      + " WHERE NEW.copy_of IS NULL ON CONFLICT(folder, day, place) DO UPDATE SET count = count + 1;"
+      + " WHERE NEW.copy_of IS NULL AND NEW.live_of IS NULL"
+      + " ON CONFLICT(folder, day, place) DO UPDATE SET count = count + 1;"
     let remove =
-      "UPDATE day_count SET count = count - 1 WHERE \(key) AND OLD.copy_of IS NULL;"
+      "UPDATE day_count SET count = count - 1 WHERE \(key) AND OLD.copy_of IS NULL AND OLD.live_of IS NULL;"
       + " DELETE FROM day_count WHERE \(key) AND count <= 0;"
     return """
       CREATE TABLE IF NOT EXISTS day_count(
@@ -166,7 +173,7 @@ public final class LibraryIndex: @unchecked Sendable {
       ) WITHOUT ROWID;
       CREATE TRIGGER IF NOT EXISTS photo_added AFTER INSERT ON photo BEGIN \(add) END;
       CREATE TRIGGER IF NOT EXISTS photo_removed AFTER DELETE ON photo BEGIN \(remove) END;
-      CREATE TRIGGER IF NOT EXISTS photo_changed AFTER UPDATE OF folder, taken, copy_of, place ON photo
+      CREATE TRIGGER IF NOT EXISTS photo_changed AFTER UPDATE OF folder, taken, copy_of, place, live_of ON photo
         BEGIN \(remove) \(add) END;
       """
   }()

@@ -27,7 +27,7 @@ extension LibraryScanner {
       listFolder = try database.prepare(
         "SELECT name, id, size, mtime, inode, sidecar_mtime FROM photo WHERE folder = ?")
       let columns =
-        "folder, name, size, mtime, inode, taken, origin, offset, width, height, orientation, make, model, lens, latitude, longitude, burst, place, sidecar_mtime, refused, refused_origin, refused_offset, live_video, duration"
+        "folder, name, size, mtime, inode, taken, origin, offset, width, height, orientation, make, model, lens, latitude, longitude, burst, place, sidecar_mtime, refused, refused_origin, refused_offset, live_video, duration, content_id"
       // Another scan (a second picker, `index` from cron) may have added
       // the same file since its folder was read: then this one updates it.
       let updates = columns.split(separator: ",").dropFirst(2).map { column in
@@ -38,10 +38,10 @@ extension LibraryScanner {
       // content hashes are read again.
       let forgetSignature = "hash = NULL, sharpness = NULL, head_hash = NULL, content_hash = NULL"
       insert = try database.prepare(
-        "INSERT INTO photo(\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO photo(\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
           + " ON CONFLICT(folder, name) DO UPDATE SET \(updates), \(forgetSignature) RETURNING id")
       update = try database.prepare(
-        "UPDATE photo SET (\(columns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), \(forgetSignature) WHERE id = ?"
+        "UPDATE photo SET (\(columns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), \(forgetSignature) WHERE id = ?"
       )
     }
 
@@ -84,7 +84,7 @@ extension LibraryScanner {
         metadata.latitude, metadata.longitude, metadata.burstID, place, file.sidecarStamp,
         metadata.refused?.wallClock, metadata.refused?.origin.rawValue, metadata.refused?.offsetMinutes,
         // A video's length, 0 when unknown; NULL marks a photo.
-        file.liveVideo, metadata.isVideo ? metadata.videoSeconds ?? 0 : nil,
+        file.liveVideo, metadata.isVideo ? metadata.videoSeconds ?? 0 : nil, metadata.contentID,
       ]
       if let id = file.rowID {
         try update.run(values + [id])

@@ -201,6 +201,7 @@ public final class LibraryScanner {
     }
     try flush()
     (summary.removed, summary.moved) = try removeUnseen(seen: seen, inserted: inserted)
+    if summary.changedAnything { try pairLivePhotosByContentID() }
     progress(
       ScanProgress(
         done: summary.photos, estimate: summary.photos, read: summary.read, seconds: Date().timeIntervalSince(started)))

@@ -32,6 +32,8 @@ public struct PhotoMetadata: Hashable, Sendable {
   /// A video, by its header or its name: it never stacks (no signature,
   /// no burst by name).
   public var isVideo = false
+  /// Apple's content identifier: a Live Photo's still and MOV share it.
+  public var contentID: String?
 
   public init(taken: TakenDate) { self.taken = taken }
 }
@@ -105,6 +107,8 @@ public enum PhotoMetadataReader {
       result.make = text(&header.make)
       result.model = text(&header.model)
       result.lens = text(&header.lens)
+      let content = text(&header.content_id)
+      if !content.isEmpty { result.contentID = content }
       let burst = text(&header.burst_id)
       if !burst.isEmpty { result.burstID = "apple-" + burst }
       if header.has_gps != 0 {

@@ -28,16 +28,25 @@ enum ExifJPEG {
 
   /// Apple's MakerNote holding a BurstUUID (tag 0x000B): "Apple iOS", a
   /// version, "MM", then one IFD whose offsets count from the note's start.
-  static func appleMakerNote(burstUUID: String) -> [UInt8] {
-    let value = Array(burstUUID.utf8) + [0]
-    var note: [UInt8] = Array("Apple iOS".utf8) + [0, 0, 1] + Array("MM".utf8)
-    note += be16(1) + be16(0x000B) + be16(2) + be32(value.count) + be32(14 + 2 + 12 + 4) + be32(0)
-    return note + value
+  static func appleMakerNote(burstUUID: String) -> [UInt8] { appleMakerNote([(0x000B, burstUUID)]) }
+
+  /// The same with these text entries (0x0011: the content identifier).
+  static func appleMakerNote(_ entries: [(tag: Int, text: String)]) -> [UInt8] {
+    var note: [UInt8] = Array("Apple iOS".utf8) + [0, 0, 1] + Array("MM".utf8) + be16(entries.count)
+    let valuesStart = 14 + 2 + 12 * entries.count + 4
+    var values: [UInt8] = []
+    for entry in entries {
+      let value = Array(entry.text.utf8) + [0]
+      note += be16(entry.tag) + be16(2) + be32(value.count) + be32(valuesStart + values.count)
+      values += value
+    }
+    return note + be32(0) + values
   }
 
   static func bytes(
     date: String? = nil, subSeconds: String? = nil, offset: String? = nil, make: String? = nil,
     model: String? = nil, width: Int = 4000, height: Int = 3000, appleBurst: String? = nil,
+    appleContentID: String? = nil,
     position: (latitude: Double, longitude: Double)? = nil
   ) -> [UInt8] {
     var ifd0: [Entry] = []
@@ -47,7 +56,9 @@ enum ExifJPEG {
     if let date { exif.append(Entry(tag: 0x9003, text: date)) }
     if let offset { exif.append(Entry(tag: 0x9011, text: offset)) }
     if let subSeconds { exif.append(Entry(tag: 0x9291, text: subSeconds)) }
-    if let appleBurst { exif.append(Entry(tag: 0x927C, text: "", raw: appleMakerNote(burstUUID: appleBurst))) }
+    let appleEntries = [(0x000B, appleBurst), (0x0011, appleContentID)].compactMap { tag, text in text.map { (tag, $0) }
+    }
+    if !appleEntries.isEmpty { exif.append(Entry(tag: 0x927C, text: "", raw: appleMakerNote(appleEntries))) }
     let gps = position.map { gpsEntries(latitude: $0.latitude, longitude: $0.longitude) } ?? []
     let tiff = tiffBytes(ifd0: ifd0, exif: exif, gps: gps)
     let app1 = Array("Exif\0\0".utf8) + tiff

@@ -1,3 +1,4 @@
+import CImaging
 import Foundation
 import Testing
 
@@ -48,6 +49,40 @@ import Testing
     #expect(try scan().read == 2)
     let after = try await live()
     #expect(after["IMG_0001.JPG"] == false && after["IMG_0002.jpg"] == true)
+  }
+
+  @Test func aRenamedMOVIsPairedByAppleContentIdentifier() async throws {
+    let id = "3C8F2A5E-0B1D-4E57-9C2A-6B3E1F0D7A11"
+    write("IMG_0007.HEIC", ExifJPEG.bytes(date: "2023:06:14 10:15:00", appleContentID: id))
+    write("IMG_0008.jpg", ExifJPEG.bytes(date: "2023:06:14 10:16:00"))
+    // The MOV renamed on upload, carrying the same identifier.
+    let made = try ChildRun.run(
+      ["/usr/bin/ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10", "-t", "1"]
+        + ["-c:v", "libx264", "-movflags", "use_metadata_tags", "-metadata"]
+        + ["com.apple.quicktime.content.identifier=\(id)", root + "/upload-4711.mov"])
+    #expect(made.status == 0)
+    var header = pk_photo_header()
+    _ = pk_read_photo_header(root + "/upload-4711.mov", &header)
+    #expect(withUnsafeBytes(of: header.content_id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } == id)
+    let index = LibraryIndex(path: root + "/.cache/library.sqlite")
+    func scan() throws {
+      _ = try index.withDatabase { database throws(SQLiteError) in
+        try LibraryScanner(database: database, roots: [PathBytes(root)], placeNamer: nil).scan()
+      }
+    }
+    func listed() async throws -> [String: Bool] {
+      let source = TimelineSource(index: index, roots: [PathBytes(root)])
+      let page = try await source.items(in: nil, page: PageRequest(offset: 0, limit: 10))
+      return Dictionary(uniqueKeysWithValues: page.items.map { (String(decoding: $0.title, as: UTF8.self), $0.isLive) })
+    }
+    try scan()
+    #expect(try await listed() == ["IMG_0007.HEIC": true, "IMG_0008.jpg": false])
+    let days = try index.dayCounts(LibraryFilter(roots: [PathBytes(root)]))
+    #expect(days.map(\.count).reduce(0, +) == 2)
+    // The still gone, the MOV is a video of its own again.
+    try FileManager.default.removeItem(atPath: root + "/IMG_0007.HEIC")
+    try scan()
+    #expect(try await listed() == ["upload-4711.mov": false, "IMG_0008.jpg": false])
   }
 
   @Test func theMOVBesideAPickedStillIsFoundByItsName() {
