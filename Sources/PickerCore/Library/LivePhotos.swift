@@ -59,6 +59,21 @@ public enum LivePhotos {
       let candidate = folder.appending(stem + Array(suffix.utf8))
       if let info = DirectoryReader.status(candidate), (info.st_mode & S_IFMT) == S_IFREG { return candidate }
     }
+    return video(sharingContentIDWith: still, in: folder)
+  }
+
+  /// A MOV renamed on export or upload: the one in the still's folder with
+  /// its Apple content identifier. Headers are read here, at print time,
+  /// for the picked stills that have an identifier and no MOV of their name.
+  static func video(sharingContentIDWith still: PathBytes, in folder: PathBytes) -> PathBytes? {
+    func contentID(_ path: PathBytes) -> String? {
+      PhotoMetadataReader.read(path: path, name: [], modified: timespec(), latestDay: Int.max / 4).contentID
+    }
+    guard let id = contentID(still), let entries = try? DirectoryReader.readAll(folder) else { return nil }
+    for entry in entries where !entry.isFolder && split(entry.name)?.ext == Array("mov".utf8) {
+      let candidate = folder.appending(entry.name)
+      if contentID(candidate) == id { return candidate }
+    }
     return nil
   }
 }

@@ -79,6 +79,9 @@ import Testing
     #expect(try await listed() == ["IMG_0007.HEIC": true, "IMG_0008.jpg": false])
     let days = try index.dayCounts(LibraryFilter(roots: [PathBytes(root)]))
     #expect(days.map(\.count).reduce(0, +) == 2)
+    // --live-videos prints the renamed MOV after its still.
+    #expect(LivePhotos.video(beside: PathBytes(root + "/IMG_0007.HEIC")) == PathBytes(root + "/upload-4711.mov"))
+    #expect(LivePhotos.video(beside: PathBytes(root + "/IMG_0008.jpg")) == nil)
     // The still gone, the MOV is a video of its own again.
     try FileManager.default.removeItem(atPath: root + "/IMG_0007.HEIC")
     try scan()
