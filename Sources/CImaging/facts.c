@@ -28,7 +28,7 @@ static void take_header(const pk_photo_header *h, pk_facts *facts) {
     facts->duration_seconds = h->duration_seconds;
     facts->frame_rate = h->frame_rate;
     memcpy(facts->video_codec, h->video_codec, sizeof facts->video_codec);
-    facts->orientation = h->rotation == 90 ? 6 : h->rotation == 180 ? 3 : h->rotation == 270 ? 8 : 0;
+    facts->orientation = pk_video_orientation(h->rotation);
   }
   if (!h->has_exif) return;
   facts->has_exif = 1;

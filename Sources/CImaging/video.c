@@ -259,7 +259,7 @@ int pk_decode_video_fd(int fd, int32_t rotation, pk_decode_options *options, pk_
     *out = frame;
     if (duration == 0 || mean_level(out) >= 24) break;
   }
-  options->orientation = rotation == 90 ? 6 : rotation == 180 ? 3 : rotation == 270 ? 8 : 1;
+  options->orientation = pk_video_orientation(rotation);
   if (pk_image_orient(out, options->orientation) != 0) {
     options->content_error = 0;
     pk_fail(options, "out of memory");

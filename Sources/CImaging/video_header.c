@@ -16,6 +16,15 @@ static void data_text(source *s, const box *item, char *out, size_t capacity) {
   if (fetch(s, data.body + 8, v, (size_t)length)) set_text(out, capacity, v, (size_t)length);
 }
 
+// A video's position, when it is one: in range, and not 0,0 (unset).
+static void take_position(double latitude, double longitude, pk_photo_header *h) {
+  if (latitude < -90 || latitude > 90 || longitude < -180 || longitude > 180) return;
+  if (latitude == 0 && longitude == 0) return;
+  h->has_gps = 1;
+  h->latitude = latitude;
+  h->longitude = longitude;
+}
+
 // An ISO 6709 position as phones write it ("+37.7858-122.4064+012.345/"):
 // latitude and longitude in decimal degrees, each with its sign.
 static void take_iso6709(const char *text, pk_photo_header *h) {
@@ -38,11 +47,7 @@ static void take_iso6709(const char *text, pk_photo_header *h) {
     if (digits == 0) return;
     values[i] = sign * (scale > 0 ? value / scale : value);
   }
-  if (values[0] < -90 || values[0] > 90 || values[1] < -180 || values[1] > 180) return;
-  if (values[0] == 0 && values[1] == 0) return;  // an unset position
-  h->has_gps = 1;
-  h->latitude = values[0];
-  h->longitude = values[1];
+  take_position(values[0], values[1], h);
 }
 
 // The QuickTime keys read, by name; an item's index in "keys" says which.
@@ -125,11 +130,7 @@ static void read_loci(source *s, const box *b, pk_photo_header *h) {
   at += 2;                                 // its NUL and the role
   if (at + 8 > length) return;
   const double longitude = (int32_t)be32(v + at) / 65536.0, latitude = (int32_t)be32(v + at + 4) / 65536.0;
-  if (latitude < -90 || latitude > 90 || longitude < -180 || longitude > 180 || (latitude == 0 && longitude == 0))
-    return;
-  h->has_gps = 1;
-  h->latitude = latitude;
-  h->longitude = longitude;
+  take_position(latitude, longitude, h);
 }
 
 // moov/udta: QuickTime's ©day, the position Android phones write (©xyz)
@@ -239,6 +240,10 @@ void pk_header_read_video(source *s, pk_photo_header *h) {
 
 // A QuickTime or MP4 file without an image brand: its first box is one a
 // movie starts with.
+int pk_video_orientation(int32_t rotation) {
+  return rotation == 90 ? 6 : rotation == 180 ? 3 : rotation == 270 ? 8 : 1;
+}
+
 int pk_header_is_video(const uint8_t *p, size_t n) {
   if (n < 12) return 0;
   static const char starts[] = "ftypmoovmdatwidefreeskip";

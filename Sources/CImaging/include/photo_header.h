@@ -84,6 +84,10 @@ typedef struct {
   char content_id[48];
 } pk_photo_header;
 
+// A video track's quarter turn (`rotation`: 0, 90, 180, 270) as the EXIF
+// orientation (1, 6, 3, 8) that shows it upright.
+int pk_video_orientation(int32_t rotation);
+
 // Reads the header of the file at `path`. Returns 0 when the file could be
 // read (even with no EXIF), -1 when it could not be opened or read. Reads at
 // most 256 KiB of a JPEG and 1 MiB of any other file; uses about 70 KiB of

@@ -119,7 +119,7 @@ public enum PhotoMetadataReader {
         if header.duration_seconds > 0 { result.videoSeconds = header.duration_seconds }
         // A phone's portrait clip is stored landscape with a quarter turn:
         // as an EXIF orientation, the index's size and aspect come out right.
-        result.orientation = [90: 6, 180: 3, 270: 8][Int(header.rotation)] ?? 0
+        result.orientation = Int(pk_video_orientation(header.rotation))
       }
     } else {
       candidates.append { sidecars.xmp.flatMap { SidecarDates.xmp($0, latestDay: unbounded) } }

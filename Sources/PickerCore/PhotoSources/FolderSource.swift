@@ -25,6 +25,9 @@ public actor FolderSource: PhotoSource {
   public nonisolated let stackingGap: Double?
   /// Signatures read so far, by path.
   private var signatures: [[UInt8]: PhotoSignature] = [:]
+  /// Videos' lengths read for listings by name, by path: a page listed
+  /// again (a change, Back) does not read its headers again.
+  private var videoLengths: [[UInt8]: Double?] = [:]
   private nonisolated let news:
     (stream: AsyncStream<SourceChange>, continuation: AsyncStream<SourceChange>.Continuation)
 
@@ -216,7 +219,15 @@ public actor FolderSource: PhotoSource {
       item.isVideo = true
       // A listing by name read no header: a video's length costs a few
       // small reads, for the page's videos only.
-      item.videoSeconds = entry.videoSeconds ?? Self.videoSeconds(path)
+      if let seconds = entry.videoSeconds {
+        item.videoSeconds = seconds
+      } else if let cached = videoLengths[path.bytes] {
+        item.videoSeconds = cached
+      } else {
+        let read = Self.videoSeconds(path)
+        videoLengths[path.bytes] = .some(read)
+        item.videoSeconds = read
+      }
     }
     return item
   }
