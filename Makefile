@@ -26,7 +26,8 @@ build: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
 # The demo library (scripts/make-demo-library.py): five years of dated
-# photos from several cameras and places, a burst and a pair of copies.
+# photos from several cameras and places, a burst, a pair of copies, a
+# short clip and a Live Photo.
 run: build
 	$(BIN) --timeline demo/library
 
@@ -96,8 +97,9 @@ MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-# The places table (GeoNames, scripts/make-places.py), found there by the
-# binary: PREFIX/bin/picker-tui → PREFIX/share/picker-tui/places.bin.
+# The places table (GeoNames, scripts/make-places.py) and its places' time
+# zones (scripts/make-zones.py), found there by the binary:
+# PREFIX/bin/picker-tui → PREFIX/share/picker-tui/places.bin, zones.bin.
 DATADIR := $(DESTDIR)$(PREFIX)/share/picker-tui
 
 # The man page and the completions are made from the command-line
@@ -127,6 +129,7 @@ install: build generated
 	install -m 0644 $(GENERATED)/_picker-tui "$(ZSHDIR)/_picker-tui"
 	install -m 0644 $(GENERATED)/picker-tui.fish "$(FISHDIR)/picker-tui.fish"
 	install -m 0644 Resources/places.bin "$(DATADIR)/places.bin"
+	install -m 0644 Resources/zones.bin "$(DATADIR)/zones.bin"
 
 # `make deb`: picker-tui_VERSION_ARCH.deb in this folder (Depends from
 # dpkg-shlibdeps; lintian must find no error).
@@ -135,7 +138,8 @@ deb: build test-deps
 
 uninstall:
 	rm -f "$(BINDIR)/picker-tui" "$(THUMBNAILERDIR)/picker-tui.thumbnailer" "$(MANDIR)/picker-tui.1" \
-		"$(BASHDIR)/picker-tui" "$(ZSHDIR)/_picker-tui" "$(FISHDIR)/picker-tui.fish" "$(DATADIR)/places.bin"
+		"$(BASHDIR)/picker-tui" "$(ZSHDIR)/_picker-tui" "$(FISHDIR)/picker-tui.fish" "$(DATADIR)/places.bin" \
+		"$(DATADIR)/zones.bin"
 	-rmdir "$(DATADIR)"
 
 clean:

@@ -30,6 +30,9 @@ static void print_header(const char *path, int rc, const pk_photo_header *h) {
   print_string("lens", h->lens);
   printf(", \"width\": %d, \"height\": %d, \"orientation\": %d, \"has_gps\": %d, \"latitude\": %.9f, \"longitude\": %.9f",
          h->width, h->height, h->orientation, h->has_gps, h->latitude, h->longitude);
+  printf(", \"is_video\": %d, \"duration_seconds\": %.6f, \"frame_rate\": %.6f, \"created_since_1904\": %llu",
+         h->is_video, h->duration_seconds, h->frame_rate, (unsigned long long)h->created_since_1904);
+  print_string("video_codec", h->video_codec);
 }
 
 static uint8_t *load(const char *path, size_t *size) {

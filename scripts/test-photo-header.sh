@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Checks Sources/CImaging/photo_header.c on its own, outside the package:
-# builds it with the sanitizers and a driver (scripts/photo_header_check.c),
-# makes sample photos of every format it reads (with exiftool, Pillow and,
-# when present, heif-enc), compares each field with what exiftool reports,
+# builds it (and the readers it dispatches to: videos, X3F) with the
+# sanitizers and a driver (scripts/photo_header_check.c), makes sample
+# photos and videos of every format it reads (with exiftool, Pillow and,
+# when present, heif-enc and ffmpeg), compares each field with what
+# exiftool reports,
 # mutates the samples through the in-memory entry point, and measures how
 # many files a second one core reads from the page cache.
 #   scripts/test-photo-header.sh [--keep]   (--keep: leave the samples behind)
@@ -17,11 +19,16 @@ for tool in gcc exiftool python3; do
 done
 python3 -c 'import PIL' 2>/dev/null || { echo "needs Python Pillow" >&2; exit 1; }
 
-sources=("$root/Sources/CImaging/photo_header.c" "$root/Sources/CImaging/embedded_dates.c" "$root/Sources/CSystemCalls/system_calls.c" "$root/scripts/photo_header_check.c")
+sources=("$root/Sources/CImaging/photo_header.c" "$root/Sources/CImaging/video_header.c"
+  "$root/Sources/CImaging/matroska_header.c" "$root/Sources/CImaging/avi_header.c" "$root/Sources/CImaging/x3f_header.c"
+  "$root/Sources/CImaging/embedded_dates.c" "$root/Sources/CSystemCalls/system_calls.c" "$root/scripts/photo_header_check.c")
 include=(-I "$root/Sources/CImaging/include" -I "$root/Sources/CSystemCalls/include")
-gcc -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+# x3f_header.c's snprintf of a date is bounded by gmtime's ranges, which
+# gcc's -Wformat-truncation cannot see.
+warnings=(-Wall -Wextra -Werror -Wno-format-truncation)
+gcc -O1 -g "${warnings[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
   "${include[@]}" "${sources[@]}" -o "$work/check"
-gcc -O2 -Wall -Wextra -Werror "${include[@]}" "${sources[@]}" -o "$work/check-fast"
+gcc -O2 "${warnings[@]}" "${include[@]}" "${sources[@]}" -o "$work/check-fast"
 echo "built: sanitized and -O2 drivers"
 
 mkdir -p "$work/samples"
@@ -311,6 +318,146 @@ exif_checked("heif_exif_in_idat.heic", like="jpeg_full.jpg", override={"format":
 hand_made_heif("heif_exif_in_two_extents.heic", split=True)
 exif_checked("heif_exif_in_two_extents.heic")
 
+# Videos, when ffmpeg is here: Matroska and WebM, AVI, made by ffmpeg and
+# rearranged by hand where ffmpeg writes nothing of the kind (Info and
+# Tracks after the Clusters, a camera's IDIT), then hostile trees. Each is
+# checked against exiftool's duration, size, frame rate, codec and date.
+def video_checked(name, like=None, override=None):
+    expect[name] = {"source": "video", "like": like or name, "override": override or {}}
+
+def ebml_vint(data, at):
+    """A variable-length integer's value (marker kept when it is an ID) and length."""
+    length = 9 - data[at].bit_length()
+    return int.from_bytes(data[at:at + length], "big"), length
+
+def ebml_children(data, at, end):
+    """(ID, the whole element's bytes) of each element in [at, end)."""
+    children = []
+    while at < end:
+        ident, id_length = ebml_vint(data, at)
+        size, size_length = ebml_vint(data, at + id_length)
+        size &= (1 << (7 * size_length)) - 1
+        whole = id_length + size_length + size
+        children.append((ident, data[at:at + whole]))
+        at += whole
+    return children
+
+def ebml(ident, body):
+    """An element with an 8-byte size, so that its length is known before its position is."""
+    return ident.to_bytes((ident.bit_length() + 7) // 8, "big") + b"\x01" + len(body).to_bytes(7, "big") + body
+
+def seek_head(entries):
+    return ebml(0x114D9B74, b"".join(ebml(0x4DBB, ebml(0x53AB, ident.to_bytes(4, "big")) + ebml(0x53AC, position.to_bytes(8, "big")))
+                                     for ident, position in entries))
+
+def info_after_clusters(source, name, second_seek_head):
+    """The Segment as [SeekHead][Clusters, Cues][Void of 1.1 MB][Info][Tracks][Tags], past the first read
+    and the budget; with `second_seek_head`, the first SeekHead points only at a second one at the end."""
+    data = open(source, "rb").read()
+    (_, header), (segment_id, segment) = ebml_children(data, 0, len(data))
+    _, id_length = ebml_vint(segment, 0)
+    _, size_length = ebml_vint(segment, id_length)
+    children = ebml_children(segment, id_length + size_length, len(segment))
+    kept = {ident: whole for ident, whole in children}
+    media = b"".join(whole for ident, whole in children if ident in (0x1F43B675, 0x1C53BB6B))
+    void = ebml(0xEC, b"\0" * 1_100_000)
+    tail = [kept[0x1549A966], kept[0x1654AE6B], kept[0x1254C367]]
+    first = seek_head([(0x114D9B74, 0)]) if second_seek_head else seek_head([(0x1549A966, 0), (0x1654AE6B, 0)])
+    info_at = len(first) + len(media) + len(void)
+    tracks_at = info_at + len(tail[0])
+    if second_seek_head:
+        second_at = tracks_at + len(tail[1]) + len(tail[2])
+        body = (seek_head([(0x114D9B74, second_at)]) + media + void + b"".join(tail)
+                + seek_head([(0x1549A966, info_at), (0x1654AE6B, tracks_at)]))
+    else:
+        body = seek_head([(0x1549A966, info_at), (0x1654AE6B, tracks_at)]) + media + void + b"".join(tail)
+    open(name, "wb").write(header + ebml(0x18538067, body))
+
+def with_idit(source, name, text):
+    """A camera's IDIT in LIST hdrl, where ffmpeg left a JUNK chunk (no offset moves)."""
+    data = bytearray(open(source, "rb").read())
+    assert data[12:16] == b"LIST" and data[20:24] == b"hdrl"
+    end, at = 20 + struct.unpack("<I", data[16:20])[0], 24
+    raw = text.encode() + b"\0"
+    idit = b"IDIT" + struct.pack("<I", len(raw)) + raw + b"\0" * (len(raw) & 1)
+    while at < end:
+        kind, size = data[at:at + 4], struct.unpack("<I", data[at + 4:at + 8])[0]
+        if kind == b"JUNK" and size >= len(idit):
+            break
+        at += 8 + size + (size & 1)
+    rest = size - len(idit)
+    data[at:at + 8 + size] = idit + b"JUNK" + struct.pack("<I", rest) + b"\0" * rest
+    open(name, "wb").write(data)
+
+def ffmpeg(name, *options, rate="25", size="320x240", seconds=5):
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc=duration={seconds}:size={size}:rate={rate}",
+                    *options, name], check=True)
+
+if shutil.which("ffmpeg"):
+    created = ["-metadata", "creation_time=2024-02-29T23:30:00Z"]
+    ffmpeg("video_vp9.webm", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", *created)
+    video_checked("video_vp9.webm")
+    ffmpeg("video_vp8.webm", "-c:v", "libvpx", "-deadline", "realtime", size="160x120", seconds=2)
+    video_checked("video_vp8.webm")
+    ffmpeg("video_h264.mkv", "-c:v", "libx264", "-preset", "ultrafast", *created)
+    video_checked("video_h264.mkv")
+    ffmpeg("video_ntsc_mjpeg.mkv", "-c:v", "mjpeg", rate="30000/1001", size="176x144", seconds=2)
+    video_checked("video_ntsc_mjpeg.mkv")
+    # Streamed: the Segment of unknown size, no Duration.
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=duration=2:size=64x48:rate=25", "-c:v", "libvpx",
+                    "-deadline", "realtime", "-f", "webm", "-live", "1", "pipe:1"], stdout=open("video_live.webm", "wb"), check=True)
+    video_checked("video_live.webm")
+    info_after_clusters("video_h264.mkv", "video_info_at_end.mkv", second_seek_head=False)
+    video_checked("video_info_at_end.mkv", like="video_h264.mkv")
+    info_after_clusters("video_h264.mkv", "video_second_seek_head.mkv", second_seek_head=True)
+    video_checked("video_second_seek_head.mkv", like="video_h264.mkv")
+    whole = open("video_h264.mkv", "rb").read()
+    open("video_cut_in_tracks.mkv", "wb").write(whole[:whole.index(b"V_MPEG4") + 4])
+    expect["video_cut_in_tracks.mkv"] = {"source": "fixed", "fields": {"rc": 0, "format": 10, "is_video": 1,
+                                                                     "duration_seconds": 5.0, "width": 0}}
+    # AVI: ffmpeg writes ICRD from "date"; a camera's IDIT added by hand, in
+    # C's ctime form and in EXIF's.
+    ffmpeg("video_mpeg4.avi", "-c:v", "mpeg4", "-metadata", "date=2024-02-29 23:30:00")
+    video_checked("video_mpeg4.avi")
+    ffmpeg("mjpeg.avi", "-c:v", "mjpeg", rate="30000/1001", size="176x144", seconds=2)
+    with_idit("mjpeg.avi", "video_mjpeg_idit.avi", "Thu Feb 29 23:30:00 2024\n")
+    os.remove("mjpeg.avi")
+    video_checked("video_mjpeg_idit.avi")
+    ffmpeg("xvid.avi", "-c:v", "mpeg4", "-vtag", "XVID", "-metadata", "date=2020-01-01", size="160x120", seconds=3)
+    with_idit("xvid.avi", "video_xvid_idit.avi", "2008:01:02 02:03:55")
+    os.remove("xvid.avi")
+    video_checked("video_xvid_idit.avi")
+else:
+    print("skip: videos (no ffmpeg)")
+
+# Hostile Matroska and AVI: nothing may be read past the bytes, and the
+# walks must stop within their bounds.
+ebml_header = ebml(0x1A45DFA3, ebml(0x4282, b"matroska"))
+unknown = lambda ident: ident.to_bytes((ident.bit_length() + 7) // 8, "big") + b"\xff"
+info = ebml(0x1549A966, ebml(0x4489, struct.pack(">d", 2500.0)))
+hostile = {
+    # Videos in Videos, each of unknown size, 20,000 deep.
+    "hostile_deep.mkv": ebml_header + unknown(0x18538067) + info + unknown(0x1654AE6B) + unknown(0xAE)
+                        + ebml(0x83, b"\x01") + unknown(0xE0) * 20000 + ebml(0xB0, b"\x40"),
+    # 40,000 Void elements before Info: the visits run out first.
+    "hostile_voids.mkv": ebml_header + unknown(0x18538067) + b"\xec\x80" * 40000 + info,
+    # Sizes past the file and past 2^56, a zero vint, a SeekHead pointing far.
+    "hostile_sizes.mkv": ebml_header + b"\x18\x53\x80\x67\x01\xff\xff\xff\xff\xff\xff\xfe" + info
+                         + seek_head([(0x1654AE6B, (1 << 63) - 5), (0x1549A966, 0)]) + b"\x16\x54\xae\x6b\x08\0\0\0\0\0\0\0\0"
+                         + b"\x00" * 16,
+    # A Cluster of unknown size first: skipped, not walked; the SeekHead after it is never read.
+    "hostile_unknown_cluster.mkv": ebml_header + unknown(0x18538067) + unknown(0x1F43B675) + b"\xa3\x84\x81\0\0\0" * 1000 + info,
+    # An AVI whose RIFF says 0 bytes, LISTs in LISTs and a chunk larger than its list.
+    "hostile_lists.avi": b"RIFF\0\0\0\0AVI " + riff_chunk(b"LIST", b"hdrl" + b"LIST\x04\0\0\0strl" * 30000
+                                                       + b"LIST\xff\xff\xff\x7fodml") + b"avih\x38\0\0\0",
+}
+for name, data in hostile.items():
+    open(name, "wb").write(data)
+    expect[name] = {"source": "fixed", "fields": {"rc": 0, "format": 10, "is_video": 1, "width": 0}}
+expect["hostile_deep.mkv"]["fields"]["duration_seconds"] = 2.5
+expect["hostile_sizes.mkv"]["fields"]["duration_seconds"] = 2.5
+expect["hostile_unknown_cluster.mkv"]["fields"]["duration_seconds"] = 0.0
+
 # Hostile and empty inputs.
 open("empty.jpg", "wb").close()
 expect["empty.jpg"] = {"source": "fixed", "fields": {"rc": 0, "format": 0, "width": 0, "make": ""}}
@@ -331,7 +478,7 @@ exiftool -j -n -q -q "${names[@]}" > exiftool.json 2>/dev/null || true
 "$work/check" --bytes "${names[@]}" > ours.jsonl
 
 python3 - <<'PY'
-import json
+import calendar, json, time
 
 expect = json.load(open("expect.json"))
 theirs = {entry["SourceFile"]: entry for entry in json.load(open("exiftool.json"))}
@@ -353,6 +500,32 @@ def from_exiftool(e):
         want["latitude"], want["longitude"] = e["GPSLatitude"], e["GPSLongitude"]
     return want
 
+# Matroska's CodecID as the reader names it (MP4's codes).
+codec_codes = {"V_MPEG4/ISO/AVC": "avc1", "V_MPEGH/ISO/HEVC": "hvc1", "V_VP9": "vp09", "V_VP8": "vp08", "V_AV1": "av01",
+               "V_MJPEG": "mjpg"}
+
+def from_exiftool_video(e):
+    want = {"rc": 0, "format": 10, "is_video": 1, "width": e.get("ImageWidth", 0), "height": e.get("ImageHeight", 0),
+            "frame_rate": float(e.get("VideoFrameRate", 0))}
+    # exiftool says Info's Duration in seconds, and the tracks' DURATION
+    # tag ("00:00:05.000000000"); the last one read is kept.
+    duration = e.get("Duration", 0)
+    if isinstance(duration, str):
+        hours, minutes, seconds = duration.split(":")
+        duration = int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+    want["duration_seconds"] = float(duration)
+    if e.get("FileType") in ("MKV", "WEBM"):
+        want["video_codec"] = codec_codes.get(e.get("CodecID"), "?")
+        # DateUTC, which exiftool gives as "2024:02:29 23:30:00Z".
+        date = e.get("DateTimeOriginal")
+        want["created_since_1904"] = calendar.timegm(time.strptime(date, "%Y:%m:%d %H:%M:%SZ")) + 2082844800 if date else 0
+    else:
+        want["video_codec"] = str(e.get("Compression", e.get("VideoCodec", "")))
+        # IDIT (DateTimeOriginal), else ICRD (DateCreated); a date alone is at midnight.
+        date = str(e.get("DateTimeOriginal", e.get("DateCreated", "")))
+        want["date_original"] = date + " 00:00:00" if len(date) == 10 else date
+    return want
+
 passed = failed = 0
 for name, rule in expect.items():
     got = ours.get(name)
@@ -361,6 +534,9 @@ for name, rule in expect.items():
         want.update(rule["override"])
         for field in rule["skip"]:
             want.pop(field, None)
+    elif rule["source"] == "video":
+        want = from_exiftool_video(theirs[rule["like"]])
+        want.update(rule["override"])
     else:
         want = rule["fields"]
     problems = []
@@ -368,7 +544,8 @@ for name, rule in expect.items():
         problems.append("no output")
     else:
         for field, value in want.items():
-            close = isinstance(value, float) and abs(got[field] - value) < 1e-6
+            # exiftool's video durations and rates are rounded to 1 ms and 0.001 fps.
+            close = isinstance(value, float) and abs(got[field] - value) < (1e-3 if field in ("duration_seconds", "frame_rate") else 1e-6)
             if got[field] != value and not close:
                 problems.append(f"{field}: ours {got[field]!r}, expected {value!r}")
         if got.get("bytes_match") is False:
@@ -380,7 +557,8 @@ for name, rule in expect.items():
         print(f"FAIL {name}: " + "; ".join(problems))
     else:
         passed += 1
-        fields = ", ".join(f"{k}={got[k]}" for k in ("format", "width", "height", "date_original") if k in got)
+        shown = ("format", "width", "height", "date_original") + (("duration_seconds", "frame_rate", "video_codec", "created_since_1904") if got.get("is_video") else ())
+        fields = ", ".join(f"{k}={got[k]}" for k in shown if k in got)
         print(f"ok   {name} ({rule['source']}: {len(want)} fields; {fields})")
 print(f"fields: {passed} passed, {failed} failed")
 raise SystemExit(failed != 0)

@@ -35,7 +35,8 @@ int pk_raw_facts_isolated(const char *path, pk_facts *facts);
 int pk_decode_video_fd(int fd, int32_t rotation, pk_decode_options *options, pk_image *out);
 int pk_decode_video_isolated(int fd, int32_t rotation, pk_decode_options *options, pk_image *out);
 
-// Whether the first bytes are a QuickTime or MP4 movie's (video_header.c).
+// Whether the first bytes are a video's: QuickTime, MP4, Matroska, WebM,
+// AVI (video_header.c).
 int pk_header_is_video(const uint8_t *p, size_t n);
 
 // Whether a TIFF-headed file looks like a camera RAW (DNG, CR2, NEF, ARW,

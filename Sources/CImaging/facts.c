@@ -29,6 +29,15 @@ static void take_header(const pk_photo_header *h, pk_facts *facts) {
     facts->frame_rate = h->frame_rate;
     memcpy(facts->video_codec, h->video_codec, sizeof facts->video_codec);
     facts->orientation = pk_video_orientation(h->rotation);
+    // A video has no EXIF, but its header may say where and with what it
+    // was shot (Apple's keys, Android's ©xyz, 3GPP's loci).
+    snprintf(facts->make, sizeof facts->make, "%s", h->make);
+    snprintf(facts->model, sizeof facts->model, "%s", h->model);
+    if (h->has_gps) {
+      facts->has_gps = 1;
+      facts->latitude = h->latitude;
+      facts->longitude = h->longitude;
+    }
   }
   if (!h->has_exif) return;
   facts->has_exif = 1;

@@ -1,4 +1,5 @@
-// What the header readers share (photo_header.c, video_header.c): the
+// What the header readers share (photo_header.c, video_header.c,
+// matroska_header.c, avi_header.c, x3f_header.c): the
 // source every byte comes through, within a budget of reads, and the
 // ISO BMFF box walk. Private to CImaging.
 #ifndef CIMAGING_HEADER_SOURCE_H
@@ -112,9 +113,14 @@ void pk_header_read_jpeg_at(source *s, uint64_t base, pk_photo_header *h);
 // A Sigma X3F's date, make and model (x3f_header.c).
 void pk_header_read_x3f(source *s, pk_photo_header *h);
 
-// Videos (video_header.c): whether the first bytes are a QuickTime or
-// MP4 movie's, and its moov's facts.
+// Videos: whether the first bytes are a video's (QuickTime, MP4,
+// Matroska, WebM, AVI; video_header.c), and the facts of a QuickTime or
+// MP4 movie's moov (video_header.c), of a Matroska or WebM file's Info
+// and Tracks (matroska_header.c), of an AVI's hdrl and INFO
+// (avi_header.c).
 int pk_header_is_video(const uint8_t *p, size_t n);
 void pk_header_read_video(source *s, pk_photo_header *h);
+void pk_header_read_matroska(source *s, pk_photo_header *h);
+void pk_header_read_avi(source *s, pk_photo_header *h);
 
 #endif

@@ -687,7 +687,11 @@ static void read_any(source *s, pk_photo_header *h) {
       h->format = 0;
       read_mrw(s, h);
       break;
-    case 10: pk_header_read_video(s, h); break;
+    case 10:
+      if (memcmp(p, "\x1a\x45\xdf\xa3", 4) == 0) pk_header_read_matroska(s, h);
+      else if (memcmp(p, "RIFF", 4) == 0) pk_header_read_avi(s, h);
+      else pk_header_read_video(s, h);
+      break;
     case 11:
       h->format = 0;
       pk_header_read_x3f(s, h);

@@ -238,14 +238,17 @@ void pk_header_read_video(source *s, pk_photo_header *h) {
   }
 }
 
-// A QuickTime or MP4 file without an image brand: its first box is one a
-// movie starts with.
 int pk_video_orientation(int32_t rotation) {
   return rotation == 90 ? 6 : rotation == 180 ? 3 : rotation == 270 ? 8 : 1;
 }
 
+// Matroska and WebM (the EBML magic), AVI (a RIFF of form "AVI "), or a
+// QuickTime or MP4 file without an image brand: its first box is one a
+// movie starts with. The decoders' sniffing (decode.c) asks the same.
 int pk_header_is_video(const uint8_t *p, size_t n) {
+  if (n >= 4 && memcmp(p, "\x1a\x45\xdf\xa3", 4) == 0) return 1;
   if (n < 12) return 0;
+  if (memcmp(p, "RIFF", 4) == 0 && memcmp(p + 8, "AVI ", 4) == 0) return 1;
   static const char starts[] = "ftypmoovmdatwidefreeskip";
   for (size_t i = 0; i + 4 < sizeof starts; i += 4)
     if (memcmp(p + 4, starts + i, 4) == 0) return memcmp(p + 4, "ftyp", 4) != 0 || memcmp(p + 8, "crx ", 4) != 0;

@@ -16,6 +16,8 @@ static FILE *tty_file = NULL;
 // Set once button-event tracking (xterm's mode 1002) was asked for: the
 // close turns it off again, as ncurses knows only its own modes.
 static int drag_reporting = 0;
+// ncurses reports clicks (mousemask): a screen entered by hand asks again.
+static int mouse_enabled = 0;
 
 // The crash handler uses this, never the FILE, which may be mid-fclose.
 static volatile int tty_fd = -1;
@@ -57,6 +59,10 @@ static struct sigaction ncurses_resize_action;
 // Reset bytes computed while it is safe to call terminfo, written from the
 // crash handler with write(2) only.
 static char reset_bytes[256];
+// What puts the picker's screen back after a suspend that left it by hand
+// (see pk_suspend): the alternate screen, no cursor, the keypad's mode.
+static char enter_bytes[256];
+static size_t enter_length = 0;
 static size_t reset_length = 0;
 
 int pk_open_tty(void) {
@@ -113,6 +119,8 @@ SCREEN *pk_open_terminal(const char *termname, pk_open_status *status) {
   return screen;
 }
 
+static int owns_terminal(void);
+
 static int put_tty_char(int c) { return tty_file == NULL ? EOF : fputc(c, tty_file); }
 
 // Without an alternate screen (linux console, vt100) the last frame would
@@ -129,11 +137,26 @@ static void clear_when_no_alternate_screen(void) {
 
 void pk_close_terminal(SCREEN *screen) {
   restore_stderr();
+  // Ended while the shell holds the terminal (killed while stopped): its
+  // settings and screen are the shell's; setting them from here would
+  // stop the picker again (SIGTTOU) with nothing to continue it. The
+  // screen was given back at the suspend.
+  if (!owns_terminal()) {
+    if (tty_file != NULL) {
+      tty_fd = -1;
+      fclose(tty_file);
+      tty_file = NULL;
+    }
+    drag_reporting = 0;
+    mouse_enabled = 0;
+    return;
+  }
   if (drag_reporting && tty_file != NULL) {
     fputs("\033[?1002l", tty_file);
     fflush(tty_file);
     drag_reporting = 0;
   }
+  mouse_enabled = 0;
   endwin();
   clear_when_no_alternate_screen();
   if (screen != NULL) delscreen(screen);
@@ -238,6 +261,8 @@ void pk_install_signal_handlers(void) {
 
 int pk_take_signal(void) { return __atomic_exchange_n(&pending_signal, 0, __ATOMIC_SEQ_CST); }
 
+int pk_signal_pending(void) { return __atomic_load_n(&pending_signal, __ATOMIC_SEQ_CST) != 0; }
+
 int pk_signal_fd(void) { return wakeup_pipe[0]; }
 
 void pk_drain_wakeups(void) {
@@ -325,6 +350,17 @@ static int owns_terminal(void) {
   return fd < 0 || tcgetpgrp(fd) == getpgrp();
 }
 
+int pk_owns_terminal(void) { return owns_terminal(); }
+
+// Bytes to the terminal with write(2): no stdio buffer in between, and no
+// change of its settings.
+static void write_tty(const char *bytes, size_t count) {
+  if (tty_file != NULL) fflush(tty_file);
+  if (tty_fd < 0 || count == 0) return;
+  ssize_t ignored = write(tty_fd, bytes, count);
+  (void)ignored;
+}
+
 // SIGTTOU blocked around the calls that set the terminal's modes: from a
 // process group that lost the terminal, they then fail or proceed instead
 // of stopping the picker in the middle of them, where fg's SIGCONT would
@@ -350,7 +386,13 @@ void pk_suspend(void) {
   // With the terminal back in the shell's hands, its modes are the
   // shell's: left alone, as ncurses' own Ctrl-Z handler does.
   const int left_screen = owns_terminal();
-  if (left_screen) {
+  if (!left_screen) {
+    // A wrapper of the job stopped first and the shell has the terminal:
+    // its settings are the shell's now and stay so, but the screen is given
+    // back by hand, in sequences alone: the normal screen, a visible
+    // cursor, no keypad or mouse modes, whoever holds the terminal.
+    write_tty(reset_bytes, reset_length);
+  } else {
     // As when the picker ends: drags stop being reported to the shell.
     if (drag_reporting && tty_file != NULL) {
       fputs("\033[?1002l", tty_file);
@@ -371,6 +413,10 @@ void pk_suspend(void) {
   sigprocmask(SIG_UNBLOCK, &tstp, NULL);
   raise(SIGTSTP);
   install_suspend_handler();
+  // Ended while stopped (`kill %1` sends SIGTERM, then SIGCONT): nothing is
+  // put back; the loop ends the picker at once, touching the terminal only
+  // if its group holds it (pk_close_terminal).
+  if (__atomic_load_n(&pending_signal, __ATOMIC_SEQ_CST) != 0) return;
   block_ttou(&previous);
   // ncurses did not leave its mode when the screen was not left: the
   // shell's modes are replaced by the picker's here, and the whole
@@ -378,6 +424,9 @@ void pk_suspend(void) {
   // keypad's application mode is asked for again (endwin turned it off,
   // and the shell may have).
   if (!left_screen) {
+    // Entered again as it was left: by hand.
+    write_tty(enter_bytes, enter_length);
+    if (mouse_enabled) write_tty("\033[?1000h\033[?1006h", 16);
     reset_prog_mode();
     // The shell wrote over the screen ncurses still thinks it shows.
     clearok(curscr, TRUE);
@@ -454,13 +503,16 @@ int pk_can_address_cursor(void) {
   return cup != NULL && cup != (char *)-1;
 }
 
-static void append_capability(const char *name) {
-  char *value = tigetstr(name);
+static void append_to(char *bytes, size_t capacity, size_t *length, const char *value) {
   if (value == NULL || value == (char *)-1) return;
-  size_t length = strlen(value);
-  if (reset_length + length >= sizeof reset_bytes) return;
-  memcpy(reset_bytes + reset_length, value, length);
-  reset_length += length;
+  size_t count = strlen(value);
+  if (*length + count >= capacity) return;
+  memcpy(bytes + *length, value, count);
+  *length += count;
+}
+
+static void append_capability(const char *name) {
+  append_to(reset_bytes, sizeof reset_bytes, &reset_length, tigetstr(name));
 }
 
 // Two buffers: the handler reads the one published last while the next
@@ -510,6 +562,10 @@ void pk_install_crash_handler(void) {
   append_capability("cnorm");
   append_capability("rmkx");
   append_capability("rmcup");
+  enter_length = 0;
+  append_to(enter_bytes, sizeof enter_bytes, &enter_length, tigetstr("smcup"));
+  append_to(enter_bytes, sizeof enter_bytes, &enter_length, tigetstr("civis"));
+  append_to(enter_bytes, sizeof enter_bytes, &enter_length, tigetstr("smkx"));
   // Mouse reporting off (xterm protocol), harmless where unsupported.
   const char *mouse_off = "\033[?1000l\033[?1002l\033[?1006l";
   size_t length = strlen(mouse_off);
@@ -581,6 +637,7 @@ void pk_configure_screen(int use_color) {
 int pk_enable_mouse(void) {
   mmask_t wanted = BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED;
   mmask_t got = mousemask(wanted, NULL);
+  mouse_enabled = got != 0;
   if (got != 0 && tty_file != NULL) {
     // Moves with a button held are reported too (a drag on the timeline's
     // scale); terminals without the mode ignore it.

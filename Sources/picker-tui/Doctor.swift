@@ -48,6 +48,7 @@ struct Doctor: ParsableCommand {
       requested: colors, environment: environment, usesPlaceholders: probe.support.usesPlaceholders)
     lines.append("colours: \(plan.depth.rawValue) (terminfo \(plan.terminfoName))")
     lines += plan.reasons.map { "  " + $0 }
+    lines.append(MarkFonts.line())
     return lines
   }
 }

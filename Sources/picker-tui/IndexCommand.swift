@@ -82,8 +82,13 @@ struct IndexCommand: ParsableCommand {
 
   private func roots(environment: [String: String]) throws -> [PathBytes] {
     if !folders.isEmpty {
-      for folder in folders where DirectoryReader.fileKind(PathBytes(folder)) != .folder {
-        throw PickerExit(code: 2, message: "\(folder): not a folder")
+      for folder in folders {
+        switch DirectoryReader.fileKind(PathBytes(folder)) {
+        case .folder?: continue
+        case nil: throw PickerExit(code: 2, message: "\(folder): no such folder (index takes folders of photos)")
+        case .file?:
+          throw PickerExit(code: 2, message: "\(folder): a file, not a folder (index takes folders of photos)")
+        }
       }
       return folders.map { CanonicalRoot.of(PathBytes($0)) }
     }

@@ -169,10 +169,13 @@ struct Pick: ParsableCommand {
   /// the library, rather than only "nothing to pick from".
   static func nothingInDefaultLibrary(environment: [String: String]) -> String {
     let looked = defaultFolderCandidates(environment: environment)
-    let existing = looked.first { isFolder($0) } ?? "."
-    let shown = looked.map { $0 == existing ? $0 : $0 + " (none)" } + (existing == "." ? ["."] : [])
+    let existing = looked.first { isFolder($0) }
+    let missing = looked.filter { !isFolder($0) }
+    let absent =
+      missing.isEmpty ? "" : " (\(missing.joined(separator: ", ")) \(missing.count == 1 ? "does" : "do") not exist)"
+    let searched = existing.map { "no photos in \($0)" } ?? "no photos in the current folder"
     return
-      "nothing to pick from: no photos in \(shown.joined(separator: ", ")). Give a folder (picker-tui DIR), "
+      "nothing to pick from: \(searched)\(absent). Give a folder (picker-tui DIR), "
       + "or name your photo folders in \(ConfigFile.defaultPath(environment: environment)): "
       + "[library] roots = [\"~/Photos\"]"
   }

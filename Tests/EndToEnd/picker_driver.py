@@ -29,7 +29,7 @@ POLL = 0.02
 WIDTH, HEIGHT = 120, 40
 HINTS = "Enter pick · Space select · Tab source · / search · ? help"
 # Shown once at start inside tmux with allow-passthrough off (as here).
-TMUX_NOTICE = "Pixel thumbnails in tmux need: tmux set -g allow-passthrough on"
+TMUX_NOTICE = "pixel thumbnails: tmux set -g allow-passthrough on"
 
 # --------------------------------------------------------------------------
 # The picker in a tmux pane.
@@ -209,6 +209,20 @@ class Picker:
         """Sends one key and waits until the focus is on `focus`."""
         self.send(key)
         return self.wait_focus(focus)
+
+    def leave(self, key: str = "Escape") -> None:
+        """Esc at a source's top (or q): with picks the picker asks once
+        ("N picked: Enter prints them, Esc leaves without them"), and the
+        same key again leaves; without picks the first one leaves."""
+        self.send(key)
+        deadline = time.monotonic() + TIMEOUT
+        while not self.exited():
+            if "picked: Enter prints" in self.screen().status:
+                self.send(key)
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{key} neither left nor asked{self.describe()}")
+            time.sleep(POLL)
 
     def toggle(self, name: str) -> Screen:
         """Space on the focused tile `name`, then waits for its ✓."""

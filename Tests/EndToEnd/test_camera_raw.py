@@ -51,7 +51,7 @@ def test_raws_share_helper_servers_and_a_crash_costs_only_its_own_file(picker, t
     assert all("✗" not in tile.text for name, tile in tiles.items() if name.endswith(".cr2")), screen
     servers = _helper_servers()
     assert 1 <= len(servers) <= 2, servers
-    p.send("Escape")
+    p.leave("Escape")
     p.finish(130)
     # They end with the picker.
     deadline = time.monotonic() + 5
@@ -143,5 +143,5 @@ def test_real_camera_raws_are_dated_by_their_exif_in_the_timeline(picker, tmp_pa
     for name, (path, day) in REAL_RAWS.items():
         # A one-tile day's header may drop its count ("Wed 11 Jul 2018").
         p.wait_text(f"{day.strftime('%a')} {day.day} {day.strftime('%b')} {day.year}")
-    p.send("Escape")
+    p.leave("Escape")
     p.finish(130)

@@ -39,7 +39,7 @@ def test_monochrome_has_no_colours_but_shows_focus(picker, album_tree, args, env
     assert colour_codes(p) == set(), p.describe()
     text = p.tmux("capture-pane", "-e", "-p", "-t", p.target)
     assert "\x1b[7m" in text or re.search(r"\x1b\[[0-9;]*7[;m]", text), "no reverse video for the focus"
-    p.send("Escape")
+    p.leave("Escape")
     assert p.finish(130) == b""
 
 
@@ -49,5 +49,5 @@ def test_colours_reach_the_terminal(picker, album_tree):
     # The focus border is bright yellow, the source tab has a cyan background.
     assert codes, p.describe()
     assert any(code in ("93", "38;5;11") for code in codes), codes
-    p.send("Escape")
+    p.leave("Escape")
     assert p.finish(130) == b""

@@ -1,4 +1,4 @@
-"""A photo copied into an album folder shows once in Photos, marked ⧉2,
+"""A photo copied into an album folder shows once in Photos, marked ◫2,
 and its facts list where both files are; a photo one byte apart shows on
 its own; the Folders tab still shows every file where it is."""
 
@@ -31,7 +31,7 @@ def test_a_copied_photo_shows_once_and_its_facts_list_both_paths(picker, tmp_pat
     almost[-3] ^= 1
     (root / "Camera" / "PXL_20240614_121500000.jpg").write_bytes(bytes(almost))
     p = picker.start(["--timeline", "--thumbnails", "symbols", str(root)])
-    screen = p.wait(lambda s: "⧉2" in s.text and equal(s.breadcrumb.split()[-1], "2"), "one tile for the copies", timeout=30)
+    screen = p.wait(lambda s: "◫2" in s.text and equal(s.breadcrumb.split()[-1], "2"), "one tile for the copies", timeout=30)
     assert sorted(screen.captions()) == ["PXL_20240614_10…", "PXL_20240614_12…"] or len(screen.tiles()) == 2, screen
     # The shown copy: Albums/ sorts before Camera/.
     while not (p.screen().focused_caption() or "").startswith("PXL_20240614_10"):
@@ -45,7 +45,7 @@ def test_a_copied_photo_shows_once_and_its_facts_list_both_paths(picker, tmp_pat
     assert f"{root}/Albums/Lisbon" in panel, "\n".join(facts.lines)
     assert f"{root}/Camera/PXL_20240614_101500000.jpg" in panel, "\n".join(facts.lines)
     p.send("Escape")
-    p.wait(lambda s: "⧉2" in s.text, "the grid again")
+    p.wait(lambda s: "◫2" in s.text, "the grid again")
     p.send("Enter")
     out = p.finish(0).decode()
     assert out == f"{root}/Albums/Lisbon/PXL_20240614_101500000.jpg\n", out

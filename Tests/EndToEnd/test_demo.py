@@ -15,10 +15,10 @@ def test_the_demo_library_shows_years_a_stack_and_copies(picker):
     years = {int(y) for y in re.findall(r"\b(20[12]\d)\s*$", screen.text, re.M)}
     assert len(years) >= 4, screen.text
     for _ in range(40):
-        if "⧉2" in p.screen().text:
+        if "◫2" in p.screen().text:
             break
         p.send("PageDown")
         p.wait_ui()
-    assert "⧉2" in p.screen().text, p.screen().text
-    p.send("q")
+    assert "◫2" in p.screen().text, p.screen().text
+    p.leave("q")
     p.finish(130)

@@ -25,3 +25,11 @@ def test_doctor_says_which_colours_and_why_fewer(picker, env, colours, reason):
         assert not any(line.startswith("  ") for line in explained), report
     else:
         assert explained and explained[0].startswith(reason), report
+
+
+def test_doctor_says_whether_the_fonts_draw_every_mark(picker):
+    """DejaVu Sans Mono (installed for the tests) draws every mark; the copy
+    mark was one it lacked (⧉), and it showed as a box."""
+    p = picker.start(["doctor", "--thumbnails", "symbols"], wait_ui=False)
+    report = p.finish(0).decode()
+    assert "marks: every mark has a font (✓✗▶★◫▤×░)" in report.splitlines(), report

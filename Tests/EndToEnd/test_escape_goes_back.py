@@ -43,7 +43,7 @@ def test_esc_at_the_top_still_cancels(picker, album_tree):
     p = picker.start([str(album_tree)])
     p.wait(lambda s: s.captions()[:1] == ["Album1/"], "the top folder")
     assert "Esc back" not in p.screen().status, p.describe()
-    p.send("Escape")
+    p.leave("Escape")
     assert p.finish(130) == b""
 
 
@@ -73,5 +73,5 @@ def test_esc_from_an_opened_stack_returns_to_its_tile(picker, tmp_path):
     p.send("Escape")
     p.wait(lambda s: (s.focused_caption() or "").startswith(sharpest[:10]) and f"{count} of {count}" not in s.breadcrumb, "the stack's tile focused again")
     assert not p.exited()
-    p.send("q")
+    p.leave("q")
     assert p.finish(130) == b""

@@ -72,7 +72,7 @@ def test_newline_in_a_name_needs_print0(picker, tmp_path):
         "the refusal on the bottom line, the pick kept",
     )
     assert screen.tiles(), screen
-    p.send("Escape")
+    p.leave("Escape")
     assert p.finish(130) == b""
 
 

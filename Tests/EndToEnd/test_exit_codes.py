@@ -92,7 +92,7 @@ def test_help_as_a_folder_name_is_browsed_not_answered(picker, tmp_path):
     (tmp_path / "help" / "a.jpg").write_bytes(b"x")
     p = picker.start(["help"], cwd=tmp_path)
     p.wait(lambda s: "a.jpg" in s.captions(), "the folder named help")
-    p.send("Escape")
+    p.leave("Escape")
     p.finish(130)
 
 

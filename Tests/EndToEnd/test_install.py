@@ -40,6 +40,8 @@ def test_install_then_uninstall_into_a_staging_folder(tmp_path):
     # The places table beside the binary, where it finds it.
     table = share / "picker-tui/places.bin"
     assert table.is_file()
+    # Its places' time zones beside it (clips recorded in UTC go on their clock).
+    assert (share / "picker-tui/zones.bin").is_file()
     verbose = subprocess.run([str(binary), "--version", "--verbose"], capture_output=True, text=True, timeout=20,
                              env={"PATH": "/usr/bin:/bin", "TERM": "dumb"}).stdout
     assert "places: GeoNames (CC BY 4.0, geonames.org)" in verbose, verbose

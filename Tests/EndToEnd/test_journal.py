@@ -45,7 +45,7 @@ def pick_two(picker, root):
 def test_a_cancel_leaves_the_picks_and_resume_brings_them_back(picker, tmp_path):
     root = make_files(tmp_path / "j", ["a.jpg", "b.jpg", "c.jpg"])
     p = pick_two(picker, root)
-    p.send("q")
+    p.leave("q")
     p.finish(130)
     journal = json.loads(journal_path(p).read_text())
     assert picked_paths(journal) == [f"{root}/a.jpg".encode(), f"{root}/b.jpg".encode()]
@@ -93,7 +93,7 @@ def test_no_offer_for_picks_from_other_sources(picker, tmp_path):
     other = make_files(tmp_path / "two", ["z.jpg"])
     p = picker.start([str(first)])
     p.toggle("a.jpg")
-    p.send("q")
+    p.leave("q")
     p.finish(130)
     p2 = picker.start([str(other)])
     p2.send("l")
@@ -101,6 +101,6 @@ def test_no_offer_for_picks_from_other_sources(picker, tmp_path):
     assert "R restores" not in p2.screen().status, p2.screen()
     p2.send("R")
     p2.wait_status("Nothing to restore")
-    p2.send("q")
+    p2.leave("q")
     p2.finish(130)
     assert journal_path(p2).exists(), "an unrelated run removed the journal"

@@ -59,10 +59,10 @@ def test_sequences_of_other_terminals_act_or_are_ignored(picker, tmp_path):
     for unknown in ("\x1b[2~", "\x1b[99~", "\x1b[1;5X", "\x1b[200~", "\x1bOz", "\x1b[?62;4c"):
         p.type(unknown)
     p.type("\x1b[[A")  # F1 on the console: help
-    p.wait_text("cancel: print nothing")
+    p.wait_text("leave, print nothing")
     p.send("x")
     p.wait_running(
-        lambda s: "cancel: print nothing" not in s
+        lambda s: "leave, print nothing" not in s
         and s.focused_caption() == "✓ P01.jpg"
         and s.tray_names() == ["P01.jpg"],
         "the grid again after x closed the help, P01.jpg focused and still picked",
@@ -75,7 +75,7 @@ def test_a_lone_escape_still_cancels(picker, tmp_path):
     root = make_files(tmp_path / "k", NAMES)
     p = picker.start([str(root)])
     p.toggle("P01.jpg")
-    p.send("Escape")
+    p.leave("Escape")
     assert p.finish(130) == b""
 
 

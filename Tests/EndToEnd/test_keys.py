@@ -11,7 +11,7 @@ def test_help_overlay_lists_the_keys_and_any_key_closes_it(picker, album_tree):
     p = picker.start([str(album_tree)])
     p.send("?")
     # The last row: the overlay is drawn whole, not caught mid-frame.
-    screen = p.wait_text("cancel: print nothing")
+    screen = p.wait_text("leave, print nothing")
     overlay = screen.lines[2:-2]
     text = "\n".join(overlay)
     for needle in ("Backspace", "PgUp", "PgDn", "Enter", "Space", "Tab", "Esc"):
@@ -101,7 +101,7 @@ def test_sort_by_date(picker, tmp_path):
     screen = p.wait(lambda s: s.captions() in (["b.jpg", "c.jpg", "a.jpg"], ["a.jpg", "c.jpg", "b.jpg"]), "date order")
     p.send("s")
     p.wait(lambda s: s.breadcrumb.rstrip().endswith("· name") and s.captions() == ["a.jpg", "b.jpg", "c.jpg"], "name order")
-    p.send("Escape")
+    p.leave("Escape")
     assert p.finish(130) == b""
 
 
@@ -116,7 +116,7 @@ def test_a_wait_that_times_out_says_what_it_expected_and_what_was_there(picker, 
     message = str(raised.value)
     assert "waiting for b.jpg alone" in message and "expected ['b.jpg']" in message, message
     assert "got ['a.jpg']" in message, message
-    p.send("Escape")
+    p.leave("Escape")
     p.finish(130)
 
 
@@ -131,10 +131,10 @@ def test_the_config_rebinds_keys_and_help_shows_the_new_ones(picker, tmp_path):
     p.wait_selected("b.jpg")
     assert p.screen().tray_names() == ["b.jpg"]
     p.send("?")
-    screen = p.wait_text("cancel: print nothing")
+    screen = p.wait_text("leave, print nothing")
     assert any("│ x " in line and "select" in line for line in screen.lines), "\n".join(screen.lines)
     p.send("Escape")
-    p.wait_no_text("cancel: print nothing")
+    p.wait_no_text("leave, print nothing")
     p.send("t")
     p.wait_text("d remove")
     p.send("d")

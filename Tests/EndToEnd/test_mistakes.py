@@ -57,12 +57,18 @@ def test_a_path_that_does_not_exist_alone_is_an_error(picker, tmp_path):
     assert p.stderr().decode() == f"picker-tui: no such file or directory: {typo}\n"
 
 
+def test_a_mistyped_subcommand_suggests_the_nearest_one(picker, tmp_path):
+    p = picker.start(["idnex"], cwd=tmp_path, wait_ui=False)
+    assert p.finish(2) == b""
+    assert p.stderr().decode() == "picker-tui: no such file or directory: idnex (did you mean `picker-tui index`?)\n"
+
+
 def test_one_missing_path_among_real_ones_is_shown_marked(picker, tmp_path):
     root = make_files(tmp_path / "m", ["a.jpg"])
     p = picker.start([str(root / "a.jpg"), str(root / "gone.jpg")])
     screen = p.wait(lambda s: s.captions() == ["a.jpg", "gone.jpg"], "both paths")
     assert "missing" in screen.tile("gone.jpg").text, screen
-    p.send("q")
+    p.leave("q")
     p.finish(130)
 
 
@@ -72,7 +78,7 @@ def test_folders_piped_in_are_skipped_with_a_note(picker, tmp_path):
     p = picker.start([], stdin=listing.encode())
     screen = p.wait(lambda s: s.captions() == ["a.jpg", "b.jpg"], "the two files, no folders")
     note = "2 folders in the list skipped: only files are offered"
-    if screen.status.strip() == TMUX_NOTICE:
+    if TMUX_NOTICE in screen.status:
         p.send("l")  # the first key clears the earlier notice
     p.wait_status(note)
     p.press("g", "a.jpg")
@@ -102,7 +108,7 @@ def test_keys_do_nothing_while_the_terminal_is_too_small(picker, tmp_path):
     # Cancel still works while too small.
     p.resize(20, 8)
     p.wait_text("Terminal too small")
-    p.send("q")
+    p.leave("q")
     assert p.finish(130) == b""
 
 
@@ -120,7 +126,7 @@ def test_without_an_alternate_screen_the_last_frame_is_cleared(picker, tmp_path,
     root = make_files(tmp_path / "c", ["apple.jpg", "banana.jpg"])
     p = picker.start([str(root)], env={"TERM": term})
     p.wait(lambda s: "apple.jpg" in s.text, "the grid")
-    p.send("q")
+    p.leave("q")
     assert p.finish(130) == b""
     screen = p.screen()
     assert "apple.jpg" not in screen.text and "Picked" not in screen.text, f"the last frame is left behind{screen}"
@@ -135,8 +141,9 @@ def test_a_fifo_put_in_place_of_a_picked_file_is_not_printed(picker, tmp_path):
     (root / "b.jpg").unlink()
     os.mkfifo(root / "b.jpg")
     p.send("Enter")
+    # It exists: it is named for what it is, not as gone.
     screen = p.wait_running(
-        lambda s: "b.jpg no longer exists" in s.status, "'b.jpg no longer exists' on the bottom line"
+        lambda s: "b.jpg is not a regular file" in s.status, "'b.jpg is not a regular file' on the bottom line"
     )
     assert screen.tray_names() == ["a.jpg", "✗ b.jpg"], screen
     p.send("Enter")

@@ -21,8 +21,10 @@ def test_pick_three_photos_across_two_albums(picker, album_tree):
     assert screen.source_bar.rstrip().endswith("0 picked"), screen
     assert screen.tray.strip() == "Picked 0  (Space picks the focused photo)", screen
     # Inside tmux without passthrough the first footer says how to get
-    # pixel thumbnails; the first key brings the hints back.
-    assert screen.status.strip() in (HINTS, TMUX_NOTICE), screen
+    # pixel thumbnails after the key hints, where both fit.
+    # Enter opens the focused album.
+    hints = HINTS.replace("Enter pick", "Enter open")
+    assert screen.status.strip() in (hints, hints + " · " + TMUX_NOTICE), screen
     assert len(screen.tiles()) == 5 and all(t.width == 18 and t.height == 11 for t in screen.tiles()), screen
 
     # Album2: the last photo first.
@@ -48,7 +50,8 @@ def test_pick_three_photos_across_two_albums(picker, album_tree):
         lambda s: s.crumb_path == f"{root} / Album1" and s.captions()[:1] == [".. Back"], "Album1's tiles"
     )
     screen = p.wait(lambda s: s.captions() == [".. Back", "IMG_1.jpg", "IMG_2.jpg", "IMG_10.jpg"], "Album1's photos")
-    p.press("l", "IMG_1.jpg")
+    # Opened on its first photo, not on Back.
+    p.wait_focus("IMG_1.jpg")
     p.press("l", "IMG_2.jpg")
     screen = p.toggle("IMG_2.jpg")
     assert screen.tray_names() == ["sunset.jpeg", "IMG_2.jpg"], screen
@@ -105,14 +108,62 @@ def test_print0_output_is_byte_exact(picker, tmp_path):
     assert out == "shots/my photo.jpg\0shots/café.jpg\0".encode("utf-8"), p.describe()
 
 
-@pytest.mark.parametrize("key", ["Escape", "C-c", "q"])
-def test_cancel_prints_nothing_and_exits_130(picker, album_tree, key):
+def test_ctrl_c_cancels_at_once_with_picks(picker, album_tree):
     p = picker.start([str(album_tree)])
     p.press("G", "Zoo.jpg")
     p.toggle("Zoo.jpg")  # a selection must not be printed on cancel
+    p.send("C-c")
+    assert p.finish(130) == b""
+    assert p.stderr() == b""
+
+
+@pytest.mark.parametrize("key", ["Escape", "q"])
+def test_leaving_with_picks_asks_once_then_a_second_key_leaves(picker, album_tree, key):
+    p = picker.start([str(album_tree)])
+    p.press("G", "Zoo.jpg")
+    p.toggle("Zoo.jpg")
+    p.send(key)
+    p.wait_status("1 picked: Enter prints it, Esc leaves without it")
     p.send(key)
     assert p.finish(130) == b""
     assert p.stderr() == b""
+
+
+@pytest.mark.parametrize("key", ["Escape", "q"])
+def test_leaving_without_picks_does_not_ask(picker, album_tree, key):
+    p = picker.start([str(album_tree)])
+    p.press("G", "Zoo.jpg")
+    p.send(key)
+    assert p.finish(130) == b""
+
+
+def test_three_picks_then_esc_at_the_top_asks_and_enter_prints_them(picker, album_tree):
+    p = picker.start([str(album_tree)])
+    p.press("G", "Zoo.jpg")
+    p.toggle("Zoo.jpg")
+    p.press("h", "IMG_3.jpg")
+    p.toggle("IMG_3.jpg")
+    p.send("h")
+    p.send("Space")
+    p.wait(lambda s: s.tray.lstrip().startswith("Picked 3"), "three picks")
+    p.send("Escape")
+    p.wait_status("3 picked: Enter prints them")
+    p.send("Enter")
+    out = p.finish(0)
+    assert len(out.splitlines()) == 3, p.describe()
+    assert out.splitlines()[0] == f"{album_tree}/Zoo.jpg".encode(), p.describe()
+
+
+def test_another_key_on_the_question_goes_back_to_the_grid(picker, album_tree):
+    p = picker.start([str(album_tree)])
+    p.press("G", "Zoo.jpg")
+    p.toggle("Zoo.jpg")
+    p.send("Escape")
+    p.wait_status("1 picked:")
+    p.send("h")
+    p.wait_running(lambda s: "1 picked:" not in s.status, "the grid again")
+    p.send("Enter")
+    assert p.finish(0) == f"{album_tree}/Zoo.jpg\n".encode(), p.describe()
 
 
 @pytest.mark.parametrize("stdout_pipe", [False, True], ids=["stdout-file", "stdout-pipe"])

@@ -598,17 +598,17 @@ def test_tmux_without_passthrough_draws_symbols_and_says_how(picker, tmp_path):
     six_stripe_photos(folder)
     p = picker.start([str(folder)])
     screen = p.wait(
-        lambda s: s.status.strip() == TMUX_NOTICE and "░" not in s.text
+        lambda s: s.status.strip() == HINTS + " · " + TMUX_NOTICE and "░" not in s.text
         and all(any("\u2580" <= ch <= "\u259f" for ch in tile.text) for tile in s.tiles()),  # block elements
         "symbol thumbnails and the passthrough notice in the footer",
     )
     assert len(screen.tiles()) == 6, screen
     styled = p.tmux("capture-pane", "-e", "-p", "-t", p.target)
     assert KITTY_PLACEHOLDER not in styled, "kitty placeholders with allow-passthrough off"
-    # The notice stays until the first key.
+    # The notice follows the key hints until the first key.
     p.press("Right", "p2.jpg")
     p.wait(lambda s: s.status.strip() == HINTS, "the key hints instead of the notice")
-    p.send("Escape")
+    p.leave("Escape")
     assert p.finish(130) == b""
 
 

@@ -72,7 +72,7 @@ def test_preview_of_a_broken_file_says_why_and_keeps_going(picker, tmp_path):
     p.wait(lambda s: "2/" in s.lines[-1], "the next photo")
     p.send("q")
     p.wait(lambda s: s.focused() is not None and s.counts is not None, "the grid again")
-    p.send("q")
+    p.leave("q")
     assert p.finish(130) == b""
 
 

@@ -100,7 +100,7 @@ def test_sign_in_browse_search_and_fetch_the_picks(picker, home, tmp_path):
         lambda s: s.crumb_path == "Holiday / Day 2" and s.captions() == [".. Back", "beach day2.png", "harbour.png"],
         "the Day 2 album",
     )
-    p.press("l", "beach day2.png")
+    p.wait_focus("beach day2.png")
     p.press("l", "harbour.png")
     p.toggle("harbour.png")
 
@@ -113,7 +113,7 @@ def test_sign_in_browse_search_and_fetch_the_picks(picker, home, tmp_path):
         lambda s: s.crumb_path.endswith("search: beach") and s.captions() == [".. Back", "beach day2.png", "beach.png"],
         "the search results",
     )
-    p.press("l", "beach day2.png")
+    p.wait_focus("beach day2.png")
     p.press("l", "beach.png")
     screen = p.toggle("beach.png")
     assert screen.tray_names() == ["harbour.png", "beach.png"], screen
@@ -130,7 +130,7 @@ def test_sign_in_browse_search_and_fetch_the_picks(picker, home, tmp_path):
     screen = p.wait(lambda s: s.captions() == HOLIDAY_ROOT, "Holiday's root without a prompt")
     assert not sign_in_box(screen), screen
     assert bar_labels(screen) == ["[1 ▤ Files]", "[2 ▤ Holiday]"], screen
-    p.send("q")
+    p.leave("q")
     p.finish(130)
 
 
@@ -146,7 +146,7 @@ def test_the_programs_stderr_goes_to_the_log_and_it_ends_with_the_picker(picker,
     assert "folder_source" not in str(screen), screen
     assert mode(home.log) == 0o600
 
-    p.send("q")
+    p.leave("q")
     p.finish(130)
     assert p.stderr() == b"", "the program's stderr reached the picker's"
     # shutdown was sent and the program left on its own, before the picker.
@@ -283,5 +283,5 @@ def test_switching_to_a_crashed_program_starts_it_again(picker, home, tmp_path):
     p.send("2")
     p.wait(lambda s: s.crumb_path == "Flaky", "the Flaky tab")
     p.wait(lambda s: s.captions() == ["a.png", "b.png"], "Flaky's photos after switching to it", timeout=5)
-    p.send("q")
+    p.leave("q")
     p.finish(130)

@@ -73,7 +73,7 @@ def test_a_remote_that_does_not_exist_shows_rclones_words(picker, home, tmp_path
     home.write_config({"kind": "rclone", "name": "Nowhere", "remote": "nosuchremote:Photos"})
     p = picker.start(["--source", "Nowhere"], env=rclone_env(home), wait_ui=False)
     p.wait(lambda s: "Nowhere: didn't find section in config file" in str(s), "rclone's own words")
-    p.send("Escape")
+    p.leave("Escape")
     p.finish(130)
 
 
@@ -98,7 +98,7 @@ def test_rclone_missing_is_an_error_in_that_source_only(picker, home, tmp_path):
     # The folder source is unaffected.
     p.send("1")
     p.wait(lambda s: "a.png" in str(s), "the folder's photos")
-    p.send("Escape")
+    p.leave("Escape")
     p.finish(130)
 
 
@@ -118,7 +118,7 @@ def test_rclone_killed_mid_browse_is_started_again(picker, home, tmp_path):
     # Esc goes back out of the album; q cancels.
     p.send("Escape")
     p.wait(lambda s: "Trip/" in s.captions(), "the remote's top again")
-    p.send("q")
+    p.leave("q")
     p.finish(130)
 
 

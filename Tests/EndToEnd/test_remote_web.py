@@ -100,6 +100,8 @@ def test_sign_in_browse_search_and_download_the_picks(picker, home, stock, tmp_p
         lambda s: s.crumb_path == "Stock / Album 1" and s.captions() == [".. Back"] + album[:11] + ["Load more"], "Album 1's first page"
     )
     assert screen.counts == (11, 30), screen
+    # Opened on its first photo; from Back, a row down.
+    p.press("Home", ".. Back")
     p.press("j", "Desert 6")
     for caption in ("Harbour 7", "Meadow 8", "Beach 9"):
         p.press("l", caption)
@@ -140,7 +142,7 @@ def test_sign_in_browse_search_and_download_the_picks(picker, home, stock, tmp_p
     p.toggle("b.png")
     p.send("2")
     p.wait(lambda s: s.crumb_path == "Stock / search: beach", "the search results again")
-    p.press("l", "Beach 1")
+    p.wait_focus("Beach 1")
     p.press("l", "Beach 9")
     screen = p.toggle("Beach 9")
     assert screen.tray_header() == "Picked 3", screen
@@ -197,7 +199,7 @@ def test_a_token_in_the_environment_signs_in_without_a_prompt(picker, home, stoc
     assert not sign_in_box(screen), screen
     assert bar_labels(screen) == ["[1 ▤ Files]", "[2 ☁ Stock]"], screen
     assert authorizations(stock, "/api/photos") == {f"Bearer {TOKEN}"}
-    p.send("q")
+    p.leave("q")
     p.finish(130)
     # The environment's token is never written down.
     assert not home.credentials("Stock").exists()
@@ -211,7 +213,7 @@ def test_a_refused_token_from_the_environment_brings_the_form(picker, home, stoc
     p.send("2")
     sign_in(p, TOKEN)
     p.wait(lambda s: s.captions()[:3] == ["Album 1/", "Album 2/", "Album 3/"] and not sign_in_box(s), "Stock's root")
-    p.send("q")
+    p.leave("q")
     p.finish(130)
 
 
@@ -231,7 +233,7 @@ def test_a_service_that_is_down_shows_why_and_the_picker_keeps_going(picker, hom
     services("--port", str(port))
     p.send("Enter")
     p.wait(lambda s: s.captions()[:3] == ["Album 1/", "Album 2/", "Album 3/"] and "⚠" not in s, "the root after Retry")
-    p.send("q")
+    p.leave("q")
     assert p.finish(130) == b""
     assert p.stderr() == b""
 
@@ -263,7 +265,7 @@ def test_a_slow_listing_does_not_hold_up_the_keys(picker, home, stock, tmp_path)
     screen = p.wait(lambda s: "Album 1/" in s.captions(), "Stock's root after the delay", timeout=20)
     assert time.monotonic() - began >= 9.5, f"the page came before the service's delay was over{screen}"
     assert screen.tray_names() == ["a.png"], screen
-    p.send("q")
+    p.leave("q")
     p.finish(130)
 
 
@@ -291,7 +293,7 @@ def test_a_broken_listing_shows_why_and_retry_loads_it(picker, home, stock, faul
     screen = p.wait(
         lambda s: s.captions()[:3] == ["Album 1/", "Album 2/", "Album 3/"] and "⚠" not in s, "the root after Retry"
     )
-    p.send("q")
+    p.leave("q")
     p.finish(130)
 
 
@@ -308,7 +310,7 @@ def test_a_service_that_repeats_its_pages_cannot_duplicate_tiles(picker, home, s
     # The service was not asked again and again.
     time.sleep(0.5)
     assert len(stock.paths("/api/photos")) <= 3, stock.paths("/api/photos")
-    p.send("q")
+    p.leave("q")
     p.finish(130)
 
 
@@ -384,7 +386,7 @@ def test_credentials_stay_home_when_the_service_redirects(picker, home, services
     for entry in followed:
         assert "Authorization" not in entry["headers"], f"the token went to another origin: {entry}"
     assert authorizations(first, "/api/photos") == {f"Bearer {TOKEN}"}
-    p.send("q")
+    p.leave("q")
     p.finish(130)
 
 
@@ -420,7 +422,7 @@ def test_saved_credentials_sign_in_and_sign_out_forgets_them(picker, home, stock
     p.send("2")
     sign_in(p, TOKEN)
     p.wait(lambda s: "Album 1/" in s.captions() and not sign_in_box(s), "Stock's root")
-    p.send("q")
+    p.leave("q")
     p.finish(130)
     credentials = home.credentials("Stock")
     assert credentials.exists()
@@ -438,7 +440,7 @@ def test_saved_credentials_sign_in_and_sign_out_forgets_them(picker, home, stock
     assert not credentials.exists()
     p.send("Escape")
     p.wait(lambda s: not sign_in_box(s) and "needs you to sign in" in s.status, "the form closed")
-    p.send("q")
+    p.leave("q")
     p.finish(130)
 
     # And the run after that asks again.
@@ -449,7 +451,7 @@ def test_saved_credentials_sign_in_and_sign_out_forgets_them(picker, home, stock
     p.send("Escape")
     # Esc and q within the escape delay would be Alt+q: wait for the form to go.
     p.wait(lambda s: not sign_in_box(s), "the form closed")
-    p.send("q")
+    p.leave("q")
     p.finish(130)
 
 
@@ -481,7 +483,7 @@ def test_preview_of_a_remote_photo_fetches_the_original_with_its_credentials(pic
     assert " × " in str(screen), screen
     p.send("Escape")
     p.wait(lambda s: s.focused_caption() == first_photo, "the grid again")
-    p.send("q")
+    p.leave("q")
     assert p.finish(130) == b""
 
 
@@ -509,5 +511,5 @@ def test_without_a_utf8_locale_the_icons_are_ascii(picker, home, stock, tmp_path
     home.write_config(web_source(stock))
     p = picker.start([str(folder)], env=home.env(LANG="C", LC_ALL="C"))
     p.wait(lambda s: bar_labels(s) == ["[1 # Files]", "[2 @ Stock*]"], "ASCII icons in the bar")
-    p.send("q")
+    p.leave("q")
     p.finish(130)

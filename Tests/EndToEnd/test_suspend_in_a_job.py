@@ -58,6 +58,19 @@ class Shell:
             time.sleep(0.02)
         raise AssertionError(f"waiting for {what}:\n{self.screen()}\n{self.states()}")
 
+    def modes(self) -> str:
+        """The pane's alternate screen, cursor, keypad and mouse flags."""
+        return self.tmux("display", "-p", "-t", self.session,
+                         "#{alternate_on} #{cursor_flag} #{keypad_flag} #{mouse_any_flag}").strip()
+
+    def wait_modes_restored(self, what: str) -> None:
+        deadline = time.monotonic() + 10
+        while self.modes() != "0 1 0 0":
+            assert time.monotonic() < deadline, (
+                f"{what}: the shell has not got its screen back (alternate cursor keypad mouse: {self.modes()})"
+                f"\n{self.screen()}\n{self.states()}")
+            time.sleep(0.02)
+
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-session", "-t", self.session], capture_output=True)
 
@@ -91,11 +104,12 @@ def test_ctrl_z_and_fg_never_leave_the_picker_stopped(shell, picker_bin, tmp_pat
         while shell.picker_state() != "T":
             assert time.monotonic() < deadline, f"run {run}: the picker did not stop: {shell.states()}"
             time.sleep(0.02)
-        # The whole job stopped; the shell's prompt may be on the screen the
-        # picker was leaving (see pk_suspend), so it is not looked for.
         while any(state != "T" for args, state in shell.states().items() if not args.startswith("bash")):
             assert time.monotonic() < deadline, f"run {run}: the job did not stop: {shell.states()}"
             time.sleep(0.02)
+        # Whoever held the terminal, the shell has its normal screen back,
+        # a visible cursor, and no keypad or mouse modes.
+        shell.wait_modes_restored(f"run {run}")
         time.sleep(0.1)
         shell.send("fg", "Enter")
         deadline = time.monotonic() + 10
@@ -111,3 +125,44 @@ def test_ctrl_z_and_fg_never_leave_the_picker_stopped(shell, picker_bin, tmp_pat
         while shell.picker_state() is not None:
             assert time.monotonic() < deadline, f"run {run}: the picker did not exit: {shell.states()}"
             time.sleep(0.02)
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["picker-tui {folder}", "timeout --foreground 60 picker-tui {folder}", "sh -c 'picker-tui {folder} | cat'"],
+    ids=["alone", "timeout-foreground", "sh-pipe-cat"],
+)
+def test_kill_ends_a_suspended_picker_at_once(shell, picker_bin, tmp_path, command):
+    """Ctrl-Z then `kill %1`: the picker ends (143 when it is the job),
+    never stops again on the terminal, and leaves the shell's modes alone."""
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for n in range(6):
+        Image.new("RGB", (64, 48), (n * 30, 80, 120)).save(folder / f"p{n:02d}.jpg", quality=80)
+    shell.send(f"PATH={picker_bin.parent}:$PATH", "Enter")
+    for run in range(RUNS):
+        shell.send("clear; " + command.format(folder=folder), "Enter")
+        shell.wait(lambda s: "? help" in s, f"the picker's grid (run {run})")
+        time.sleep(0.2)
+        shell.send("C-z")
+        deadline = time.monotonic() + 10
+        while shell.picker_state() != "T":
+            assert time.monotonic() < deadline, f"run {run}: the picker did not stop: {shell.states()}"
+            time.sleep(0.02)
+        shell.wait_modes_restored(f"run {run}, stopped")
+        # bash continues a stopped job it sends SIGTERM; until it has seen
+        # the job go, `wait` answers 148 (still stopped) at once.
+        shell.send("clear; kill %1; for i in $(seq 200); do wait %1 2>/dev/null; r=$?; [ $r != 148 ] && break; "
+                   "sleep 0.05; done; echo rc=$r; jobs; echo jobs-listed", "Enter")
+        shell.wait(lambda s: "jobs-listed" in s and "rc=" in s, f"kill answered (run {run})")
+        deadline = time.monotonic() + 10
+        while shell.picker_state() is not None:
+            assert time.monotonic() < deadline, f"run {run}: the killed picker is still there: {shell.states()}"
+            time.sleep(0.02)
+        screen = shell.screen()
+        assert "Stopped" not in screen.split("jobs-listed")[0].split("rc=")[-1], f"run {run}: a job is left\n{screen}"
+        if command.startswith("picker-tui"):
+            # Its status, from wait or from the shell's notice of the job.
+            assert "rc=143" in screen or "Exit 143" in screen, f"run {run}\n{screen}"
+        shell.wait_modes_restored(f"run {run}, after kill")
+

@@ -202,12 +202,12 @@ def test_colour_environment_is_honoured_through_a_pick(picker, tmp_path, case):
     p.toggle("P02.jpg")
     assert_colour_depth(p, depth, f"{case} with two selected")
     p.send("?")
-    p.wait_text("cancel: print nothing")
+    p.wait_text("leave, print nothing")
     assert_colour_depth(p, depth, f"{case} in the help")
     p.send("Escape")
     # Escape closes the help and must not cancel: the grid again, both picks kept.
     p.wait_running(
-        lambda s: "cancel: print nothing" not in s
+        lambda s: "leave, print nothing" not in s
         and s.focused_caption() == "✓ P02.jpg"
         and s.tray_names() == ["P01.jpg", "P02.jpg"],
         "the grid again after Escape closed the help, P01.jpg and P02.jpg still picked",
@@ -289,7 +289,7 @@ def test_a_terminal_too_small_for_one_tile_keeps_running_and_q_restores_it(picke
     # arrow read as a bare Esc would cancel with the same exit code as q.
     # q's exit 130 with nothing printed then shows Enter did not confirm.
     p.assert_running()
-    p.send("q")
+    p.leave("q")
     assert p.finish(130) == b""
     assert p.stderr() == b""
 
@@ -366,7 +366,7 @@ def test_stdout_on_dev_full(picker, tmp_path, ending):
     wait_focus_name(p, "P02.jpg")
     p.toggle("P02.jpg")
     if ending == "cancel":
-        p.send("q")
+        p.leave("q")
         assert p.wait_exit() == 130, p.describe()
         assert p.stderr() == b""
     else:

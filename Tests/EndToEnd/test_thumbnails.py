@@ -30,7 +30,7 @@ def test_photos_become_coloured_thumbnails(picker, tmp_path):
     # Block symbols fill the picture area.
     assert sum(ch in "▀▄▌▐█▖▗▘▙▚▛▜▝▞▟▁▂▃▅▆▇▉▊▋▍▎▏▔▕" for ch in tile.text) > 40, screen
     assert any(code.startswith("48;2;") for code in colour_codes(p)), "no 24-bit backgrounds"
-    p.send("Escape")
+    p.leave("Escape")
     assert p.finish(130) == b""
 
 
@@ -42,7 +42,7 @@ def test_256_colours_use_the_palette(picker, tmp_path):
     codes = colour_codes(p)
     assert sum(code.startswith(("38;5;", "48;5;")) for code in codes) >= 30, codes
     assert not any(code.startswith(("38;2;", "48;2;")) for code in codes), codes
-    p.send("Escape")
+    p.leave("Escape")
     assert p.finish(130) == b""
 
 
@@ -86,7 +86,7 @@ def test_thumbnail_cache_is_written_then_read(picker, tmp_path):
     p = picker.start([str(folder)], env=TRUECOLOR)
     wait_for_thumbnails(p, 1)
     assert any(code in ("48;2;0;0;255", "38;2;0;0;255") for code in colour_codes(p)), colour_codes(p)
-    p.send("Escape")
+    p.leave("Escape")
     p.finish(130)
 
     # The picker's cache is the freedesktop one, under XDG_CACHE_HOME.
@@ -112,7 +112,7 @@ def test_thumbnail_cache_is_written_then_read(picker, tmp_path):
     codes = colour_codes(p)
     assert any(code in ("48;2;255;0;0", "38;2;255;0;0") for code in codes), codes
     assert not any(code in ("48;2;0;0;255", "38;2;0;0;255") for code in codes), codes
-    p.send("Escape")
+    p.leave("Escape")
     p.finish(130)
 
 
@@ -124,7 +124,7 @@ def test_thumbnails_off_shows_captions_only(picker, tmp_path):
     assert "░" not in str(screen) and "JPG" in str(screen), screen
     assert not any(code.startswith("48;2;") for code in colour_codes(p)), "thumbnail colours with --thumbnails off"
     assert not (picker.base / "cache" / "thumbnails").exists()
-    p.send("Escape")
+    p.leave("Escape")
     p.finish(130)
 
 
@@ -139,7 +139,7 @@ def test_library_messages_go_to_the_log_not_the_screen(picker, tmp_path):
     p = picker.start([str(folder)], env=TRUECOLOR, stderr_tty=True)
     screen = p.wait(lambda s: "░" not in str(s) and "✗" in str(s), "the damaged file's error mark")
     assert "ftyp" not in str(screen) and "decode.cc" not in str(screen), screen
-    p.send("Escape")
+    p.leave("Escape")
     p.finish(130)
     log = picker.base / "state" / "picker-tui" / "picker-tui.log"
     assert "the second box must be the ftyp box" in log.read_text(), "libjxl's message belongs in the log"

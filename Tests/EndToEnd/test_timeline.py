@@ -159,7 +159,7 @@ def test_a_file_added_and_one_deleted_between_runs(picker, tmp_path):
     photos = make_library(folder, "--small")
     p = start(picker, folder)
     p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted")
-    p.send("Escape")
+    p.leave("Escape")
     p.finish(130)
     gone = photos[1]
     (folder / gone["path"]).unlink()
@@ -195,7 +195,7 @@ def test_a_damaged_index_is_rebuilt_with_one_line_on_stderr(picker, library):
     index.write_bytes(b"not a database " * 1000)
     p = start(picker, folder)
     p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted")
-    p.send("Escape")
+    p.leave("Escape")
     p.finish(130)
     lines = p.stderr().decode().splitlines()
     assert len(lines) == 1 and "set aside" in lines[0], lines
@@ -300,7 +300,7 @@ def test_a_long_timeline_moves_its_window_for_end_and_far_dates(picker, big_libr
     p = start(picker, folder)
     p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted", timeout=30)
     p.wait_no_text("Indexing")
-    p.send("Escape")
+    p.leave("Escape")
     p.finish(130)
     p = start(picker, folder)
     p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted")
@@ -345,7 +345,7 @@ def test_the_config_library_roots_and_open_photos(picker, library, tmp_path):
     phone = [x for x in photos if x["path"].startswith("Phone/")]
     p = picker.start(["--config", str(config)])
     p.wait(lambda s: equal(total_of(s), len(phone)), "the Phone folder's photos counted")
-    p.send("Escape")
+    p.leave("Escape")
     p.finish(130)
     # open = "photos": a folder argument opens on its timeline, not Files.
     p = picker.start(["--config", str(config), str(folder / "2023")], env={"LANG": "C"})

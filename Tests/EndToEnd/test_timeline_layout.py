@@ -51,7 +51,7 @@ def test_one_photo_a_day_shows_three_full_rows_in_date_order(picker, tmp_path):
     # Each day under its own header: the first row's line names its days.
     header = screen.lines[rows and screen.tiles()[0].top - 1]
     assert "Fri 31 May 2024" in header and "Thu 30 May 2024" in header, screen
-    p.send("q")
+    p.leave("q")
     p.finish(130)
 
 
@@ -70,7 +70,7 @@ def test_the_top_line_names_the_day_while_scrolled_at_80x24(picker, tmp_path):
     screen = p.screen()
     assert screen.lines[2].lstrip().startswith("Fri 14 Jun 2024"), screen
     assert screen.focused() is not None, screen
-    p.send("q")
+    p.leave("q")
     p.finish(130)
 
 
@@ -98,5 +98,5 @@ def test_the_scale_marks_the_focused_month_after_go_to_date_and_end(picker, tmp_
     p.wait(lambda s: sum(line.startswith("▶") for line in scale(s)) == 1, "one line marked after the jump")
     p.send("End")
     p.wait(lambda s: any(line == "▶2019" for line in scale(s)), "2019 marked after End")
-    p.send("q")
+    p.leave("q")
     p.finish(130)

@@ -127,7 +127,7 @@ def test_a_401_mid_session_asks_to_sign_in_again_and_keeps_the_picks(picker, hom
     p.wait_text("NAS needs you to sign in")
     p.send("Escape")
     p.wait(lambda s: "Trip/" in s.captions() and "1 picked" in s.lines[0], "the top again, the pick kept")
-    p.send("q")
+    p.leave("q")
     p.finish(130)
 
 
@@ -179,7 +179,7 @@ def test_a_wrong_password_is_refused_in_the_form_and_the_right_one_signs_in(pick
     p.send("Enter")
     p.wait(lambda s: not sign_in_box(s) and equal(s.captions(), ["a.jpg"]), "the listing after signing in")
     assert json.loads(home.credentials("NAS").read_text()) == {"user": "alice", "password": "secret"}
-    p.send("Escape")
+    p.leave("Escape")
     p.finish(130)
 
 
@@ -218,7 +218,7 @@ def test_a_100_mb_reply_is_an_error_not_a_hang_or_a_heap(picker, home, dav, tmp_
     assert peak_memory_kib(pid) < 200 * 1024, f"peak RSS {peak_memory_kib(pid)} KiB"
     p.send("1")
     p.wait(lambda s: "here.png" in s.captions(), "the folder source, still working")
-    p.send("Escape")
+    p.leave("Escape")
     p.finish(130)
 
 
@@ -263,7 +263,7 @@ def test_rclone_serve_webdav_is_browsed_and_picked_and_a_wrong_password_asks_aga
     p.send("Escape")
     screen = p.wait(lambda s: not sign_in_box(s), "the form closed by Esc")
     assert "NAS asks to sign in again" in screen and "needs you to sign in" in screen.status, screen
-    p.send("Escape")
+    p.leave("Escape")
     p.finish(130)
 
     p = picker.start(["--source", "NAS"], env=webdav_env(home, rclone_dav, COLORTERM="truecolor"))

@@ -77,6 +77,7 @@ import Testing
     #expect(render(state).hasSuffix("Search Files: se█"))
     state.size = TerminalSize(width: 20, height: 5)
     #expect(render(state).hasPrefix("Terminal too small"))
+    #expect(render(state).contains("needs 24×9"))
   }
 
   @Test func loadMoreCountsWhatIsLeft() {
@@ -119,13 +120,17 @@ import Testing
       PreviewView.wrapWords("2024-06-14 10:15:00 +02:00 (EXIF)", width: 20) == ["2024-06-14 10:15:00", "+02:00 (EXIF)"])
     #expect(
       PreviewView.wrapWords("/a/very/long/path/without/spaces", width: 10) == [
-        "/a/very/lo", "ng/path/wi", "thout/spac", "es",
+        "/a/very/", "long/path/", "without/", "spaces",
       ])
+    #expect(PreviewView.wrapWords("IMG_20230910_163005_003.jpg", width: 25) == ["IMG_20230910_163005_", "003.jpg"])
+    #expect(
+      PreviewView.wrapWords("…/lib/Shared/Copies/p0010.jpg", width: 15) == ["…/lib/Shared/", "Copies/", "p0010.jpg"])
+    #expect(PreviewView.wrapWords("abcdefghijkl", width: 5) == ["abcde", "fghij", "kl"])
   }
 
   @Test func indexingNewsGoesBeforeTheTmuxHint() {
     var (state, _) = Fixture.started()
-    state.notice = Notice("Pixel thumbnails in tmux need: tmux set -g allow-passthrough on", isHint: true)
+    state.notice = Notice("pixel thumbnails: tmux set -g allow-passthrough on", isHint: true)
     state.sourceStatus[0] = "Indexing 1,200 of ~5,000"
     #expect(AppView.render(state, theme: .monochrome).plainText.contains("Indexing 1,200 of ~5,000"))
     state.notice = Notice("Nothing picked yet")

@@ -68,7 +68,11 @@ typedef struct {
   // track's matrix: a phone's portrait video is stored landscape); and its
   // dates: Apple's com.apple.quicktime.creationdate as written (local time
   // with its offset), the ©day text, and mvhd's creation time (UTC seconds
-  // since 1904; 0 when unset).
+  // since 1904; 0 when unset). A Matroska or WebM file (MKV, WEBM) says
+  // its duration and size the same way, and its Info's DateUTC as
+  // created_since_1904 (no rotation); an AVI its length and size, and a
+  // camera's IDIT (else INFO's ICRD) as date_original, in EXIF's form on
+  // the camera's clock.
   int32_t is_video;
   double duration_seconds;
   int32_t rotation;
@@ -76,6 +80,9 @@ typedef struct {
   uint64_t created_since_1904;
   // The video track's codec as its sample description names it ("avc1",
   // "hvc1", "hev1", "mp4v"; "" unknown) and its frame rate (0 unknown).
+  // Matroska's CodecID by MP4's names where MP4 has one ("avc1", "hvc1",
+  // "vp09", "vp08", "av01", "mp4v"); AVI's fourcc (biCompression, else
+  // fccHandler: "H264", "XVID", "MJPG").
   char video_codec[8];
   double frame_rate;
   // Apple's content identifier (a UUID), which a Live Photo's still (its

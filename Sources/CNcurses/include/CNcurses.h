@@ -73,6 +73,8 @@ void pk_restore_signal_handlers(void);
 
 /// The last signal recorded, or 0; clears it.
 int pk_take_signal(void);
+/// Whether a signal is recorded, without taking it.
+int pk_signal_pending(void);
 
 /// A descriptor that becomes readable when a signal arrives (SIGINT, SIGTERM,
 /// SIGHUP, SIGQUIT, and SIGWINCH once `pk_install_resize_wakeup` ran), so the
@@ -93,6 +95,9 @@ int pk_take_resync(void);
 void pk_install_suspend_handler(void);
 int pk_take_suspend(void);
 void pk_suspend(void);
+/// Whether the picker's process group holds the terminal (a stopped or
+/// killed job's does not: the shell does).
+int pk_owns_terminal(void);
 /// After a resume: whether drags must be asked for again, once the next
 /// frame's resume of the screen has set the plain mouse mode.
 int pk_take_resume_mouse(void);

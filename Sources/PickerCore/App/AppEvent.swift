@@ -27,5 +27,5 @@ public enum AppEvent: Hashable, Sendable {
   /// Bytes of a remote picture received so far, and expected when known.
   case thumbnailProgress(ImageRequest.Key, received: Int64, expected: Int64?)
   /// The files of a confirm were checked; these no longer exist.
-  case pickedChecked(PickCheck, missing: Set<PathBytes>)
+  case pickedChecked(PickCheck, missing: Set<PathBytes>, notFiles: Set<PathBytes> = [])
 }

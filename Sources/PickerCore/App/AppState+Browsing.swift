@@ -94,9 +94,11 @@ extension AppState {
       let pageSize = layout.pageSize(requested: options.pageSize)
       scope.moveWindow(to: max(0, total - pageSize), generation: takeGeneration())
       scope.seekItem = total - 1
+      scope.holdsEnd = true
       self.scope = scope
       return loadNextPage(sourceIndex: activeSource)
     }
+    scope.holdsEnd = true
     var effects: [Effect] = []
     if scope.offersMore, scope.total != nil, scope.error == nil {
       _ = scope.revealPrefetched()
@@ -116,6 +118,20 @@ extension AppState {
     guard var scope, grid.count > 0 else { return }
     scope.scrollRow = grid.firstRow(showingLast: grid.count - 1, layout: layout)
     self.scope = scope
+  }
+
+  /// After a page or a listing read again, End's target still holds: the
+  /// focus goes back to the last photo, and when the listing grew past
+  /// what is loaded, End runs again.
+  mutating func keepEnd(sourceIndex: Int) -> [Effect] {
+    guard sourceIndex == activeSource, isOnGrid, let scope, scope.holdsEnd, scope.seekItem == nil, !scope.seeksEnd,
+      !scope.relisting, scope.loadingOffset == nil
+    else { return [] }
+    if scope.offersMore { return focusLastItem() }
+    guard scope.focus != scope.lastItemIndex else { return [] }
+    self.scope?.focus = scope.lastItemIndex
+    scrollToBottom()
+    return []
   }
 
   /// A page arrived while End was seeking the end: follow it there.
@@ -167,22 +183,43 @@ extension AppState {
   /// Opens a stack like an album: its photos, the focus on its cover.
   mutating func open(stack item: PhotoItem) -> [Effect] {
     guard let stack = item.stack else { return [] }
-    let label = "×\(stack.count) " + Sanitizer.sanitize(stack.members[0].title)
+    // Named by its cover, the photo its tile showed.
+    let label = "×\(stack.count) " + Sanitizer.sanitize(stack.members[stack.coverIndex].title)
     var child = makeScope(.stack(coverID: item.id), label: label, sort: scope?.sort ?? .name, of: activeSource)
-    child.receive(Page(items: stack.members, hasMore: false, total: stack.count))
+    var page = Page(items: stack.members, hasMore: false, total: stack.count)
+    page.days = Self.days(of: stack.members, placesFrom: scope?.days)
+    child.receive(page)
     child.focus = 1 + stack.coverIndex
     scopeStacks[activeSource].append(child)
     return []
   }
 
+  /// A stack's days, for its headers: its own counts, with the places the
+  /// listing it came from gave those days (the stack's photos carry none).
+  static func days(of members: [PhotoItem], placesFrom listing: [DayCount]?) -> [DayCount]? {
+    guard let listing else { return nil }
+    var days: [DayCount] = []
+    for member in members {
+      guard let day = member.taken?.day else { continue }
+      if let index = days.firstIndex(where: { $0.day == day }) {
+        days[index].count += 1
+        days[index].videos += member.isVideo ? 1 : 0
+      } else {
+        let places = listing.first { $0.day == day }?.places ?? []
+        days.append(DayCount(day: day, count: 1, places: places, videos: member.isVideo ? 1 : 0))
+      }
+    }
+    return days
+  }
+
   /// Back to the scope below; it is listed again if its source changed meanwhile.
   @discardableResult
   /// Esc in the grid: the scope below on the source's stack (a search's
-  /// results, an opened stack and a folder each are one), else cancel.
-  /// The picks stay either way until the run ends.
+  /// results, an opened stack and a folder each are one), else leave,
+  /// asking first when there are picks.
   mutating func goBack() -> [Effect] {
     guard scopeStacks.indices.contains(activeSource), scopeStacks[activeSource].count > 1 else {
-      return [.finish(.cancelled)]
+      return quitAsking()
     }
     return goToParent()
   }
@@ -298,7 +335,8 @@ extension AppState {
     leaveEmptyStartingSource()
     let isTop = depth == scopeStacks[load.sourceIndex].count - 1
     restoreFocus(in: load.sourceIndex, depth: depth)
-    let follow = isTop ? followSeekToEnd(sourceIndex: load.sourceIndex) + followSeek(sourceIndex: load.sourceIndex) : []
+    var follow = isTop ? followSeekToEnd(sourceIndex: load.sourceIndex) + followSeek(sourceIndex: load.sourceIndex) : []
+    if isTop && follow.isEmpty { follow = keepEnd(sourceIndex: load.sourceIndex) }
     // A change that came while this page was on its way is listed now.
     return finishIfNothingToPick() + follow
       + (follow.isEmpty && isTop ? relistIfNeeded(sourceIndex: load.sourceIndex) : [])

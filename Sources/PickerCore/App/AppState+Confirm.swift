@@ -44,7 +44,7 @@ extension AppState {
   /// The files of a confirm were checked: `missing` are gone. The first time
   /// they are marked in the tray and nothing is printed; Enter again (with
   /// the same files gone) prints the others.
-  mutating func receiveCheck(_ check: PickCheck, missing: Set<PathBytes>) -> [Effect] {
+  mutating func receiveCheck(_ check: PickCheck, missing: Set<PathBytes>, notFiles: Set<PathBytes> = []) -> [Effect] {
     // A second Enter's check, once a download has started, is late.
     if top(DownloadMode.self) != nil { return [] }
     if missing.isEmpty { return finishConfirm(check) }
@@ -56,9 +56,14 @@ extension AppState {
     let firstGone = check.outputs.indices.first { isGone(check.outputs[$0]) }.map {
       Sanitizer.sanitize(check.titles[$0])
     }
-    let gone =
-      missing.count == 1
-      ? "\(firstGone ?? "a picked file") no longer exists" : "\(missing.count) picked files no longer exist"
+    let gone: String
+    switch (missing.count, notFiles.isSuperset(of: missing), notFiles.isEmpty) {
+    case (1, true, _): gone = "\(firstGone ?? "a picked file") is not a regular file (a pipe or a device)"
+    case (1, _, _): gone = "\(firstGone ?? "a picked file") no longer exists"
+    case (_, true, _): gone = "\(missing.count) picked paths are not regular files"
+    case (_, _, true): gone = "\(missing.count) picked files no longer exist"
+    default: gone = "\(missing.count) picked files are gone or not regular files"
+    }
     if kept.isEmpty {
       notice = Notice("\(gone): nothing to print", isError: true)
       return []

@@ -13,13 +13,23 @@ extension AppState {
     return carriedMove != nil || (scope.revealOnArrival && scope.hasMore)
   }
 
+  /// End is still on its way to the last photo: Enter, Space and the
+  /// preview wait to act on that one, not on what the focus passes on
+  /// the way; any other key lets go of End at once.
+  var endInFlight: Bool {
+    guard let scope, scope.holdsEnd, scope.error == nil else { return false }
+    return scope.seekItem != nil || scope.seeksEnd || scope.relisting
+  }
+
   /// Keys that act on the photos wait while the focus waits for a page
   /// (and keys after them, to keep the order); the rest (help, search,
   /// sources, cancel) act at once.
   func waitsForPage(before key: Key) -> Bool {
-    guard isOnGrid, focusAwaitsPage else { return false }
+    guard isOnGrid else { return false }
     let action = options.keys.grid.action(for: key)
-    if action == .cancel || action == .back { return false }
+    if action == .cancel || action == .quit || action == .back { return false }
+    if endInFlight { return !typedAhead.isEmpty || action == .activate || action == .toggle || action == .preview }
+    guard focusAwaitsPage else { return false }
     return !typedAhead.isEmpty || action?.actsOnPhotos == true
   }
 
@@ -49,7 +59,7 @@ extension AppState {
 
   /// Applies the keys typed ahead once their page is there.
   mutating func replayTypedAhead() -> [Effect] {
-    guard !typedAhead.isEmpty, isOnGrid, !focusAwaitsPage else { return [] }
+    guard !typedAhead.isEmpty, isOnGrid, !focusAwaitsPage, !endInFlight else { return [] }
     let keys = typedAhead
     typedAhead = []
     // Typed for a scope the user has left (another source clicked, a folder

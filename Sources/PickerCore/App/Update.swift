@@ -53,8 +53,8 @@ extension AppState {
       effects = []
     case .sourceChanged(let index, let change):
       effects = receive(change, from: index)
-    case .pickedChecked(let check, let missing):
-      effects = receiveCheck(check, missing: missing)
+    case .pickedChecked(let check, let missing, let notFiles):
+      effects = receiveCheck(check, missing: missing, notFiles: notFiles)
     case .factsLoaded(let reference, var read):
       // The name was set when asked for, from the listing.
       read.name = facts[reference]?.name ?? read.name
@@ -107,7 +107,10 @@ extension AppState {
   /// Runs a grid action.
   mutating func perform(_ action: GridAction) -> [Effect] {
     // Any other key stops End's walk, or a jump's, where it is.
-    if action != .last { scope?.seeksEnd = false }
+    if action != .last {
+      scope?.seeksEnd = false
+      scope?.holdsEnd = false
+    }
     scope?.seekItem = nil
     switch action {
     case .moveUp: moveRows(-1, clampToEnds: false)
@@ -145,6 +148,7 @@ extension AppState {
     case .signOut: return signOut()
     case .help: enter(HelpMode())
     case .cancel: return [.finish(.cancelled)]
+    case .quit: return quitAsking()
     case .back: return goBack()
     case .preview: return openPreview()
     case .compare: openCompare()

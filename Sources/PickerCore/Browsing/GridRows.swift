@@ -15,8 +15,10 @@ public struct GridRows: Hashable, Sendable {
     public var column: Int
     public var span: Int
     public var places: [String] = []
+    /// How many of `count` are videos.
+    public var videos = 0
 
-    var dayCount: DayCount { DayCount(day: day, count: count, places: places) }
+    var dayCount: DayCount { DayCount(day: day, count: count, places: places, videos: videos) }
   }
 
   public enum Row: Hashable, Sendable {
@@ -72,7 +74,7 @@ public struct GridRows: Hashable, Sendable {
         section.day.map {
           DayCount(
             day: $0, count: Self.photoCount(of: section, in: scope, wholeDays: wholeDays),
-            places: wholeDays?[$0]?.places ?? [])
+            places: wholeDays?[$0]?.places ?? [], videos: Self.videoCount(of: section, in: scope, wholeDays: wholeDays))
         },
         cells)
     }
@@ -98,6 +100,12 @@ public struct GridRows: Hashable, Sendable {
     return scope.items[section.start..<(section.start + section.count)].reduce(0) { $0 + ($1.stack?.count ?? 1) }
   }
 
+  /// The videos among them, counted the same way.
+  static func videoCount(of section: ItemSection, in scope: Scope, wholeDays: [Int: DayCount]?) -> Int {
+    if let day = section.day, let whole = wholeDays?[day] { return whole.videos }
+    return scope.items[section.start..<(section.start + section.count)].reduce(0) { $0 + ($1.isVideo ? 1 : 0) }
+  }
+
   /// Lays groups of cells into bands, left to right.
   private struct Flow {
     let columns: Int
@@ -113,7 +121,10 @@ public struct GridRows: Hashable, Sendable {
       guard used > 0, used + count <= columns else {
         // A new row: the day does not fit beside what is there.
         let labels = day.map {
-          [DayLabel(day: $0.day, count: $0.count, column: 0, span: min(count, columns), places: $0.places)]
+          [
+            DayLabel(
+              day: $0.day, count: $0.count, column: 0, span: min(count, columns), places: $0.places, videos: $0.videos)
+          ]
         }
         bands.append(Band(labels: labels ?? [], cells: cells))
         used = count % columns
@@ -129,7 +140,9 @@ public struct GridRows: Hashable, Sendable {
       }
       last.cells = last.cells.lowerBound..<cells.upperBound
       if let day {
-        last.labels.append(DayLabel(day: day.day, count: day.count, column: used, span: count, places: day.places))
+        last.labels.append(
+          DayLabel(
+            day: day.day, count: day.count, column: used, span: count, places: day.places, videos: day.videos))
       }
       bands.append(last)
       used = (used + count) % columns

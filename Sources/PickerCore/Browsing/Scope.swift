@@ -39,6 +39,10 @@ public struct Scope: Hashable, Sendable {
   /// End was pressed on a listing whose size is known: pages are shown as
   /// they arrive and asked for until the last one.
   public var seeksEnd = false
+  /// End was the last key: whatever arrives before the next key (a page,
+  /// a listing read again after a rescan or the stacks' signatures, a
+  /// grown total), the focus goes back to the listing's last photo.
+  public var holdsEnd = false
   public private(set) var total: Int?
   /// The offset of the page in flight, if any.
   public var loadingOffset: Int?
@@ -141,6 +145,10 @@ public struct Scope: Hashable, Sendable {
   }
 
   public mutating func receive(_ page: Page) {
+    // A folder, a search or a place just opened: the focus goes to what
+    // was opened, not to Back (Enter at once would leave it again).
+    let opensOnFirstItem = !isRoot && !relisting && !hasLoadedOnce && focus == 0
+    defer { if opensOnFirstItem && !items.isEmpty && focus == 0 { focus = 1 } }
     if relisting {
       relisting = false
       items = []

@@ -56,7 +56,7 @@ public enum FactsReader {
       path: path, name: name, modified: LibraryScanner.modified(info),
       latestDay: PhotoMetadataReader.latestBelievableDay(), sidecars: sidecars
     ).taken
-    return "\(taken.label) (\(taken.origin.label))"
+    return "\(taken.label) (\(taken.originLabel))"
   }
 
   static func formatName(_ format: ImageFormat) -> String {

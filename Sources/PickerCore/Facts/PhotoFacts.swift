@@ -68,12 +68,20 @@ public struct PhotoFacts: Hashable, Sendable {
   }
 
   /// The codec's common name, with the file's own code: "HEVC (hvc1)".
+  /// MP4's codes, and Matroska's CodecIDs by the same codes (vp08, mp2v,
+  /// theo...); AVI's fourccs ("H264", "XVID", "MJPG") in either case.
   static func codecName(_ code: String) -> String {
     let names = [
-      "avc1": "H.264", "avc3": "H.264", "hvc1": "HEVC", "hev1": "HEVC", "mp4v": "MPEG-4", "av01": "AV1",
-      "vp09": "VP9", "apcn": "ProRes", "apch": "ProRes", "apcs": "ProRes", "ap4h": "ProRes", "jpeg": "Motion JPEG",
+      "avc1": "H.264", "avc3": "H.264", "hvc1": "HEVC", "hev1": "HEVC", "mp4v": "MPEG-4 Part 2", "av01": "AV1",
+      "vp09": "VP9", "vp08": "VP8", "vvc1": "H.266", "apcn": "ProRes", "apch": "ProRes", "apcs": "ProRes",
+      "apco": "ProRes", "ap4h": "ProRes", "jpeg": "Motion JPEG", "mjpg": "Motion JPEG", "mp2v": "MPEG-2",
+      "mp1v": "MPEG-1", "theo": "Theora", "ffv1": "FFV1", "drac": "Dirac",
+      // AVI's fourccs, by their lowercase.
+      "h264": "H.264", "x264": "H.264", "hevc": "HEVC", "h265": "HEVC", "xvid": "MPEG-4 Part 2",
+      "divx": "MPEG-4 Part 2", "dx50": "MPEG-4 Part 2", "fmp4": "MPEG-4 Part 2", "mp43": "MS MPEG-4 v3",
+      "div3": "MS MPEG-4 v3", "dvsd": "DV", "mpg2": "MPEG-2", "vp80": "VP8", "vp90": "VP9",
     ]
-    return names[code].map { "\($0) (\(code))" } ?? code
+    return (names[code] ?? names[code.lowercased()]).map { "\($0) (\(code))" } ?? code
   }
 
   static func decimal(_ value: Double, digits: Int) -> String { String(format: "%.\(digits)f", value) }

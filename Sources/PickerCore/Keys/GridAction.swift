@@ -5,7 +5,11 @@ public enum GridAction: Hashable, Sendable {
   case toggle, activate, parent
   case nextSource, previousSource
   case source(Int)
-  case search, focusTray, bigger, smaller, cycleSort, signOut, help, cancel
+  case search, focusTray, bigger, smaller, cycleSort, signOut, help
+  /// Ends the run at once, printing nothing (Ctrl-C).
+  case cancel
+  /// Ends the run printing nothing, but asks first when there are picks (q).
+  case quit
   /// Back one level: out of search results, an opened stack or a folder;
   /// at a source's top it cancels.
   case back
@@ -47,6 +51,7 @@ extension GridAction: KeyCommand {
     case .signOut: "sign-out"
     case .help: "help"
     case .cancel: "cancel"
+    case .quit: "quit"
     case .back: "back"
     case .preview: "preview"
     case .compare: "compare"
@@ -67,7 +72,7 @@ extension GridAction: KeyCommand {
       .nextSource, .previousSource,
     ] + (0..<9).map(GridAction.source)
       + [
-        .search, .focusTray, .bigger, .smaller, .cycleSort, .signOut, .help, .cancel, .back, .preview, .compare,
+        .search, .focusTray, .bigger, .smaller, .cycleSort, .signOut, .help, .cancel, .quit, .back, .preview, .compare,
         .toggleStacks, .restorePicks,
         .nextMonth, .previousMonth, .nextDay, .previousDay, .goToDate, .places,
       ]
@@ -132,9 +137,14 @@ extension KeyMap where Command == GridAction {
         Binding([.char("R")], .restorePicks, help: "restore the picks of an unfinished run (when offered)"),
         Binding([.char("?"), .function(1)], .help, help: "this help", hint: "help"),
         Binding(
-          [.escape], .back, help: "back (results, stack, folder); at the top: cancel",
+          [.escape], .back, help: "back (results, stack, folder); at the top: leave",
           hint: "back"),
-        Binding([.char("q"), .ctrl("c")], .cancel, help: "cancel: print nothing"),
+        Binding(
+          [.char("q")], .quit, help: "leave, printing nothing (asks first with picks)",
+          group: "leave, print nothing (Esc, q ask first with picks)"),
+        Binding(
+          [.ctrl("c")], .cancel, help: "cancel at once: print nothing",
+          group: "leave, print nothing (Esc, q ask first with picks)"),
       ])
 
   /// The help screen's rows, the digit bindings folded into one ("1-9").

@@ -12,6 +12,16 @@ public struct PlaceGroup: Hashable, Sendable {
 }
 
 extension LibraryIndex {
+  /// Whether some photo's place (town, region or country) holds `name`, as
+  /// `--place` matches it: a name that matches none is a mistake to say.
+  public func knowsPlace(_ name: String) throws(SQLiteError) -> Bool {
+    try withDatabase { database throws(SQLiteError) in
+      let statement = try database.prepare("SELECT 1 FROM place WHERE words LIKE ? ESCAPE '\\' LIMIT 1")
+      statement.bind(["%" + LibraryFilter.escapedForLike(PlaceText.folded(name)) + "%"])
+      return try statement.step()
+    }
+  }
+
   /// Every place a photo of `filter` is in, with its count and newest day
   /// (from the trigger-kept day counts: no photo row is read), most
   /// photos first. Covers are not read: `cover(ofPlaces:onDay:_:)`.

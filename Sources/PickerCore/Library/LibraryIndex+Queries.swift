@@ -101,7 +101,7 @@ extension LibraryIndex {
       let statement = try database.prepare(
         """
         SELECT CASE WHEN p.taken >= 0 THEN p.taken / 86400000 ELSE (p.taken + 1) / 86400000 - 1 END AS day,
-          ifnull(p.place, -1), count(*)
+          ifnull(p.place, -1), count(*), sum(p.duration IS NOT NULL)
         FROM photo p JOIN folder f ON f.id = p.folder WHERE \(condition) GROUP BY day, p.place ORDER BY day DESC
         """)
       statement.bind(parameters)
@@ -115,7 +115,7 @@ extension LibraryIndex {
     return try withDatabase { database throws(SQLiteError) in
       let statement = try database.prepare(
         """
-        SELECT d.day, d.place, sum(d.count) FROM day_count d JOIN folder f ON f.id = d.folder
+        SELECT d.day, d.place, sum(d.count), sum(d.videos) FROM day_count d JOIN folder f ON f.id = d.folder
         WHERE \(condition) GROUP BY d.day, d.place ORDER BY d.day DESC
         """)
       statement.bind(parameters)
@@ -123,7 +123,7 @@ extension LibraryIndex {
     }
   }
 
-  /// Rows of (day, place key or -1, count), newest day first, as days with
+  /// Rows of (day, place key or -1, count, videos), newest day first, as days with
   /// their places' names, most photos first (ties by name).
   private static func days(from statement: SQLiteStatement, placeNames: [Int64: String]) throws(SQLiteError)
     -> [DayCount]
@@ -145,6 +145,7 @@ extension LibraryIndex {
         counts.append(DayCount(day: day, count: 0))
       }
       counts[counts.count - 1].count += count
+      counts[counts.count - 1].videos += Int(statement.int(3))
       if let name = placeNames[place] { places[name, default: 0] += count }
     }
     finishDay()

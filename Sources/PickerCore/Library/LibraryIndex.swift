@@ -6,7 +6,7 @@ import Foundation
 /// rebuilt: a damaged or foreign file is set aside and started anew.
 public final class LibraryIndex: @unchecked Sendable {
   /// Bumped when the tables change: an older file is rebuilt.
-  static let schemaVersion = "8"
+  static let schemaVersion = "9"
   let database: SQLiteDatabase
   /// Where it lives; nil when it is in memory (the cache folder cannot be
   /// written), so a second connection cannot be opened.
@@ -159,21 +159,23 @@ public final class LibraryIndex: @unchecked Sendable {
       "CASE WHEN \(taken) >= 0 THEN \(taken) / 86400000 ELSE (\(taken) + 1) / 86400000 - 1 END"
     }
     let key = "folder = OLD.folder AND day = \(day("OLD.taken")) AND place = ifnull(OLD.place, -1)"
+    // A video is a row with a duration; headers say "3 photos, 1 video".
     let add =
-      "INSERT INTO day_count SELECT NEW.folder, \(day("NEW.taken")), ifnull(NEW.place, -1), 1"
-      + " WHERE NEW.copy_of IS NULL AND NEW.live_of IS NULL"
-      + " ON CONFLICT(folder, day, place) DO UPDATE SET count = count + 1;"
+      "INSERT INTO day_count SELECT NEW.folder, \(day("NEW.taken")), ifnull(NEW.place, -1), 1,"
+      + " NEW.duration IS NOT NULL WHERE NEW.copy_of IS NULL AND NEW.live_of IS NULL"
+      + " ON CONFLICT(folder, day, place) DO UPDATE SET count = count + 1, videos = videos + excluded.videos;"
     let remove =
-      "UPDATE day_count SET count = count - 1 WHERE \(key) AND OLD.copy_of IS NULL AND OLD.live_of IS NULL;"
+      "UPDATE day_count SET count = count - 1, videos = videos - (OLD.duration IS NOT NULL)"
+      + " WHERE \(key) AND OLD.copy_of IS NULL AND OLD.live_of IS NULL;"
       + " DELETE FROM day_count WHERE \(key) AND count <= 0;"
     return """
       CREATE TABLE IF NOT EXISTS day_count(
         folder INTEGER NOT NULL, day INTEGER NOT NULL, place INTEGER NOT NULL, count INTEGER NOT NULL,
-        PRIMARY KEY (folder, day, place)
+        videos INTEGER NOT NULL, PRIMARY KEY (folder, day, place)
       ) WITHOUT ROWID;
       CREATE TRIGGER IF NOT EXISTS photo_added AFTER INSERT ON photo BEGIN \(add) END;
       CREATE TRIGGER IF NOT EXISTS photo_removed AFTER DELETE ON photo BEGIN \(remove) END;
-      CREATE TRIGGER IF NOT EXISTS photo_changed AFTER UPDATE OF folder, taken, copy_of, place, live_of ON photo
+      CREATE TRIGGER IF NOT EXISTS photo_changed AFTER UPDATE OF folder, taken, copy_of, place, live_of, duration ON photo
         BEGIN \(remove) \(add) END;
       """
   }()
@@ -244,12 +246,16 @@ public final class LibraryIndex: @unchecked Sendable {
 /// taken: the places' names, most photos first.
 public struct DayCount: Hashable, Sendable {
   public var day: Int
+  /// Photos and videos.
   public var count: Int
   public var places: [String]
+  /// How many of `count` are videos.
+  public var videos: Int
 
-  public init(day: Int, count: Int, places: [String] = []) {
+  public init(day: Int, count: Int, places: [String] = [], videos: Int = 0) {
     self.day = day
     self.count = count
     self.places = places
+    self.videos = videos
   }
 }

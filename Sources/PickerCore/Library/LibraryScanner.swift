@@ -16,10 +16,13 @@ public struct ScanProgress: Hashable, Sendable {
   public var read: Int
   public var seconds: Double
 
-  /// "Indexing 12,340 of ~50,000 · 4,800/s".
+  /// "Indexing 12,340 of ~50,000 · 4,800/s"; "Indexing 2,048 so far ·
+  /// 4,800/s" while the total is not known (an estimate that is only the
+  /// count so far would say nothing).
   public var label: String {
     let rate = seconds > 0 ? Int(Double(done) / seconds) : 0
-    return "Indexing \(done.formatted()) of ~\(max(estimate, done).formatted()) · \(rate.formatted())/s"
+    let total = estimate > done ? " of ~\(estimate.formatted())" : " so far"
+    return "Indexing \(done.formatted())\(total) · \(rate.formatted())/s"
   }
 }
 
@@ -118,8 +121,11 @@ public final class LibraryScanner {
         let results = SharedBuffer(results)
         DispatchQueue.concurrentPerform(iterations: batch.count) { index in
           let file = batch[index]
-          let metadata = PhotoMetadataReader.read(
+          var metadata = PhotoMetadataReader.read(
             path: file.path, name: file.name, modified: file.modified, latestDay: latestDay, sidecars: file.sidecars)
+          // An empty file (a failed sync, a cloud placeholder) is damage to
+          // show on its own tile, never a frame of a burst by its name.
+          if file.size == 0 { metadata.burstID = nil }
           // Named beside the header, on both cores: a few microseconds each.
           var place: Int?
           if let namer, let latitude = metadata.latitude, let longitude = metadata.longitude {

@@ -75,6 +75,8 @@ public enum PhotoMetadataReader {
     sidecars: SidecarPaths = SidecarPaths()
   ) -> PhotoMetadata {
     var result = PhotoMetadata(taken: fileTime(modified))
+    // Read once: it may date the photo and place it.
+    let takeout = sidecars.takeout.map(SidecarDates.takeoutRecord)
     // Every origin in its order, each read only when those before it gave
     // nothing believable; a date ahead of the clock is kept as refused.
     let unbounded = Int.max / 4
@@ -90,14 +92,26 @@ public enum PhotoMetadataReader {
         let (apple, day, created) = (
           text(&header.apple_creation_date), text(&header.quicktime_day), header.created_since_1904
         )
+        let position = header.has_gps != 0 ? (latitude: header.latitude, longitude: header.longitude) : nil
         candidates.append {
-          TakenDateParsing.video(appleCreationDate: apple, createdSince1904: created, day: day, latestDay: unbounded)
+          TakenDateParsing.video(
+            appleCreationDate: apple, createdSince1904: created, day: day, latestDay: unbounded, position: position)
         }
       }
       candidates += [
         { TakenDateParsing.exif(original, subSeconds: subSeconds, offset: offset, latestDay: unbounded) },
         { TakenDateParsing.exif(ifd0, offset: offset, latestDay: unbounded) },
-        { TakenDateParsing.xmp(xmp, latestDay: unbounded) },
+        {
+          // A day alone (Photo Mechanic's photoshop:DateCreated) yields to
+          // IPTC's date and time of the same day.
+          guard let date = TakenDateParsing.xmp(xmp, latestDay: unbounded) else { return nil }
+          if date.isDayOnly, let iptc = TakenDateParsing.iptc(date: iptcDate, time: iptcTime, latestDay: unbounded),
+            !iptc.isDayOnly, iptc.day == date.day
+          {
+            return iptc
+          }
+          return date
+        },
         { sidecars.xmp.flatMap { SidecarDates.xmp($0, latestDay: unbounded) } },
         { TakenDateParsing.iptc(date: iptcDate, time: iptcTime, latestDay: unbounded) },
       ]
@@ -125,7 +139,9 @@ public enum PhotoMetadataReader {
       candidates.append { sidecars.xmp.flatMap { SidecarDates.xmp($0, latestDay: unbounded) } }
     }
     candidates += [
-      { sidecars.takeout.flatMap { SidecarDates.takeout($0, latestDay: unbounded) } },
+      {
+        takeout?.date(latestDay: unbounded, at: result.latitude.flatMap { lat in result.longitude.map { (lat, $0) } })
+      },
       { TakenDateParsing.fileName(name, latestDay: unbounded) },
     ]
     for candidate in candidates {
@@ -135,6 +151,11 @@ public enum PhotoMetadataReader {
         break
       }
       if result.refused == nil { result.refused = date }
+    }
+    // A photo with no position of its own takes Takeout's.
+    if result.latitude == nil, let position = takeout?.position {
+      result.latitude = position.latitude
+      result.longitude = position.longitude
     }
     result.isVideo = header?.is_video ?? 0 != 0 || PhotoFileTypes.isVideo(name: name)
     if result.burstID == nil && !result.isVideo {

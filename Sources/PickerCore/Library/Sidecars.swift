@@ -108,18 +108,47 @@ enum SidecarDates {
 
   /// `photoTakenTime.timestamp` (UTC seconds, as a string or a number).
   static func takeout(_ path: PathBytes, latestDay: Int) -> TakenDate? {
-    guard let data = contents(path),
-      let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let time = json["photoTakenTime"] as? [String: Any]
-    else { return nil }
-    let seconds: Int64?
-    switch time["timestamp"] {
-    case let text as String: seconds = Int64(text)
-    case let number as NSNumber: seconds = number.int64Value
-    default: seconds = nil
+    takeoutRecord(path).date(latestDay: latestDay)
+  }
+
+  /// What a Takeout JSON says: when (UTC seconds) and where (`geoData`,
+  /// else `geoDataExif`; 0,0 is Google's "none").
+  struct TakeoutRecord {
+    var seconds: Int64?
+    var position: (latitude: Double, longitude: Double)?
+
+    /// The date on the clock where it was taken when the position is
+    /// known (its own or `at`), else on this machine's, as before.
+    func date(latestDay: Int, at other: (latitude: Double, longitude: Double)? = nil) -> TakenDate? {
+      guard let seconds else { return nil }
+      guard let place = other ?? position else {
+        return TakenDateParsing.utcSeconds(seconds, latestDay: latestDay, origin: .takeout)
+      }
+      return TakenDateParsing.utcMoment(seconds, at: place, latestDay: latestDay, origin: .takeout)
     }
-    guard let seconds else { return nil }
-    return TakenDateParsing.utcSeconds(seconds, latestDay: latestDay, origin: .takeout)
+  }
+
+  static func takeoutRecord(_ path: PathBytes) -> TakeoutRecord {
+    guard let data = contents(path), let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    else { return TakeoutRecord() }
+    var record = TakeoutRecord()
+    if let time = json["photoTakenTime"] as? [String: Any] {
+      switch time["timestamp"] {
+      case let text as String: record.seconds = Int64(text)
+      case let number as NSNumber: record.seconds = number.int64Value
+      default: break
+      }
+    }
+    for key in ["geoData", "geoDataExif"] {
+      guard let geo = json[key] as? [String: Any],
+        let latitude = (geo["latitude"] as? NSNumber)?.doubleValue,
+        let longitude = (geo["longitude"] as? NSNumber)?.doubleValue,
+        PlaceFinder.isPosition(latitude: latitude, longitude: longitude)
+      else { continue }
+      record.position = (latitude, longitude)
+      break
+    }
+    return record
   }
 
   private static func contents(_ path: PathBytes) -> Data? {

@@ -52,6 +52,12 @@ public struct TakenDate: Hashable, Sendable, Comparable {
   /// The zone's offset from UTC in minutes, when the camera recorded it.
   public var offsetMinutes: Int?
   public var origin: Origin
+  /// Only the day is known (a messenger's file name, a date with no time):
+  /// shown without the midnight it is stored at.
+  public var isDayOnly = false
+  /// For a moment recorded in UTC (a clip's movie header): whose clock it
+  /// was put on. Nil for a date recorded on the camera's own clock.
+  public var zone: LocalTime.Source?
 
   public init(wallClock: Int64, offsetMinutes: Int? = nil, origin: Origin) {
     self.wallClock = wallClock
@@ -73,6 +79,7 @@ public struct TakenDate: Hashable, Sendable, Comparable {
   /// "2023-06-14 10:15:00", with ".123" when there are sub-seconds and the
   /// offset when known.
   public var label: String {
+    if isDayOnly { return date.iso }
     let ms = Int(wallClock - Int64(day) * Self.millisecondsPerDay)
     let seconds = ms / 1000
     func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
@@ -83,6 +90,27 @@ public struct TakenDate: Hashable, Sendable, Comparable {
       text += " \(sign)\(two(abs(offsetMinutes) / 60)):\(two(abs(offsetMinutes) % 60))"
     }
     return text
+  }
+
+  /// What the facts panel says after the date: its origin, whether only
+  /// the day is known, and for a UTC moment, whose clock it is on:
+  /// "QuickTime; UTC+09:00 from the position, Asia/Tokyo".
+  public var originLabel: String {
+    var text = (isDayOnly ? "day only, " : "") + origin.label
+    switch zone {
+    case .position(let name)?: text += "; \(utcOffsetLabel) from the position, \(name)"
+    case .sea?: text += "; \(utcOffsetLabel) from the longitude (no town near)"
+    case .thisMachine?: text += "; recorded in UTC, shown on this machine's clock"
+    case nil: break
+    }
+    return text
+  }
+
+  /// "UTC+09:00", "UTC-03:30", "UTC".
+  var utcOffsetLabel: String {
+    guard let minutes = offsetMinutes, minutes != 0 else { return "UTC" }
+    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    return "UTC\(minutes < 0 ? "-" : "+")\(two(abs(minutes) / 60)):\(two(abs(minutes) % 60))"
   }
 
   /// The wall-clock milliseconds of a date and time of day.

@@ -111,6 +111,7 @@ public enum TakenDateParsing {
     var minute = 0
     var second = 0
     var millisecond = 0
+    var hasTime = false
     let afterDate = at
     _ = separator("_- T")
     if let h = digits(2) {
@@ -119,14 +120,17 @@ public enum TakenDateParsing {
         let s = digits(2), h < 24, m < 60, s < 60
       {
         (hour, minute, second) = (h, m, s)
+        hasTime = true
         if let ms = digits(3), at == name.count || !isDigit(name[at]) { millisecond = ms }
       } else {
         at = afterDate
       }
     }
-    return TakenDate(
+    var taken = TakenDate(
       wallClock: TakenDate.wallClock(date, hour: hour, minute: minute, second: second, millisecond: millisecond),
       origin: .fileName)
+    taken.isDayOnly = !hasTime
+    return taken
   }
 
   /// XMP's ISO 8601: "2023-06-14T10:15:00.123+02:00" (Z for UTC), without
@@ -134,7 +138,8 @@ public enum TakenDateParsing {
   /// Some writers put EXIF's form there, which is read too.
   public static func xmp(_ text: String, latestDay: Int, origin: TakenDate.Origin = .xmp) -> TakenDate? {
     var bytes = Array(text.utf8)
-    if bytes.count == 10 { bytes += Array("T00:00:00".utf8) }
+    let isDayOnly = bytes.count == 10
+    if isDayOnly { bytes += Array("T00:00:00".utf8) }
     if bytes.count >= 16, bytes.count < 19 || bytes[16] != 0x3A {
       bytes.insert(contentsOf: Array(":00".utf8), at: 16)
     }
@@ -153,6 +158,7 @@ public enum TakenDateParsing {
         latestDay: latestDay)
     else { return nil }
     date.origin = origin
+    date.isDayOnly = isDayOnly
     return date
   }
 
@@ -176,6 +182,7 @@ public enum TakenDateParsing {
     }
     guard var taken = exif(text, offset: offset, latestDay: latestDay) else { return nil }
     taken.origin = .iptc
+    taken.isDayOnly = t.count < 6
     return taken
   }
 
@@ -199,10 +206,33 @@ public enum TakenDateParsing {
 
   /// A video's date: Apple's creationdate ("2022-12-31T23:59:58+0900",
   /// the clip's own clock), else the movie header's creation time (UTC,
-  /// shown on this machine's clock; 1904-01-01 and 1970-01-01 are unset
-  /// clocks, no date), else ©day.
+  /// put on the clock of where it was shot, `utcMoment`; 1904-01-01 and
+  /// 1970-01-01 are unset clocks, no date), else ©day.
+  /// A moment recorded in UTC (a movie header's), put on the clock where
+  /// it was shot when the position is known (`LocalTime`), else on this
+  /// machine's, saying which.
+  public static func utcMoment(
+    _ seconds: Int64, at position: (latitude: Double, longitude: Double)?, latestDay: Int, origin: TakenDate.Origin
+  ) -> TakenDate? {
+    guard seconds > 0 && seconds < latestSeconds else { return nil }
+    guard let position,
+      let (offset, source) = LocalTime.offset(
+        latitude: position.latitude, longitude: position.longitude, utcSeconds: seconds)
+    else {
+      var taken = utcSeconds(seconds, latestDay: latestDay, origin: origin)
+      taken?.zone = .thisMachine
+      return taken
+    }
+    var taken = TakenDate(
+      wallClock: (seconds + Int64(offset)) * 1000, offsetMinutes: offset / 60, origin: origin)
+    taken.zone = source
+    guard taken.date.year >= earliestYear, taken.day <= latestDay else { return nil }
+    return taken
+  }
+
   public static func video(
-    appleCreationDate: String, createdSince1904: UInt64, day: String, latestDay: Int
+    appleCreationDate: String, createdSince1904: UInt64, day: String, latestDay: Int,
+    position: (latitude: Double, longitude: Double)? = nil
   ) -> TakenDate? {
     var apple = Array(appleCreationDate.utf8)
     // "+0900" as "+09:00".
@@ -215,8 +245,8 @@ public enum TakenDateParsing {
       return date
     }
     if createdSince1904 > quickTimeEpoch,
-      let date = utcSeconds(
-        Int64(clamping: createdSince1904 - quickTimeEpoch), latestDay: latestDay, origin: .quicktime)
+      let date = utcMoment(
+        Int64(clamping: createdSince1904 - quickTimeEpoch), at: position, latestDay: latestDay, origin: .quicktime)
     {
       return date
     }

@@ -324,16 +324,28 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
     }
   }
 
-  /// "No photos between 1 Jan 2030 and today": why a timeline restricted
-  /// by --since/--until is empty (nil when it is not restricted).
+  /// Why a timeline restricted by --since, --until or --place is empty,
+  /// and what to do (nil when it is not restricted): "No place called
+  /// atlantis …", "--since 1 Jan 2030 is after today …", "No photos in
+  /// lisbon between 1 Jan 2020 and today".
   var emptyRangeNote: String? {
+    let unknown = filter.places.filter { (try? index.knowsPlace($0)) == false }
+    if !unknown.isEmpty {
+      let names = unknown.map { "“\($0)”" }.joined(separator: ", ")
+      return "No place called \(names) where a photo was taken: P lists the places of your photos"
+    }
     let today = PhotoMetadataReader.latestBelievableDay() - 1
     let name = { (day: Int) in CivilDate(dayNumber: day).dayMonthYear }
+    if let first = filter.firstDay, first > today {
+      return "--since \(name(first)) is after today (\(name(today))): no photos yet"
+    }
+    let places = filter.places.isEmpty ? "" : " in " + filter.places.joined(separator: " or ")
     switch (filter.firstDay, filter.lastDay) {
-    case (let first?, let last?): return "No photos between \(name(first)) and \(last >= today ? "today" : name(last))"
-    case (let first?, nil): return "No photos between \(name(first)) and today"
-    case (nil, let last?): return "No photos taken on or before \(name(last))"
-    case (nil, nil): return nil
+    case (let first?, let last?):
+      return "No photos\(places) between \(name(first)) and \(last >= today ? "today" : name(last))"
+    case (let first?, nil): return "No photos\(places) between \(name(first)) and today"
+    case (nil, let last?): return "No photos\(places) taken on or before \(name(last))"
+    case (nil, nil): return places.isEmpty ? nil : "No photos\(places)"
     }
   }
 

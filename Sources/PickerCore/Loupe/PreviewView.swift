@@ -92,8 +92,10 @@ enum PreviewView {
   }
 
   /// `text` in lines of at most `width` columns, broken at spaces where a
-  /// line has one ("(EXIF)" and "+02:00" stay whole), else at the width (a
-  /// long path).
+  /// line has one ("(EXIF)" and "+02:00" stay whole); a word longer than a
+  /// line breaks after a `/` (a path keeps its folders whole), else after
+  /// a `_` or `-` or before a `.` (a file name keeps its extension), and
+  /// only where there is none of these, at the width.
   static func wrapWords(_ text: String, width: Int) -> [String] {
     var lines: [String] = []
     var rest = Substring(text)
@@ -110,12 +112,28 @@ enum PreviewView {
         let kept = line[..<space]
         lines.append(String(kept))
         rest = rest.dropFirst(kept.count + 1)
+      } else if count < rest.count, let cut = wordBreak(in: line) {
+        lines.append(String(line.prefix(cut)))
+        rest = rest.dropFirst(cut)
       } else {
         lines.append(line)
         rest = rest.dropFirst(count)
       }
     }
     return lines
+  }
+
+  /// Where a line of one long word breaks best, as a count of characters
+  /// kept: after its last `/`, else after a `_` or `-` or before a `.`.
+  private static func wordBreak(in line: String) -> Int? {
+    let characters = Array(line)
+    func last(_ accept: (Character) -> Bool, after: Bool) -> Int? {
+      guard let index = characters.indices.dropFirst().last(where: { accept(characters[$0]) }) else { return nil }
+      let cut = after ? index + 1 : index
+      return cut > 0 && cut < characters.count ? cut : nil
+    }
+    return last({ $0 == "/" }, after: true) ?? last({ $0 == "_" || $0 == "-" }, after: true)
+      ?? last({ $0 == "." }, after: false)
   }
 
   /// "3/120 · IMG_3.jpg · ✓ picked    ←→ photo · Space select · Enter pick · i facts · Esc back"
@@ -134,7 +152,9 @@ enum PreviewView {
       if let loupe = state.loupe { left += " · " + loupe.percent }
       if state.selection.contains(state.selectionKey(for: item)) { left += " · ✓ picked" }
     }
-    let hints = state.options.keys[PreviewMode.self].hintLine
+    // Zoomed in, ← → pan; p n go to the next photo.
+    let hints = state.options.keys[PreviewMode.self].hintLine(
+      replacing: state.loupe != nil ? [.previous: "pan · p n photo"] : [:])
     let hintsWidth = DisplayWidth.of(hints)
     let leftWidth = max(0, screen.width - hintsWidth - 2)
     screen.put(DisplayWidth.truncate(left, to: leftWidth), x: 0, y: y, style: theme.text.bolded)

@@ -10,6 +10,7 @@ public enum ModeRegistry {
     SignInMode.self,
     HelpMode.self,
     DownloadMode.self,
+    QuitConfirm.self,
   ]
 
   static func mode(named name: String) -> (any ModeModel.Type)? {

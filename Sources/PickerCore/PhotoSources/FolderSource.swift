@@ -173,7 +173,8 @@ public actor FolderSource: PhotoSource {
         let metadata = PhotoMetadataReader.read(
           path: path, name: entries[index].name, modified: LibraryScanner.modified(info), latestDay: latestDay)
         shared.buffer[index].taken = metadata.taken
-        shared.buffer[index].burstID = metadata.burstID
+        // An empty file is damage shown on its own tile, never a burst's frame.
+        shared.buffer[index].burstID = info.st_size == 0 ? nil : metadata.burstID
         shared.buffer[index].videoSeconds = metadata.videoSeconds
       }
     }

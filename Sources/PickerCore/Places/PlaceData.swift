@@ -6,13 +6,18 @@ import Foundation
 /// `Resources/places.bin` in a folder above it (a build inside the
 /// repository). Opened once, when a position is first named.
 public enum PlaceData {
-  public static let finder: PlaceFinder? = {
+  public static let finder: PlaceFinder? = found.map { PlaceFinder(table: $0.table) }
+
+  /// Where the table was found: its zones (`zones.bin`) lie beside it.
+  public static var foundPath: String? { found?.path }
+
+  private static let found: (table: PlaceTable, path: String)? = {
     let environment = ProcessInfo.processInfo.environment
     let executable =
       (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments.first ?? ""
     for path in candidates(executable: executable, override: environment["PICKER_TUI_PLACES"]) {
-      if let table = PlaceTable(path: path) { return PlaceFinder(table: table) }
+      if let table = PlaceTable(path: path) { return (table, path) }
     }
     return nil
   }()

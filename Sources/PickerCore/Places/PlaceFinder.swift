@@ -105,6 +105,19 @@ public struct PlaceFinder: Sendable {
     return found.sorted { $0.distance < $1.distance || ($0.distance == $1.distance && $0.index < $1.index) }
   }
 
+  /// The index of the place nearest the position within `radius` km.
+  public func nearest(latitude: Double, longitude: Double, within radius: Double) -> Int? {
+    var best: (index: Int, distance: Double)?
+    table.withRecords { records in
+      scan(records, latitude: latitude, longitude: longitude, within: radius) { index, distance in
+        if best.map({ distance < $0.distance || (distance == $0.distance && index < $0.index) }) ?? true {
+          best = (index, distance)
+        }
+      }
+    }
+    return best?.index
+  }
+
   /// The place a position is in, or nil where none is near.
   public func place(latitude: Double, longitude: Double) -> Place? {
     key(latitude: latitude, longitude: longitude).flatMap(place(key:))

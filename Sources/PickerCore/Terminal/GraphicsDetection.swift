@@ -187,7 +187,7 @@ public enum GraphicsDetection {
     case .auto:
       if passthrough == false {
         support.reasons.append("inside tmux with allow-passthrough off: symbols")
-        support.notice = "Pixel thumbnails in tmux need: tmux set -g allow-passthrough on"
+        support.notice = "pixel thumbnails: tmux set -g allow-passthrough on"
         return support
       }
       support.graphics = automatic(facts: facts, name: name, inTmux: passthrough != nil)

@@ -18,7 +18,8 @@ public struct TrayMode: ModeModel {
         [.char(" "), .char("x"), .delete, .backspace], .remove, help: "remove", hint: "remove", hintKeys: "Space/x"),
       .init([.enter], .confirm, help: "pick", hint: "pick"),
       .init([.escape, .char("t"), .up, .char("k")], .back, help: "back", hint: "back to the grid"),
-      .init([.char("q"), .ctrl("c")], .cancel, help: "cancel"),
+      .init([.char("q")], .quit, help: "leave (asks first)"),
+      .init([.ctrl("c")], .cancel, help: "cancel"),
     ])
 
   public mutating func update(key: Key, action: TrayAction?, app: inout AppState) -> ModeStep {
@@ -36,6 +37,7 @@ public struct TrayMode: ModeModel {
       focus = min(focus, app.selection.count - 1)
     case .back: return .leave
     case .confirm: return .run(app.confirm(focused: nil))
+    case .quit: return .run(app.quitAsking())
     case .cancel: return .cancel
     }
     return .stay
@@ -56,7 +58,7 @@ public struct TrayMode: ModeModel {
 
 /// What a key does in the picked tray.
 public enum TrayAction: String, CaseIterable, KeyCommand {
-  case previous, next, first, last, remove, back, confirm, cancel
+  case previous, next, first, last, remove, back, confirm, quit, cancel
   public var name: String { rawValue }
   public static var bindable: [Self] { allCases }
 }

@@ -7,7 +7,17 @@ public enum AppView {
   public static func render(_ state: AppState, theme: Theme) -> Screen {
     var screen = Screen(width: state.size.width, height: state.size.height)
     guard state.size.width >= minimumSize.width, state.size.height >= minimumSize.height else {
-      screen.put("Terminal too small", x: 0, y: 0, style: theme.error)
+      // What size it needs, so the user knows how far to grow it; the
+      // lines fall back to shorter words on a very small terminal.
+      let need = "\(minimumSize.width)×\(minimumSize.height)"
+      let have = "\(state.size.width)×\(state.size.height)"
+      let lines =
+        state.size.width >= 30
+        ? ["Terminal too small", "needs \(need), is \(have)"] : ["Terminal too small", "needs \(need)", "is \(have)"]
+      for (y, line) in lines.enumerated() where y < state.size.height {
+        // Clipped at the edge, not ended with "…": what fits reads as it is.
+        screen.put(line, x: 0, y: y, style: theme.error)
+      }
       return screen
     }
     let mode = state.topMode

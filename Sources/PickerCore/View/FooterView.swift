@@ -50,6 +50,16 @@ enum FooterView {
       screen.put(DisplayWidth.truncate(status, to: screen.width), x: 0, y: y, style: theme.notice)
       return
     }
+    // A hint (the tmux passthrough advice at start) goes after the keys
+    // when both fit, and gives way to them when not: a first screen
+    // without key hints leaves a new user guessing.
+    if let notice = state.notice, notice.isHint, !notice.isError {
+      var hints = state.options.keys.grid.hintLine(replacing: state.hintWords)
+      let both = hints + " · " + notice.text
+      if DisplayWidth.of(both) <= screen.width { hints = both }
+      drawHints(hints, theme: theme, y: y, into: &screen)
+      return
+    }
     if let notice = state.notice {
       let style = notice.isError ? theme.error : theme.notice
       screen.put(DisplayWidth.truncate(notice.text, to: screen.width), x: 0, y: y, style: style)
@@ -76,6 +86,12 @@ enum FooterView {
     let shown = DisplayWidth.truncateLeading(Sanitizer.sanitize(typed), to: screen.width - x - 1)
     let end = x + screen.put(shown, x: x, y: y, style: theme.text)
     screen.put("█", x: end, y: y, style: theme.text)
+  }
+
+  /// A question asked on the bottom line (leaving with picks).
+  static func drawQuestion(_ question: String, theme: Theme, y: Int, into screen: inout Screen) {
+    screen.fill(x: 0, y: y, width: screen.width, height: 1, style: .plain)
+    screen.put(DisplayWidth.truncate(question, to: screen.width), x: 0, y: y, style: theme.keyLabel)
   }
 
   /// "Downloading 2/5 [██████░░░░░░] 40% · 3.1 MB · Esc cancels"

@@ -59,7 +59,7 @@ enum TileView {
       var marks: [String] = []
       if case .folder(let count?) = item.kind, item.thumbnail != nil { marks.append("▤\(count)") }
       if let stack = item.stack { marks.append("×\(stack.count)") }
-      if !item.copies.isEmpty { marks.append("⧉\(item.copies.count + 1)") }
+      if !item.copies.isEmpty { marks.append("◫\(item.copies.count + 1)") }
       if item.isLive { marks.append("LIVE") }
       if item.isVideo { marks.append("▶" + (item.videoSeconds.map { " " + VideoLength.text($0) } ?? "")) }
       if !marks.isEmpty {

@@ -151,7 +151,9 @@ final class EffectRunner {
       // Gone, or no longer a regular file (a FIFO in its place would hang
       // the command reading the printed path).
       let missing = check.localPaths.filter { !DirectoryReader.isRegularFile($0) }
-      inbox.post(.pickedChecked(check, missing: Set(missing)))
+      // Those still there are named for what they are, not as gone.
+      let notFiles = missing.filter { DirectoryReader.fileKind($0) != nil }
+      inbox.post(.pickedChecked(check, missing: Set(missing), notFiles: Set(notFiles)))
     }
   }
 

@@ -18,6 +18,8 @@ extension NcursesTerminal {
   }
 
   package func writePending() {
+    // Ending on a signal: nothing more goes to a terminal that may be the shell's.
+    guard pk_signal_pending() == 0 else { return }
     pictures.pump(now: MonotonicClock.now) { bytes in
       bytes.withUnsafeBufferPointer { Int(pk_write_tty_available($0.baseAddress, UInt($0.count))) }
     }

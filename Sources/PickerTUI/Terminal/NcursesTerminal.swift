@@ -130,6 +130,10 @@ package final class NcursesTerminal: TerminalBackend {
   package var pollDescriptors: [Int32] { [pk_tty_fd(), pk_signal_fd()].filter { $0 >= 0 } }
 
   package func readInput() -> [AppEvent] {
+    // A termination signal came (maybe while stopped, `kill %1`): the loop
+    // ends next; reading the terminal now, perhaps the shell's again, would
+    // stop the picker (SIGTTIN) with nothing to continue it.
+    if pk_signal_pending() != 0 { return [] }
     pk_drain_wakeups()
     var inputs: [AppEvent] = []
     if pk_take_resync() != 0 { inputs.append(resync()) }
@@ -300,7 +304,9 @@ package final class NcursesTerminal: TerminalBackend {
 
   package func close() {
     guard screenHandle != nil else { return }
-    leavePictures()
+    // Killed while stopped, the terminal is the shell's: nothing is
+    // written to it (the pictures went at the suspend).
+    if pk_owns_terminal() != 0 { leavePictures() }
     pk_close_terminal(screenHandle)
     screenHandle = nil
   }

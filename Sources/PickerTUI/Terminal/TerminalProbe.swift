@@ -76,7 +76,7 @@ package struct TerminalProbe {
       mode: mode, facts: facts, environment: environment, passthrough: inTmux ? (passthrough ?? true) : nil,
       windowPixels: windowCells.pixels, windowCells: windowCells.cells, kittyFileFolder: fileFolder)
     if inTmux && passthrough == nil && !facts.isComplete && mode == .auto {
-      support.notice = "Pixel thumbnails in tmux need: tmux set -g allow-passthrough on"
+      support.notice = "pixel thumbnails: tmux set -g allow-passthrough on"
     }
     return Result(support: support, facts: facts, typedAhead: typed, decoder: decoder)
   }

@@ -63,7 +63,42 @@ struct PathArguments {
       guard let reason = DirectoryReader.unreachableReason(file) else { return nil }
       reasons.append("\(reason): \(Sanitizer.sanitize(file.bytes))")
     }
+    let suggestion =
+      files.count == 1
+      ? Self.nearestSubcommand(to: files[0].lossyString).map {
+        " (did you mean `picker-tui \($0)`?)"
+      } : nil
     return reasons.prefix(3).joined(separator: "; ") + (reasons.count > 3 ? "; and \(reasons.count - 3) more" : "")
+      + (suggestion ?? "")
+  }
+
+  /// The subcommands a mistyped first word may have meant.
+  static let subcommands = ["index", "doctor", "preview", "thumbnail"]
+
+  /// The subcommand `word` is a typo of ("idnex": index): one at most two
+  /// edits away, swapped letters counting as one; nil for a path.
+  static func nearestSubcommand(to word: String) -> String? {
+    guard !word.contains("/"), !word.contains("."), word.count >= 3 else { return nil }
+    let typed = Array(word.lowercased())
+    return subcommands.map { ($0, editDistance(typed, Array($0))) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+  }
+
+  /// Edits (insert, delete, replace, swap two neighbours) from `a` to `b`.
+  static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+    var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in 0...a.count { table[i][0] = i }
+    for j in 0...b.count { table[0][j] = j }
+    for i in 1...a.count {
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+        }
+      }
+    }
+    return table[a.count][b.count]
   }
 
   /// Titles for folder sources: "Files" for one, the folder names for more.

@@ -60,9 +60,11 @@ import Testing
     #expect(open.loads.first?.request.limit == 47)
     _ = state.answerLoad(from: open, with: Fixture.photos(7...9))
     #expect(state.scope!.cells.first == .back)
-    state.press(.right)
+    // The focus starts on what was opened, not on Back.
     #expect(state.focusedTitle == "IMG_7.jpg")
-    state.press(.left, .enter)
+    state.press(.right)
+    #expect(state.focusedTitle == "IMG_8.jpg")
+    state.press(.left, .left, .enter)
     #expect(state.scopeStacks[0].count == 1 && state.focusedTitle == "Album")
     _ = state.press(.enter)
     state.press(.backspace)

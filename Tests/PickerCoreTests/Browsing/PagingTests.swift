@@ -146,6 +146,7 @@ import Testing
     #expect(hint(state).hasPrefix("Enter load more ·"))
     let open = state.press(.home, .enter)
     _ = state.answerLoad(from: open, with: Fixture.photos(7...9))
+    state.press(.home)
     #expect(hint(state).hasPrefix("Enter back ·"))
   }
 

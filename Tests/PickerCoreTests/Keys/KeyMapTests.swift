@@ -16,7 +16,7 @@ import Testing
     #expect(map.action(for: .backTab) == .previousSource)
     #expect(map.action(for: .char("3")) == .source(2))
     #expect(map.action(for: .escape) == .back)
-    #expect(map.action(for: .char("q")) == .cancel)
+    #expect(map.action(for: .char("q")) == .quit)
     #expect(map.action(for: .ctrl("c")) == .cancel)
     #expect(map.action(for: .char("z")) == nil)
   }
@@ -28,7 +28,7 @@ import Testing
     let rows = map.gridHelpRows
     #expect(rows.contains { $0.keys == "1-9" })
     #expect(!rows.contains { $0.keys == "5" })
-    #expect(rows.contains { $0.keys == "q Ctrl-C" && $0.help.contains("cancel") })
+    #expect(rows.contains { $0.keys == "q Ctrl-C" && $0.help.contains("ask first with picks") })
     #expect(rows.contains { $0.keys == "Esc" && $0.help.hasPrefix("back (results") })
     // The digits are one row, and so is each group.
     #expect(rows.contains { $0.keys == "↑ k ↓ j ← h → l" && $0.help == "move" })

@@ -61,6 +61,18 @@ import Testing
     #expect(day.map(\.count).reduce(0, +) == 3)
   }
 
+  /// A failed sync leaves empty files: each is shown as the damage it is,
+  /// none hidden as a copy of another, none stacked by its burst-like name.
+  @Test func emptyFilesAreNeverCopiesNorStacks() throws {
+    try FileManager.default.createDirectory(atPath: root + "/Empty", withIntermediateDirectories: true)
+    for n in 0..<5 { write("Empty/IMG_2023061\(n)_BURST00\(n).jpg", []) }
+    let index = try scanned()
+    let empty = try listed(index).filter { relative($0.path).hasPrefix("Empty/") }
+    #expect(empty.count == 5)
+    #expect(empty.allSatisfy { $0.copyCount == 0 && $0.burstID == nil })
+    #expect(try index.findCopies([PathBytes(root)]) == 2)
+  }
+
   @Test func theFirstRootsCopyIsTheOneShown() throws {
     let index = try scanned(roots: [root + "/Camera", root + "/Albums"])
     let photos = try listed(index, roots: [root + "/Camera", root + "/Albums"])
@@ -155,7 +167,7 @@ import Testing
     _ = state.answerLoad(from: effects, with: [photo, Fixture.photo("other.jpg")])
     let lines = AppView.render(state, theme: .monochrome).plainText.components(separatedBy: "\n")
     #expect(lines.last?.hasPrefix("in /lib/Albums/Lisbon · ") == true, "\(lines.last ?? "")")
-    #expect(lines.contains { $0.contains("⧉2") })
+    #expect(lines.contains { $0.contains("◫2") })
     state.press(.right)
     #expect(AppView.render(state, theme: .monochrome).plainText.contains("in /lib/Albums") == false)
   }

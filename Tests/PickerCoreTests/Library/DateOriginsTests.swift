@@ -168,6 +168,51 @@ import Testing
     #expect(read("element.jpg").label == "2017-03-04 05:06:00")
   }
 
+  /// Photo Mechanic writes photoshop:DateCreated as a day alone and the
+  /// time in IPTC: the day and time win over midnight.
+  @Test func xmpsDayAloneYieldsToIPTCsDateAndTimeOfTheSameDay() {
+    let xmp = Self.xmpPacket(
+      #"<rdf:Description xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" photoshop:DateCreated="2015-09-10"/>"#)
+    let bytes =
+      [0xFF, 0xD8] + Array(Self.jpeg(segment: 0xE1, xmp).dropFirst(2).dropLast(2))
+      + Array(Self.jpeg(segment: 0xED, Self.iptcSegment(date: "20150910", time: "062751+0000")).dropFirst(2))
+    write("mechanic.jpg", bytes)
+    let taken = read("mechanic.jpg")
+    #expect(taken.origin == .iptc && taken.label == "2015-09-10 06:27:51 +00:00")
+    // Another day in IPTC: XMP's day stands.
+    let other =
+      [0xFF, 0xD8] + Array(Self.jpeg(segment: 0xE1, xmp).dropFirst(2).dropLast(2))
+      + Array(Self.jpeg(segment: 0xED, Self.iptcSegment(date: "20150911", time: "062751+0000")).dropFirst(2))
+    write("other.jpg", other)
+    #expect(read("other.jpg").origin == .xmp && read("other.jpg").label == "2015-09-10")
+  }
+
+  /// Takeout's JSON places a photo with no GPS of its own, and its UTC
+  /// time goes on that place's clock; 0,0 is no place.
+  @Test func takeoutsGeoDataPlacesThePhoto() {
+    write("trip.jpg", ExifJPEG.bytes())
+    // 29 Feb 2024 23:30:00 UTC in Tokyo: 1 March, 08:30 there.
+    write(
+      "trip.jpg.json",
+      text: #"{"photoTakenTime": {"timestamp": "1709249400"}, "geoData": {"latitude": 35.6895, "longitude": 139.6917}}"#
+    )
+    let sidecars = SidecarPaths(takeout: PathBytes(root + "/trip.jpg.json"))
+    let metadata = PhotoMetadataReader.read(
+      path: PathBytes(root + "/trip.jpg"), name: Array("trip.jpg".utf8), modified: timespec(tv_sec: 0, tv_nsec: 0),
+      latestDay: PhotoMetadataReader.latestBelievableDay(), sidecars: sidecars)
+    #expect(metadata.latitude == 35.6895 && metadata.longitude == 139.6917)
+    if ZoneData.table != nil { #expect(metadata.taken.label == "2024-03-01 08:30:00 +09:00") }
+    write(
+      "zero.jpg.json",
+      text: #"{"photoTakenTime": {"timestamp": "1709249400"}, "geoData": {"latitude": 0.0, "longitude": 0.0}}"#)
+    write("zero.jpg", ExifJPEG.bytes())
+    let zero = PhotoMetadataReader.read(
+      path: PathBytes(root + "/zero.jpg"), name: Array("zero.jpg".utf8), modified: timespec(tv_sec: 0, tv_nsec: 0),
+      latestDay: PhotoMetadataReader.latestBelievableDay(),
+      sidecars: SidecarPaths(takeout: PathBytes(root + "/zero.jpg.json")))
+    #expect(zero.latitude == nil)
+  }
+
   @Test func iptcDatesAPhotoWithoutExifOrXMP() {
     write("news.jpg", Self.jpeg(segment: 0xED, Self.iptcSegment(date: "20150910", time: "083000-0400")))
     let taken = read("news.jpg")
@@ -283,11 +328,13 @@ import Testing
     let latest = PhotoMetadataReader.latestBelievableDay()
     #expect(
       TakenDateParsing.xmp("2023-06-14T10:15:00.5Z", latestDay: latest)?.label == "2023-06-14 10:15:00.500 +00:00")
-    #expect(TakenDateParsing.xmp("2023-06-14", latestDay: latest)?.label == "2023-06-14 00:00:00")
+    // A day alone is shown as a day, not as midnight.
+    #expect(TakenDateParsing.xmp("2023-06-14", latestDay: latest)?.label == "2023-06-14")
+    #expect(TakenDateParsing.xmp("2023-06-14", latestDay: latest)?.originLabel == "day only, XMP")
     #expect(TakenDateParsing.xmp("2023:06:14 10:15:00", latestDay: latest)?.label == "2023-06-14 10:15:00")
     #expect(TakenDateParsing.xmp("0000-00-00T00:00:00", latestDay: latest) == nil)
     #expect(TakenDateParsing.xmp("garbage", latestDay: latest) == nil)
-    #expect(TakenDateParsing.iptc(date: "20230614", time: "", latestDay: latest)?.label == "2023-06-14 00:00:00")
+    #expect(TakenDateParsing.iptc(date: "20230614", time: "", latestDay: latest)?.label == "2023-06-14")
     #expect(TakenDateParsing.iptc(date: "2023061", time: "", latestDay: latest) == nil)
   }
 }

@@ -50,8 +50,27 @@ import Testing
     #expect(read.width == 160 && read.height == 120 && read.rotation == 0)
     let date = taken(path)
     #expect(date.origin == .quicktime)
-    // UTC, on this machine's clock.
-    #expect(date == TakenDateParsing.utcSeconds(1_686_730_500, latestDay: 100_000, origin: .quicktime))
+    // UTC with no position: on this machine's clock, and it says so.
+    var expected = TakenDateParsing.utcSeconds(1_686_730_500, latestDay: 100_000, origin: .quicktime)
+    expected?.zone = .thisMachine
+    #expect(date == expected)
+  }
+
+  /// A traveller's Android clip records UTC; a photo's EXIF, Tokyo's
+  /// clock: the clip goes on Tokyo's clock, the same day as the photo,
+  /// whatever this machine's zone.
+  @Test func aClipRecordedInUTCIsOnTheClockWhereItWasShot() throws {
+    let path = try clip(
+      "PXL_tokyo.mp4", ["-metadata", "creation_time=2024-02-29T23:30:00Z", "-metadata", "location=+35.6895+139.6917/"])
+    guard ZoneData.table != nil else { return }
+    let date = taken(path)
+    #expect(date.label == "2024-03-01 08:30:00 +09:00")
+    #expect(date.zone == .position(zone: "Asia/Tokyo"))
+    #expect(date.originLabel == "QuickTime; UTC+09:00 from the position, Asia/Tokyo")
+    // At sea, far from any town: the longitude's nautical zone.
+    let sea = try clip(
+      "sea.mp4", ["-metadata", "creation_time=2024-02-29T23:30:00Z", "-metadata", "location=-30.0000-140.0000/"])
+    #expect(taken(sea).label == "2024-02-29 14:30:00 -09:00" && taken(sea).zone == .sea)
   }
 
   @Test func applesCreationDateIsTheClipsOwnClock() throws {
@@ -125,6 +144,20 @@ import Testing
     #expect(rows["Codec"] == "H.264 (avc1)")
     #expect(rows["Frame rate"] == "10 fps")
     #expect(header(path).frame_rate == 10)
+  }
+
+  /// The index names a clip's place; so does its facts panel.
+  @Test func theFactsPanelNamesAVideosPlaceAndCamera() throws {
+    let path = try clip(
+      "lisbon.mov",
+      [
+        "-movflags", "use_metadata_tags", "-metadata", "com.apple.quicktime.location.ISO6709=+38.7139-009.1394/",
+        "-metadata", "com.apple.quicktime.make=Apple", "-metadata", "com.apple.quicktime.model=iPhone 15 Pro",
+      ])
+    let facts = FactsReader.read(PathBytes(path), name: "lisbon.mov")
+    #expect(facts.latitude.map { abs($0 - 38.7139) < 1e-6 } == true)
+    #expect(facts.camera == "Apple iPhone 15 Pro")
+    if PlaceData.finder != nil { #expect(facts.placeName == "Lisbon") }
   }
 
   @Test func creationTimesPastTheYear9999AreNoDateNotACrash() {

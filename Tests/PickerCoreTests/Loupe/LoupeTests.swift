@@ -89,6 +89,8 @@ import Testing
     let key = try #require(state.previewedItem.flatMap(state.previewKey(for:)))
     #expect(key.loupe == Loupe(scale: 1) && key.columns == 120 - AppState.miniMapWidth - 1)
     #expect(AppView.render(state, theme: .colored).line(39).contains("1/3 · IMG_1.jpg · 100%"))
+    // The hints say so.
+    #expect(AppView.render(state, theme: .colored).line(39).contains("←→ pan · p n photo"))
     // Zoomed, → pans instead of stepping; n steps, the zoom kept.
     _ = state.press(.right)
     #expect(state.previewedItem?.id == "IMG_1.jpg" && state.loupe!.centerX > 0.5)

@@ -34,6 +34,9 @@ import Testing
     state.press(.right, .char(" "))
     #expect(state.press(.escape).outcome == nil)
     #expect(state.scope!.kind == .root && state.focusedTitle == "Trips" && state.selection.count == 1)
+    // At the top with a pick, Esc asks once; a second Esc leaves.
+    #expect(state.press(.escape).outcome == nil)
+    #expect(state.top(QuitConfirm.self) != nil)
     #expect(state.press(.escape).outcome == .cancelled)
   }
 

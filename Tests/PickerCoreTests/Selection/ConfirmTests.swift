@@ -41,6 +41,37 @@ import Testing
     #expect(second.outcome == .picked(["/p/IMG_1.jpg", "/p/IMG_3.jpg"].map(PathBytes.init)))
   }
 
+  /// A named pipe put where a picked photo was exists: it is named for
+  /// what it is, not as gone.
+  @Test func aPathThatIsNoLongerARegularFileIsNamedSo() {
+    var state = pickedThree()
+    _ = state.update(.pickedChecked(check(in: state.update(.key(.enter)))!, missing: gone, notFiles: gone))
+    #expect(state.notice?.text.contains("IMG_2.jpg is not a regular file") == true)
+    #expect(state.notice?.text.contains("no longer exists") == false)
+  }
+
+  /// Esc at the top or q with picks asks once; Enter then prints them, a
+  /// second Esc leaves without them, and Ctrl-C never asks.
+  @Test func leavingWithPicksAsksOnce() {
+    var state = pickedThree()
+    #expect(state.update(.key(.escape)).outcome == nil)
+    let bottom = AppView.render(state, theme: .colored).plainText.split(separator: "\n").last ?? ""
+    #expect(bottom.hasPrefix("3 picked: Enter prints them, Esc leaves without them"))
+    #expect(check(in: state.update(.key(.enter)))?.localPaths.count == 3)
+
+    state = pickedThree()
+    _ = state.update(.key(.char("q")))
+    #expect(state.update(.key(.escape)).outcome == .cancelled)
+
+    state = pickedThree()
+    _ = state.update(.key(.escape))
+    #expect(state.update(.key(.char("j"))).outcome == nil)
+    #expect(state.isOnGrid, "another key goes back to the grid")
+
+    state = pickedThree()
+    #expect(state.update(.key(.ctrl("c"))).outcome == .cancelled)
+  }
+
   @Test func anotherFileGoneSinceTheWarningWarnsAgain() {
     var state = pickedThree()
     _ = state.update(.pickedChecked(check(in: state.update(.key(.enter)))!, missing: gone))

@@ -86,7 +86,8 @@ import Testing
     #expect(Self.titles(state) == ["b1.jpg", "b2.jpg", "b3.jpg", "b4.jpg", "b5.jpg"])
     #expect(state.focusedTitle == "b3.jpg")
     let screen = AppView.render(state, theme: .monochrome).plainText
-    #expect(screen.contains("★ b3.jpg") && screen.contains("×5 b1.jpg"))
+    // The stack is named by its cover.
+    #expect(screen.contains("★ b3.jpg") && screen.contains("×5 b3.jpg"))
     #expect(state.stackSharpness(of: state.scope!.items[0])! == (22, 5))
     state.press(.backspace)
     #expect(state.focusedTitle == "b3.jpg" && state.scope!.items.count == 5)

@@ -103,7 +103,7 @@ private func decide(
   @Test func tmuxWithPassthroughOffSaysHowToTurnItOn() {
     let support = decide([], passthrough: false)
     #expect(support.graphics == nil)
-    #expect(support.notice == "Pixel thumbnails in tmux need: tmux set -g allow-passthrough on")
+    #expect(support.notice == "pixel thumbnails: tmux set -g allow-passthrough on")
   }
 
   @Test func tmuxWithPassthroughOnUsesKittyPlaceholders() {

@@ -97,15 +97,35 @@ import Testing
     #expect(DayHeaderText.fitting(day, width: 60, continued: true) == "Sat 14 Jun 2025 · 23 photos (continued)")
   }
 
-  @Test func headersNameTheDaysPlacesFewerAsTheyNarrow() {
+  /// The date, then the place, then the count: the count goes first, then
+  /// places after the first, then the weekday and year.
+  @Test func headersKeepThePlaceBeforeTheCount() {
     let day = DayCount(
       day: CivilDate(year: 2025, month: 6, day: 14).dayNumber, count: 23, places: ["Lisbon", "Sintra", "Cascais"])
     #expect(DayHeaderText.fitting(day, width: 60) == "Sat 14 Jun 2025 · Lisbon, Sintra, Cascais · 23 photos")
-    #expect(DayHeaderText.fitting(day, width: 45) == "Sat 14 Jun 2025 · Lisbon, Sintra · 23 photos")
-    #expect(DayHeaderText.fitting(day, width: 36) == "Sat 14 Jun 2025 · Lisbon · 23 photos")
-    #expect(DayHeaderText.fitting(day, width: 30) == "Sat 14 Jun 2025 · 23 photos")
-    // A continued day's top line says it continues, not where.
-    #expect(DayHeaderText.fitting(day, width: 60, continued: true) == "Sat 14 Jun 2025 · 23 photos (continued)")
+    #expect(DayHeaderText.fitting(day, width: 45) == "Sat 14 Jun 2025 · Lisbon, Sintra, Cascais")
+    #expect(DayHeaderText.fitting(day, width: 33) == "Sat 14 Jun 2025 · Lisbon, Sintra")
+    #expect(DayHeaderText.fitting(day, width: 26) == "Sat 14 Jun 2025 · Lisbon")
+    #expect(DayHeaderText.fitting(day, width: 22) == "14 Jun 2025 · Lisbon")
+    #expect(DayHeaderText.fitting(day, width: 16) == "14 Jun · Lisbon")
+    #expect(DayHeaderText.fitting(day, width: 12) == "14 Jun 2025")
+    // A continued day's top line says where.
+    #expect(DayHeaderText.fitting(day, width: 60, continued: true) == "Sat 14 Jun 2025 · Lisbon (continued)")
+  }
+
+  /// A one-tile day in Lisbon names Lisbon in its one tile's width.
+  @Test func aOneTileDayNamesItsPlace() {
+    let day = DayCount(day: CivilDate(year: 2023, month: 6, day: 16).dayNumber, count: 1, places: ["Lisbon"])
+    #expect(DayHeaderText.fitting(day, width: 17) == "16 Jun · Lisbon")
+  }
+
+  @Test func countsSayPhotosAndVideos() {
+    let at = CivilDate(year: 2025, month: 6, day: 14).dayNumber
+    #expect(DayHeaderText.countText(DayCount(day: at, count: 4, videos: 1)) == "3 photos, 1 video")
+    #expect(DayHeaderText.countText(DayCount(day: at, count: 2, videos: 2)) == "2 videos")
+    #expect(DayHeaderText.countText(DayCount(day: at, count: 1)) == "1 photo")
+    #expect(
+      DayHeaderText.fitting(DayCount(day: at, count: 4, videos: 1), width: 60) == "Sat 14 Jun 2025 · 3 photos, 1 video")
   }
 
   @Test func aResizeFlowsTheDaysAgain() {

@@ -171,7 +171,10 @@ import Testing
     var page = Page(items: Array(Self.items[3...9]), hasMore: false, total: 7)
     page.days = [DayCount(day: Self.items[3].taken!.day, count: 7)]
     _ = state.update(.pageLoaded(load, page))
-    // Back on a row of its own, then the day.
+    // The focus starts on the first result; Home goes to Back, on a row
+    // of its own, then the day.
+    #expect(state.scope?.focus == 1)
+    state.press(.home)
     let lines = render(state)
     #expect(lines[2].hasPrefix("┏") && lines[11].contains("Back"))
     #expect(lines[13].hasPrefix(" Fri 30 May 2025 · 7 photos"))

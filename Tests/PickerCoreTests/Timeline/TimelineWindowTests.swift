@@ -117,4 +117,44 @@ import Testing
     #expect(state.focusedTitle == "p0.jpg")
     #expect(state.scope!.relisting == false && state.scope!.loadingOffset == nil)
   }
+
+  /// Answers the last load from a listing of `total` photos.
+  static func answer(_ state: inout AppState, _ effects: [Effect], total: Int) -> [Effect] {
+    guard let load = effects.loads.last else { return [] }
+    let end = min(total, load.request.offset + load.request.limit)
+    var page = Page(items: (load.request.offset..<end).map(item), hasMore: end < total, total: total)
+    if load.request.offset == 0 { page.days = days }
+    return state.update(.pageLoaded(load, page))
+  }
+
+  /// End, then whatever arrives before Enter (a relist after the stacks'
+  /// signatures, the start-up rescan growing the listing, a late page):
+  /// the focus stays on the oldest photo, and Enter prints it.
+  @Test func endKeepsItsTargetThroughRelistsRescansAndLatePages() {
+    var state = Self.started()
+    let end = state.press(.end)
+    // A change and Enter both come before End's page: Enter waits for it.
+    _ = state.update(.sourceChanged(sourceIndex: 0, .contentChanged))
+    #expect(state.press(.enter).outcome == nil)
+    #expect(!state.typedAhead.isEmpty, "Enter waits while End is on its way")
+    var effects = Self.answer(&state, end)
+    #expect(state.focusedTitle == "p99999.jpg")
+    // The typed-ahead Enter confirmed the oldest photo.
+    let check = effects.lazy.compactMap { if case .checkPicked(let check) = $0 { check } else { nil } }.first
+    #expect(check?.titles == [Array("p99999.jpg".utf8)])
+
+    // The rescan found 150 more older photos: the relisted window grows,
+    // and End's target moves on to the new oldest photo.
+    state = Self.started()
+    _ = Self.answer(&state, state.press(.end))
+    effects = state.update(.sourceChanged(sourceIndex: 0, .contentChanged))
+    for _ in 0..<5 where !effects.loads.isEmpty {
+      effects = Self.answer(&state, effects, total: Self.total + 150)
+    }
+    #expect(state.focusedTitle == "p100149.jpg")
+    // Another key lets go of End.
+    _ = state.press(.left)
+    _ = state.update(.sourceChanged(sourceIndex: 0, .contentChanged))
+    #expect(state.scope?.holdsEnd == false)
+  }
 }

@@ -7,7 +7,9 @@ import Foundation
 /// listings and day counts leave out. Folders are untouched: they list
 /// every file where it is.
 ///
-/// Only files whose size another file under the roots shares are read:
+/// Empty files are never copies: a folder of failed downloads or cloud
+/// placeholders must show every one of them as the damage it is, not
+/// one tile. Only files whose size another file under the roots shares are read:
 /// their head and tail first, then every byte where those agree too. A
 /// copy is marked only once compared byte for byte with the one shown, so
 /// a photo that differs by one byte is never hidden. Hashes stay until the
@@ -105,7 +107,7 @@ public final class CopyFinder {
       """
       WITH under AS (
         SELECT p.id, f.path, p.name, p.size, p.head_hash, p.content_hash, p.copy_of
-        FROM photo p JOIN folder f ON f.id = p.folder WHERE \(condition))
+        FROM photo p JOIN folder f ON f.id = p.folder WHERE \(condition) AND p.size > 0)
       SELECT * FROM under WHERE size IN (SELECT size FROM under GROUP BY size HAVING count(*) > 1)
       """)
     statement.bind(parameters)
