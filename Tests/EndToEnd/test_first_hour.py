@@ -126,6 +126,8 @@ def test_a_one_photo_lisbon_day_names_lisbon_at_any_size(picker, tmp_path):
 def test_a_place_that_matches_nothing_says_so(picker, tmp_path):
     folder = trip(tmp_path)
     p = picker.start(["--place", "atlantis", str(folder)], env=PLACES_ENV, wait_ui=False)
-    p.wait_text("No place called “atlantis”")
+    screen = p.wait_text("No place called “atlantis”")
+    # The path line shows the filter in force.
+    assert "--place atlantis" in screen.breadcrumb, screen
     p.send("C-c")
     p.finish(130)

@@ -52,11 +52,35 @@ public enum FactsReader {
       let found = Sidecars(names: entries.filter { !$0.isFolder }.map(\.name)).sidecars(of: name)
       if !found.isEmpty { sidecars = LibraryScanner.sidecars(found, in: folder).0 }
     }
-    let taken = PhotoMetadataReader.read(
+    let metadata = PhotoMetadataReader.read(
       path: path, name: name, modified: LibraryScanner.modified(info),
-      latestDay: PhotoMetadataReader.latestBelievableDay(), sidecars: sidecars
-    ).taken
-    return "\(taken.label) (\(taken.originLabel))"
+      latestDay: PhotoMetadataReader.latestBelievableDay(), sidecars: sidecars)
+    let taken = metadata.taken
+    var origin = taken.originLabel
+    // A camera's clock with no offset, at a known position: its offset
+    // there and then, from the position's zone (shown, never stored).
+    if taken.offsetMinutes == nil, taken.zone == nil, !taken.isDayOnly, taken.origin != .fileTime,
+      let latitude = metadata.latitude, let longitude = metadata.longitude,
+      let zone = positionOffset(of: taken, latitude: latitude, longitude: longitude)
+    {
+      origin += "; \(zone)"
+    }
+    return "\(taken.label) (\(origin))"
+  }
+
+  /// "UTC+09:00 at the position, Asia/Tokyo" for a wall-clock time there.
+  static func positionOffset(of taken: TakenDate, latitude: Double, longitude: Double) -> String? {
+    let wallSeconds = taken.wallClock / 1000
+    // The wall clock less the offset is UTC; one correction settles it
+    // (it moves only across a change of the zone's offset).
+    guard let first = LocalTime.offset(latitude: latitude, longitude: longitude, utcSeconds: wallSeconds),
+      case .position(let zone) = first.source,
+      let settled = LocalTime.offset(
+        latitude: latitude, longitude: longitude, utcSeconds: wallSeconds - Int64(first.seconds))
+    else { return nil }
+    var shown = taken
+    shown.offsetMinutes = settled.seconds / 60
+    return "\(shown.utcOffsetLabel) at the position, \(zone)"
   }
 
   static func formatName(_ format: ImageFormat) -> String {

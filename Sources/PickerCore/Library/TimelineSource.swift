@@ -9,7 +9,16 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   public let title: String
   public var icon: String { "◷" }
   public var capabilities: SourceCapabilities { [.paging, .search, .timeline, .places] }
-  public var rootLabel: String { filter.roots.map { Sanitizer.sanitize($0.bytes) }.joined(separator: ", ") }
+  /// The roots, then the filters in force, so the screen shows why it
+  /// holds fewer photos: "~/Pictures · --since 1 Jan 2023 · --place lisbon".
+  public var rootLabel: String {
+    var parts = [filter.roots.map { Sanitizer.sanitize($0.bytes) }.joined(separator: ", ")]
+    let name = { (day: Int) in CivilDate(dayNumber: day).dayMonthYear }
+    if let first = filter.firstDay { parts.append("--since " + name(first)) }
+    if let last = filter.lastDay { parts.append("--until " + name(last)) }
+    parts += filter.places.map { "--place " + Sanitizer.sanitize($0) }
+    return parts.joined(separator: " · ")
+  }
 
   let index: LibraryIndex
   let filter: LibraryFilter

@@ -168,6 +168,21 @@ import Testing
     #expect(try index.dayCounts(filter).map(\.count) == [3])
   }
 
+  /// A --place that names no place of the index says so, and what to do;
+  /// the path line shows the filters in force.
+  @Test func aPlaceThatMatchesNothingSaysSoAndTheFiltersShow() async throws {
+    let index = index()
+    try scan(index, try Self.namer())
+    #expect(try index.knowsPlace("lisbon") && !(try index.knowsPlace("atlantis")))
+    let source = TimelineSource(
+      index: index, roots: [PathBytes(root)], firstDay: CivilDate(year: 2023, month: 1, day: 1).dayNumber,
+      places: ["atlantis"])
+    #expect(source.rootLabel == root + " · --since 1 Jan 2023 · --place atlantis")
+    let page = try await source.items(in: nil, page: PageRequest(offset: 0, limit: 50))
+    #expect(page.items.isEmpty)
+    #expect(page.note?.hasPrefix("No place called “atlantis”") == true)
+  }
+
   @Test func withoutATableNothingIsNamedAndATableLaterNamesAll() throws {
     let index = index()
     try scan(index, nil)
