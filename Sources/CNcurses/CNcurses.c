@@ -9,6 +9,7 @@
 #include <string.h>
 #include <term.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 #include "system_calls.h"
 
@@ -352,6 +353,8 @@ static int owns_terminal(void) {
 
 int pk_owns_terminal(void) { return owns_terminal(); }
 
+static int termination_recorded(void) { return __atomic_load_n(&pending_signal, __ATOMIC_SEQ_CST) != 0; }
+
 // Bytes to the terminal with write(2): no stdio buffer in between, and no
 // change of its settings.
 static void write_tty(const char *bytes, size_t count) {
@@ -411,12 +414,22 @@ void pk_suspend(void) {
   sigemptyset(&tstp);
   sigaddset(&tstp, SIGTSTP);
   sigprocmask(SIG_UNBLOCK, &tstp, NULL);
-  raise(SIGTSTP);
+  for (;;) {
+    raise(SIGTSTP);
+    // Continued. By fg, the job holds the terminal again. By `kill %1`
+    // (bash sends SIGTERM, then SIGCONT), it does not, and the SIGTERM may
+    // still be on its way to another thread's handler: a moment is given
+    // for it. By bg, nothing comes: a program that needs the terminal
+    // stops again, as it would on reading it.
+    if (termination_recorded() || owns_terminal()) break;
+    for (int i = 0; i < 50 && !termination_recorded(); i++) nanosleep(&(struct timespec){0, 4000000}, NULL);
+    if (termination_recorded()) break;
+  }
   install_suspend_handler();
-  // Ended while stopped (`kill %1` sends SIGTERM, then SIGCONT): nothing is
-  // put back; the loop ends the picker at once, touching the terminal only
-  // if its group holds it (pk_close_terminal).
-  if (__atomic_load_n(&pending_signal, __ATOMIC_SEQ_CST) != 0) return;
+  // Ended while stopped: nothing is put back; the loop ends the picker at
+  // once, touching the terminal only if its group holds it
+  // (pk_close_terminal).
+  if (termination_recorded()) return;
   block_ttou(&previous);
   // ncurses did not leave its mode when the screen was not left: the
   // shell's modes are replaced by the picker's here, and the whole

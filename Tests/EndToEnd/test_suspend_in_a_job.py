@@ -75,6 +75,26 @@ class Shell:
         subprocess.run(["tmux", "-L", self.socket, "kill-session", "-t", self.session], capture_output=True)
 
 
+def photos(folder: Path, count: int) -> Path:
+    folder.mkdir()
+    for n in range(count):
+        Image.new("RGB", (64, 48), (n * 20, 80, 120)).save(folder / f"p{n:02d}.jpg", quality=80)
+    return folder
+
+
+def start_then_stop(shell: "Shell", command: str, run: int, settle: float) -> None:
+    """Runs the command in the shell, waits for the grid, then Ctrl-Z and
+    waits until the picker is stopped."""
+    shell.send("clear; " + command, "Enter")
+    shell.wait(lambda s: "? help" in s, f"the picker's grid (run {run})")
+    time.sleep(settle)
+    shell.send("C-z")
+    deadline = time.monotonic() + 10
+    while shell.picker_state() != "T":
+        assert time.monotonic() < deadline, f"run {run}: the picker did not stop: {shell.states()}"
+        time.sleep(0.02)
+
+
 @pytest.fixture
 def shell(tmux_server, tmp_path):
     home = tmp_path / "home"
@@ -90,20 +110,11 @@ def shell(tmux_server, tmp_path):
     ids=["timeout-foreground", "sh-pipe-cat"],
 )
 def test_ctrl_z_and_fg_never_leave_the_picker_stopped(shell, picker_bin, tmp_path, command):
-    folder = tmp_path / "photos"
-    folder.mkdir()
-    for n in range(12):
-        Image.new("RGB", (64, 48), (n * 20, 80, 120)).save(folder / f"p{n:02d}.jpg", quality=80)
+    folder = photos(tmp_path / "photos", 12)
     shell.send(f"PATH={picker_bin.parent}:$PATH", "Enter")
     for run in range(RUNS):
-        shell.send("clear; " + command.format(folder=folder), "Enter")
-        shell.wait(lambda s: "? help" in s, f"the picker's grid (run {run})")
-        time.sleep(0.3)
-        shell.send("C-z")
+        start_then_stop(shell, command.format(folder=folder), run, settle=0.3)
         deadline = time.monotonic() + 10
-        while shell.picker_state() != "T":
-            assert time.monotonic() < deadline, f"run {run}: the picker did not stop: {shell.states()}"
-            time.sleep(0.02)
         while any(state != "T" for args, state in shell.states().items() if not args.startswith("bash")):
             assert time.monotonic() < deadline, f"run {run}: the job did not stop: {shell.states()}"
             time.sleep(0.02)
@@ -135,20 +146,10 @@ def test_ctrl_z_and_fg_never_leave_the_picker_stopped(shell, picker_bin, tmp_pat
 def test_kill_ends_a_suspended_picker_at_once(shell, picker_bin, tmp_path, command):
     """Ctrl-Z then `kill %1`: the picker ends (143 when it is the job),
     never stops again on the terminal, and leaves the shell's modes alone."""
-    folder = tmp_path / "photos"
-    folder.mkdir()
-    for n in range(6):
-        Image.new("RGB", (64, 48), (n * 30, 80, 120)).save(folder / f"p{n:02d}.jpg", quality=80)
+    folder = photos(tmp_path / "photos", 6)
     shell.send(f"PATH={picker_bin.parent}:$PATH", "Enter")
     for run in range(RUNS):
-        shell.send("clear; " + command.format(folder=folder), "Enter")
-        shell.wait(lambda s: "? help" in s, f"the picker's grid (run {run})")
-        time.sleep(0.2)
-        shell.send("C-z")
-        deadline = time.monotonic() + 10
-        while shell.picker_state() != "T":
-            assert time.monotonic() < deadline, f"run {run}: the picker did not stop: {shell.states()}"
-            time.sleep(0.02)
+        start_then_stop(shell, command.format(folder=folder), run, settle=0.2)
         shell.wait_modes_restored(f"run {run}, stopped")
         # bash continues a stopped job it sends SIGTERM; until it has seen
         # the job go, `wait` answers 148 (still stopped) at once.
