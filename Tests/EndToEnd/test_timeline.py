@@ -381,3 +381,29 @@ def test_clicking_and_dragging_on_the_scale_jumps_through_the_months(picker, lib
     p.send("Enter")
     assert p.finish(0) == f"{folder}/{photos[0]['path']}\n".encode()
     assert p.display("#{mouse_button_flag}") == "0"
+
+
+def test_end_then_enter_under_load_prints_the_oldest_photo(picker, big_library):
+    """End, then Enter 0.35 s later, while three CPU hogs share the two
+    cores with the picker: whatever arrives between the two keys (the
+    start-up rescan, a relist, late pages), Enter prints the oldest photo."""
+    folder, photos = big_library
+    p = start(picker, folder)
+    p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted", timeout=30)
+    p.wait_no_text("Indexing")
+    p.leave("Escape")
+    p.finish(130)
+    hog = "import time\nend = time.monotonic() + 12\nwhile time.monotonic() < end: pass\n"
+    hogs = [subprocess.Popen([sys.executable, "-c", hog]) for _ in range(3)]
+    try:
+        p = start(picker, folder)
+        p.wait(lambda s: s.counts is not None and s.tiles(), "the first page", timeout=30)
+        p.send("End")
+        time.sleep(0.35)
+        p.send("Enter")
+        printed = p.finish(0, timeout=30).decode().splitlines()
+    finally:
+        for process in hogs:
+            process.kill()
+            process.wait()
+    assert printed == [f"{folder}/{photos[-1]['path']}"], printed
