@@ -64,6 +64,10 @@ def main():
     photos = f"--timeline {LIBRARY}"
     with XDisplay() as display:
         shoot(display, out, "timeline-kitty", "auto", arguments=photos, size=(120, 36))
+        # December 2022 in New York: a clip (▶ and its length) and a Live Photo.
+        shoot(
+            display, out, "videos-kitty", "auto", keys=["colon", "2", "0", "2", "2", "minus", "1", "2", "Return"],
+            arguments=photos, size=(120, 36))
         # The burst's tile is the first of the second row.
         shoot(display, out, "stack-kitty", "auto", keys=["Down", "Return"], arguments=photos, size=(120, 36))
         shoot(display, out, "loupe-kitty", "auto", keys=["Right", "v", "plus", "plus"], arguments=photos)
