@@ -13,6 +13,9 @@ extension AppState {
 
   /// Opens `mode` over the one on screen; going back returns to it.
   mutating func enter(_ mode: some ModeModel) {
+    // A mode may move the focus (the preview steps through photos): End's
+    // hold on the last photo ends here, like at any other key.
+    scope?.holdsEnd = false
     modeStack.append(AnyMode(mode, id: nextModeID))
     nextModeID += 1
   }

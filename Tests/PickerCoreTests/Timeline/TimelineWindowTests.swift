@@ -152,9 +152,15 @@ import Testing
       effects = Self.answer(&state, effects, total: Self.total + 150)
     }
     #expect(state.focusedTitle == "p100149.jpg")
-    // Another key lets go of End.
+    // Another key lets go of End, and so does a mode (the preview steps
+    // through photos).
     _ = state.press(.left)
     _ = state.update(.sourceChanged(sourceIndex: 0, .contentChanged))
+    #expect(state.scope?.holdsEnd == false)
+    state = Self.started()
+    _ = Self.answer(&state, state.press(.end))
+    #expect(state.scope?.holdsEnd == true && state.focusedTitle == "p99999.jpg" && !state.endInFlight)
+    _ = state.press(.char("v"))
     #expect(state.scope?.holdsEnd == false)
   }
 }
