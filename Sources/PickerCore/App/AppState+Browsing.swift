@@ -84,66 +84,6 @@ extension AppState {
     self.scope = scope
   }
 
-  /// End and G: to the real end when the source knows how many there are
-  /// (the pages needed are asked for, shown as they come); otherwise to the
-  /// last loaded photo, with Load-more brought into view.
-  mutating func focusLastItem() -> [Effect] {
-    guard var scope else { return [] }
-    // A long timeline: the window moves to its last page.
-    if let total = scope.total, scope.days != nil, total - scope.nextOffset > Self.windowJumpLimit {
-      let pageSize = layout.pageSize(requested: options.pageSize)
-      scope.moveWindow(to: max(0, total - pageSize), generation: takeGeneration())
-      scope.seekItem = total - 1
-      scope.holdsEnd = true
-      self.scope = scope
-      return loadNextPage(sourceIndex: activeSource)
-    }
-    scope.holdsEnd = true
-    var effects: [Effect] = []
-    if scope.offersMore, scope.total != nil, scope.error == nil {
-      _ = scope.revealPrefetched()
-      scope.seeksEnd = scope.hasMore
-    }
-    scope.focus = scope.lastItemIndex
-    self.scope = scope
-    if scope.seeksEnd && scope.canRequestPage { effects = loadNextPage(sourceIndex: activeSource) }
-    scrollToBottom()
-    return effects
-  }
-
-  /// Scrolls so the last row (Load-more's, when shown) is on screen; the
-  /// focus stays visible (see `keepFocusVisibleAndPrefetch`).
-  mutating func scrollToBottom() {
-    let grid = gridRows
-    guard var scope, grid.count > 0 else { return }
-    scope.scrollRow = grid.firstRow(showingLast: grid.count - 1, layout: layout)
-    self.scope = scope
-  }
-
-  /// After a page or a listing read again, End's target still holds: the
-  /// focus goes back to the last photo, and when the listing grew past
-  /// what is loaded, End runs again.
-  mutating func keepEnd(sourceIndex: Int) -> [Effect] {
-    guard sourceIndex == activeSource, isOnGrid, let scope, scope.holdsEnd, scope.seekItem == nil, !scope.seeksEnd,
-      !scope.relisting, scope.loadingOffset == nil
-    else { return [] }
-    if scope.offersMore { return focusLastItem() }
-    guard scope.focus != scope.lastItemIndex else { return [] }
-    self.scope?.focus = scope.lastItemIndex
-    scrollToBottom()
-    return []
-  }
-
-  /// A page arrived while End was seeking the end: follow it there.
-  private mutating func followSeekToEnd(sourceIndex: Int) -> [Effect] {
-    guard sourceIndex == activeSource, var scope, scope.seeksEnd else { return [] }
-    if !scope.hasMore { scope.seeksEnd = false }
-    scope.focus = scope.lastItemIndex
-    self.scope = scope
-    scrollToBottom()
-    return scope.seeksEnd ? loadNextPage(sourceIndex: sourceIndex) : []
-  }
-
   mutating func activateFocused() -> [Effect] {
     guard let scope else { return [] }
     guard let cell = scope.cell(at: scope.focus) else {
