@@ -294,14 +294,19 @@ def test_two_scans_at_once_both_finish(picker_bin, big_library, tmp_path):
     assert out.decode().startswith(f"{len(photos)} photos: 0 read"), out
 
 
-def test_a_long_timeline_moves_its_window_for_end_and_far_dates(picker, big_library):
-    folder, photos = big_library
-    # A first run indexes the library; the second opens on its first page.
+def index_in_a_first_run(picker, folder: Path, photos: list[dict]) -> None:
+    """A run that indexes the whole library, then leaves."""
     p = start(picker, folder)
     p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted", timeout=30)
     p.wait_no_text("Indexing")
     p.leave("Escape")
     p.finish(130)
+
+
+def test_a_long_timeline_moves_its_window_for_end_and_far_dates(picker, big_library):
+    folder, photos = big_library
+    # A first run indexes the library; the second opens on its first page.
+    index_in_a_first_run(picker, folder, photos)
     p = start(picker, folder)
     p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted")
     p.wait(lambda s: s.counts is not None and s.counts[0] < 1000, "the first pages only")
@@ -388,11 +393,7 @@ def test_end_then_enter_under_load_prints_the_oldest_photo(picker, big_library):
     cores with the picker: whatever arrives between the two keys (the
     start-up rescan, a relist, late pages), Enter prints the oldest photo."""
     folder, photos = big_library
-    p = start(picker, folder)
-    p.wait(lambda s: equal(total_of(s), len(photos)), "the whole library counted", timeout=30)
-    p.wait_no_text("Indexing")
-    p.leave("Escape")
-    p.finish(130)
+    index_in_a_first_run(picker, folder, photos)
     hog = "import time\nend = time.monotonic() + 12\nwhile time.monotonic() < end: pass\n"
     hogs = [subprocess.Popen([sys.executable, "-c", hog]) for _ in range(3)]
     try:

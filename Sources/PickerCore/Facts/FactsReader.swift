@@ -1,4 +1,5 @@
 import CImaging
+import Foundation
 
 /// Reads a local photo's facts (the header reader's, nothing decoded).
 public enum FactsReader {
@@ -71,15 +72,16 @@ public enum FactsReader {
   /// "UTC+09:00 at the position, Asia/Tokyo" for a wall-clock time there.
   static func positionOffset(of taken: TakenDate, latitude: Double, longitude: Double) -> String? {
     let wallSeconds = taken.wallClock / 1000
-    // The wall clock less the offset is UTC; one correction settles it
-    // (it moves only across a change of the zone's offset).
+    // The position's zone, looked up once; then the wall clock less the
+    // offset is UTC, and one correction settles it (it moves only across a
+    // change of the zone's offset).
     guard let first = LocalTime.offset(latitude: latitude, longitude: longitude, utcSeconds: wallSeconds),
-      case .position(let zone) = first.source,
-      let settled = LocalTime.offset(
-        latitude: latitude, longitude: longitude, utcSeconds: wallSeconds - Int64(first.seconds))
+      case .position(let zone) = first.source, let rules = ZoneRules.named(zone)
     else { return nil }
+    let settled = rules.secondsFromGMT(
+      for: Date(timeIntervalSince1970: TimeInterval(wallSeconds - Int64(first.seconds))))
     var shown = taken
-    shown.offsetMinutes = settled.seconds / 60
+    shown.offsetMinutes = settled / 60
     return "\(shown.utcOffsetLabel) at the position, \(zone)"
   }
 

@@ -107,10 +107,6 @@ enum SidecarDates {
   }
 
   /// `photoTakenTime.timestamp` (UTC seconds, as a string or a number).
-  static func takeout(_ path: PathBytes, latestDay: Int) -> TakenDate? {
-    takeoutRecord(path).date(latestDay: latestDay)
-  }
-
   /// What a Takeout JSON says: when (UTC seconds) and where (`geoData`,
   /// else `geoDataExif`; 0,0 is Google's "none").
   struct TakeoutRecord {
