@@ -103,4 +103,4 @@ def test_index_stats_count_the_videos_and_their_length(picker_bin, phone, tmp_pa
     assert result.returncode == 0, result.stderr
     assert "3 photos: 3 read" in result.stdout, result.stdout
     assert "videos: 2, 0:45 in all" in result.stdout, result.stdout
-    assert "2 from QuickTime" in result.stdout, result.stdout
+    assert "2 from video header" in result.stdout, result.stdout

@@ -98,8 +98,15 @@ public enum PhotoMetadataReader {
             appleCreationDate: apple, createdSince1904: created, day: day, latestDay: unbounded, position: position)
         }
       }
+      let isVideo = header.is_video != 0
       candidates += [
-        { TakenDateParsing.exif(original, subSeconds: subSeconds, offset: offset, latestDay: unbounded) },
+        {
+          // An AVI's IDIT arrives in EXIF's form; it is still the video's
+          // own header that said it.
+          var date = TakenDateParsing.exif(original, subSeconds: subSeconds, offset: offset, latestDay: unbounded)
+          if isVideo { date?.origin = .quicktime }
+          return date
+        },
         { TakenDateParsing.exif(ifd0, offset: offset, latestDay: unbounded) },
         {
           // A day alone (Photo Mechanic's photoshop:DateCreated) yields to

@@ -21,8 +21,9 @@ public struct TakenDate: Hashable, Sendable, Comparable {
     case iptc = 7
     /// Google Takeout's JSON beside the photo (photoTakenTime).
     case takeout = 8
-    /// A video's own: Apple's creationdate (local, with its offset), else
-    /// the movie header's creation time (UTC) or ©day.
+    /// A video's own header: Apple's creationdate (local, with its offset),
+    /// else the movie header's creation time (UTC) or ©day; Matroska's
+    /// DateUTC; an AVI's IDIT or ICRD.
     case quicktime = 9
 
     public var label: String {
@@ -35,7 +36,7 @@ public struct TakenDate: Hashable, Sendable, Comparable {
       case .xmpSidecar: "XMP sidecar"
       case .iptc: "IPTC"
       case .takeout: "Google Takeout"
-      case .quicktime: "QuickTime"
+      case .quicktime: "video header"
       }
     }
 

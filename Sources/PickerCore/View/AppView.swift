@@ -37,7 +37,7 @@ public enum AppView {
     return screen
   }
 
-  /// "~/Pictures/Trip / Sea        12 of 40 · name"
+  /// "~/Pictures/Trip / Sea        1–12 of 40 · name"
   static func drawBreadcrumb(_ state: AppState, theme: Theme, into screen: inout Screen) {
     guard let scope = state.scope else { return }
     let stack = state.scopeStacks[state.activeSource]
@@ -51,10 +51,11 @@ public enum AppView {
       // Photos, not tiles: a stack counts each of its shots.
       let loaded = scope.loadedPhotoCount
       let total = scope.total.map(String.init) ?? (scope.hasMore ? "\(loaded)+" : "\(loaded)")
-      status =
-        scope.hasNewer
-        ? "\(scope.baseOffset + 1)–\(scope.baseOffset + loaded) of \(total)"
-        : "\(loaded) of \(total)"
+      // The span the grid holds, as a mail client says "1–50 of 2,345":
+      // the same meaning before and after End jumps to the oldest page.
+      let first = scope.baseOffset + 1
+      let last = scope.baseOffset + loaded
+      status = last > first ? "\(first)–\(last) of \(total)" : "\(last) of \(total)"
       if state.sources[state.activeSource].capabilities.contains(.sorting) {
         status += " · \(scope.sort.rawValue)"
       }

