@@ -19,7 +19,7 @@ for tool in gcc exiftool python3; do
 done
 python3 -c 'import PIL' 2>/dev/null || { echo "needs Python Pillow" >&2; exit 1; }
 
-sources=("$root/Sources/CImaging/photo_header.c" "$root/Sources/CImaging/video_header.c"
+sources=("$root/Sources/CImaging/photo_header.c" "$root/Sources/CImaging/exif_jpeg_header.c" "$root/Sources/CImaging/video_header.c"
   "$root/Sources/CImaging/matroska_header.c" "$root/Sources/CImaging/avi_header.c" "$root/Sources/CImaging/x3f_header.c"
   "$root/Sources/CImaging/embedded_dates.c" "$root/Sources/CSystemCalls/system_calls.c" "$root/scripts/photo_header_check.c")
 include=(-I "$root/Sources/CImaging/include" -I "$root/Sources/CSystemCalls/include")

@@ -1,5 +1,5 @@
-// What the header readers share (photo_header.c, video_header.c,
-// matroska_header.c, avi_header.c, x3f_header.c): the
+// What the header readers share (photo_header.c, exif_jpeg_header.c,
+// video_header.c, matroska_header.c, avi_header.c, x3f_header.c): the
 // source every byte comes through, within a budget of reads, and the
 // ISO BMFF box walk. Private to CImaging.
 #ifndef CIMAGING_HEADER_SOURCE_H
@@ -107,7 +107,13 @@ static inline int field(source *s, uint64_t *at, uint64_t end, unsigned size, ui
   return 1;
 }
 
-// A JPEG's header at `base` (photo_header.c): a RAW's embedded JPEG.
+// The shared readers (exif_jpeg_header.c). A TIFF structure at file
+// offset `base` with `limit` bytes, its first IFD read as `first` (a CR3's
+// CMT boxes each hold one kind); the same from IFD0; a JPEG's header at
+// `base` (0, or a RAW's embedded JPEG).
+enum { ifd0, exif_ifd, gps_ifd, apple_ifd, ifd1 };
+void pk_header_read_tiff_as(source *s, uint64_t base, uint64_t limit, int first, pk_photo_header *h);
+void pk_header_read_tiff(source *s, uint64_t base, uint64_t limit, pk_photo_header *h);
 void pk_header_read_jpeg_at(source *s, uint64_t base, pk_photo_header *h);
 
 // A Sigma X3F's date, make and model (x3f_header.c).

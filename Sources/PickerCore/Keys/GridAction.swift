@@ -92,7 +92,7 @@ extension GridAction: KeyCommand {
 }
 
 extension KeyMap where Command == GridAction {
-  /// The grid's keys (DESIGN.md's table).
+  /// The grid's keys (the README's key table).
   public static let grid = KeyMap(
     bindings: [
       Binding([.up, .char("k")], .moveUp, help: "move up", group: "move"),
