@@ -243,6 +243,6 @@ extension FirstPaintBench {
         throw BenchExit(code: 2, message: "cannot write in \(folder)")
       }
     }
-    FileManager.default.createFile(atPath: marker, contents: nil)
+    _ = FileManager.default.createFile(atPath: marker, contents: nil)
   }
 }

@@ -79,7 +79,7 @@ import Testing
     try FileManager.default.copyItem(atPath: root + "/VID_0001.mp4", toPath: root + "/20210502_100000_003.mp4")
     let index = LibraryIndex(path: root + "/.cache/library.sqlite")
     let names = try index.withDatabase { database throws(SQLiteError) in
-      try LibraryScanner(database: database, roots: [PathBytes(root)], placeNamer: nil).scan()
+      _ = try LibraryScanner(database: database, roots: [PathBytes(root)], placeNamer: nil).scan()
       return try SignatureReader(database: database, roots: [PathBytes(root)]).unsignedNeighbours(maxGap: 2)
         .map { $0.path.lastComponent }
     }

@@ -17,13 +17,14 @@ public final class RcloneSource: PhotoSource, RemoteImageSource, @unchecked Send
   private let lock = NSLock()
   private var listings: [String: [PhotoItem]] = [:]
   /// Bytes its thumbnails cost, ranged reads on or off (the benchmark).
-  public let thumbnailTraffic = ThumbnailTraffic()
+  public let thumbnailTraffic: ThumbnailTraffic
+  private let http: RemoteHTTP
 
   public static let maxListingBytes = 64 << 20
   /// Listed URLs start here, not at the daemon's random port: they stay the
   /// same from run to run (the thumbnail cache's key) and across a daemon
   /// restart; each request puts the running daemon's address in its place.
-  static let listedBase = "http://rclone.invalid"
+  static let listedBase = RemoteHTTP.listedBase
 
   public init(title: String, remote: String, executable: String = "rclone", timeout: Double = 30, log: LogFile?) {
     self.id = "rclone:" + title
@@ -32,6 +33,25 @@ public final class RcloneSource: PhotoSource, RemoteImageSource, @unchecked Send
     self.executable = executable
     self.timeout = timeout
     self.log = log
+    let thumbnailTraffic = ThumbnailTraffic()
+    self.thumbnailTraffic = thumbnailTraffic
+    self.http = RemoteHTTP(
+      title: title, timeout: timeout, maxListingBytes: Self.maxListingBytes, maxThumbnailBytes: 64 << 20,
+      ranged: thumbnailTraffic,
+      endpoint: { () throws(SourceError) in
+        let daemon = try Self.daemon(title: title, executable: executable, log: log)
+        return RemoteHTTP.Endpoint(
+          origin: Origin(daemon.baseURL), authorization: daemon.authorization, base: daemon.baseURL,
+          onTransportError: { daemon.markUnreachable() })
+      },
+      judge: { (response, _) throws(SourceError) in
+        guard (200..<300).contains(response.status) else {
+          // rclone's own words: "directory not found", "didn't find section
+          // in config file", a cloud service's refusal.
+          let reason = JSONValue.parse(response.body)?["error"]?.string ?? "HTTP \(response.status)"
+          throw SourceError("\(title): \(reason)")
+        }
+      })
   }
 
   public var icon: String { "☁" }
@@ -54,7 +74,7 @@ public final class RcloneSource: PhotoSource, RemoteImageSource, @unchecked Send
     return Page(items: Array(slice), hasMore: hasMore, total: items.count)
   }
 
-  private func daemon() throws(SourceError) -> RcloneDaemon {
+  private static func daemon(title: String, executable: String, log: LogFile?) throws(SourceError) -> RcloneDaemon {
     do {
       return try RcloneDaemon.shared(executable: executable, log: log)
     } catch {
@@ -63,39 +83,26 @@ public final class RcloneSource: PhotoSource, RemoteImageSource, @unchecked Send
   }
 
   private func list(_ path: String) async throws(SourceError) -> [PhotoItem] {
-    let first = try daemon()
+    let first = try http.endpoint()
     do {
-      return try await list(path, daemon: first)
+      return try await list(path, endpoint: first)
     } catch {
       // rclone was killed or crashed: once more, with a new one.
-      guard !first.isRunning else { throw error }
-      return try await list(path, daemon: try daemon())
+      let next = try http.endpoint()
+      guard next.base != first.base else { throw error }
+      return try await list(path, endpoint: next)
     }
   }
 
-  private func list(_ path: String, daemon: RcloneDaemon) async throws(SourceError) -> [PhotoItem] {
+  private func list(_ path: String, endpoint: RemoteHTTP.Endpoint) async throws(SourceError) -> [PhotoItem] {
     let body: JSONValue = ["fs": .string(remote), "remote": .string(path)]
-    var request = HTTPRequest(
-      url: daemon.baseURL + "/operations/list", headers: ["Content-Type": "application/json"],
-      authorization: daemon.authorization, credentialOrigin: Origin(daemon.baseURL), timeout: timeout,
-      maxBytes: Self.maxListingBytes)
-    request.method = "POST"
-    request.body = Array((try? JSONEncoder().encode(body)) ?? Data())
-    let response: HTTPResponse
-    do {
-      response = try await HTTPClient.get(request)
-    } catch {
-      if error.kind == .transport { daemon.markUnreachable() }
-      throw SourceError("\(title): rclone does not answer (\(error.message))")
+    let response = try await http.list(
+      Self.listedBase + "/operations/list", method: "POST", headers: ["Content-Type": "application/json"],
+      body: Array((try? JSONEncoder().encode(body)) ?? Data()), authorization: endpoint.authorization,
+      endpoint: endpoint, unreachable: { [title] in "\(title): rclone does not answer (\($0))" })
+    guard let entries = JSONValue.parse(response.body)?["list"]?.array else {
+      throw SourceError("\(title): rclone sent no listing")
     }
-    let json = JSONValue.parse(response.body)
-    guard response.status == 200 else {
-      // rclone's own words: "directory not found", "didn't find section in
-      // config file", a cloud service's refusal.
-      let reason = json?["error"]?.string ?? "HTTP \(response.status)"
-      throw SourceError("\(title): \(reason)")
-    }
-    guard let entries = json?["list"]?.array else { throw SourceError("\(title): rclone sent no listing") }
     return RcloneListing.items(entries, folder: path, fileURL: fileURL, sourceID: id)
   }
 
@@ -110,50 +117,18 @@ public final class RcloneSource: PhotoSource, RemoteImageSource, @unchecked Send
   public func fetchThumbnail(
     _ url: String, isCancelled: @escaping @Sendable () -> Bool, progress: (@Sendable (Int64, Int64?) -> Void)? = nil
   ) throws(SourceError) -> LoadedImageData {
-    try RangedThumbnail.fetch(url, traffic: thumbnailTraffic, progress: progress) {
-      (file, range, progress) throws(SourceError) in
-      try get(file, range: range, isCancelled: isCancelled, progress: progress)
-    }
-  }
-
-  private func get(
-    _ url: String, range: Int?, isCancelled: @escaping @Sendable () -> Bool,
-    progress: (@Sendable (Int64, Int64?) -> Void)?
-  ) throws(SourceError) -> HTTPResponse {
-    let daemon = try daemon()
-    let response = try http(daemon).get(
-      Self.rebased(url, on: daemon.baseURL), range: range, maxBytes: 64 << 20, isCancelled: isCancelled,
-      progress: progress)
-    guard (200..<300).contains(response.status) else { throw SourceError("\(title): HTTP \(response.status)") }
-    return response
+    try http.fetchThumbnail(url, isCancelled: isCancelled, progress: progress)
   }
 
   public func download(
     _ url: String, into file: Int32, progress: @escaping @Sendable (Int64, Int64?) -> Void,
     isCancelled: @escaping @Sendable () -> Bool
   ) throws(SourceError) {
-    let daemon = try daemon()
-    let response = try http(daemon).download(
-      Self.rebased(url, on: daemon.baseURL), into: file, isCancelled: isCancelled, progress: progress)
-    guard (200..<300).contains(response.status) else { throw SourceError("\(title): HTTP \(response.status)") }
-  }
-
-  /// The daemon's GETs: its own credentials, an error in this source's words,
-  /// and a daemon that cannot be reached marked so it is started again.
-  private func http(_ daemon: RcloneDaemon) -> AuthorizedHTTP {
-    let title = title
-    return AuthorizedHTTP(
-      origin: Origin(daemon.baseURL), authorization: daemon.authorization, timeout: timeout,
-      describe: { "\(title): \($0)" }, onTransportError: { daemon.markUnreachable() })
+    try http.download(url, into: file, isCancelled: isCancelled, progress: progress)
   }
 
   /// `url`'s path and fragment on `base` (scheme, host and port).
-  static func rebased(_ url: String, on base: String) -> String {
-    guard url.hasPrefix(listedBase), let schemeEnd = url.range(of: "://"),
-      let pathStart = url[schemeEnd.upperBound...].firstIndex(of: "/")
-    else { return url }
-    return base + url[pathStart...]
-  }
+  static func rebased(_ url: String, on base: String) -> String { RemoteHTTP.rebased(url, on: base) }
 }
 
 /// rclone's `operations/list` entries as the grid's items.

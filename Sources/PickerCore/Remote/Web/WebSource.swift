@@ -18,7 +18,7 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
   /// Seconds a listing may take.
   public let timeout: Double
   private let signIn: SignIn
-  private var origin: Origin? { signIn.origin }
+  private let http: RemoteHTTP
 
   public static let maxListingBytes = 16 << 20
   public static let maxThumbnailBytes = 32 << 20
@@ -29,7 +29,12 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
     self.baseURL = url.hasSuffix("/") ? String(url.dropLast()) : url
     self.auth = auth
     self.timeout = timeout
-    self.signIn = SignIn(title: title, url: url, auth: auth, credentials: credentials)
+    let signIn = SignIn(title: title, url: url, auth: auth, credentials: credentials)
+    self.signIn = signIn
+    self.http = RemoteHTTP(
+      title: title, timeout: timeout, maxListingBytes: Self.maxListingBytes, maxThumbnailBytes: Self.maxThumbnailBytes,
+      ranged: nil, endpoint: { RemoteHTTP.Endpoint(origin: signIn.origin, authorization: signIn.current) },
+      judge: RemoteHTTP.signedInJudge(signIn, title: title))
   }
 
   public var icon: String { "☁" }
@@ -43,13 +48,13 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
   public func authStatus() async -> AuthStatus {
     guard auth != .none else { return .signedIn }
     guard let authorization = currentAuthorization else { return .signedOut }
-    let response = try? await HTTPClient.get(request("me", authorization: authorization))
+    let response = try? await HTTPClient.get(me(authorization: authorization))
     return response?.status == 200 ? .signedIn : .signedOut
   }
 
   public func authenticate(_ answers: [String: String]) async throws {
-    try await signIn.attempt(answers) { (candidate) throws(HTTPError) in
-      try await HTTPClient.get(request("me", authorization: candidate))
+    try await signIn.attempt(answers) { (candidate) async throws(HTTPError) in
+      try await HTTPClient.get(me(authorization: candidate))
     }
   }
 
@@ -69,14 +74,10 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
   }
 
   private func list(_ pathAndQuery: String) async throws(SourceError) -> Page {
-    let authorization = try signedInAuthorization()
-    let response: HTTPResponse
-    do {
-      response = try await HTTPClient.get(request(pathAndQuery, authorization: authorization))
-    } catch {
-      throw SourceError(error.message)
-    }
-    try check(response, sent: authorization)
+    let authorization = try signIn.required()
+    let response = try await http.list(
+      baseURL + "/" + pathAndQuery, headers: ["Accept": "application/json"], authorization: authorization,
+      endpoint: try http.endpoint(), unreachable: { $0 })
     guard let json = JSONValue.parse(response.body) else {
       throw SourceError("\(title) sent malformed JSON")
     }
@@ -87,21 +88,11 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
     }
   }
 
-  private func signedInAuthorization() throws(SourceError) -> String? { try signIn.required() }
-
-  private func check(_ response: HTTPResponse, sent: String?) throws(SourceError) {
-    try signIn.checkUnauthorized(response, sent: sent)
-    switch response.status {
-    case 200..<300: return
-    case 404: throw SourceError("\(title): not found (HTTP 404)")
-    default: throw SourceError("\(title): server error (HTTP \(response.status))")
-    }
-  }
-
-  private func request(_ pathAndQuery: String, authorization: String?) -> HTTPRequest {
+  /// The sign-in's probe: GET /me with a candidate Authorization.
+  private func me(authorization: String) -> HTTPRequest {
     HTTPRequest(
-      url: baseURL + "/" + pathAndQuery, headers: ["Accept": "application/json"], authorization: authorization,
-      credentialOrigin: origin, timeout: timeout, maxBytes: Self.maxListingBytes)
+      url: baseURL + "/me", headers: ["Accept": "application/json"], authorization: authorization,
+      credentialOrigin: signIn.origin, timeout: timeout, maxBytes: Self.maxListingBytes)
   }
 
   /// Path segments and query values: everything but unreserved characters
@@ -130,23 +121,13 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
   public func fetchThumbnail(
     _ url: String, isCancelled: @escaping @Sendable () -> Bool, progress: (@Sendable (Int64, Int64?) -> Void)? = nil
   ) throws(SourceError) -> LoadedImageData {
-    let authorization = currentAuthorization
-    let response = try http(authorization).get(
-      url, maxBytes: Self.maxThumbnailBytes, isCancelled: isCancelled, progress: progress)
-    try check(response, sent: authorization)
-    return .bytes(response.body)
+    try http.fetchThumbnail(url, isCancelled: isCancelled, progress: progress)
   }
 
   public func download(
     _ url: String, into file: Int32, progress: @escaping @Sendable (Int64, Int64?) -> Void,
     isCancelled: @escaping @Sendable () -> Bool
   ) throws(SourceError) {
-    let authorization = currentAuthorization
-    let response = try http(authorization).download(url, into: file, isCancelled: isCancelled, progress: progress)
-    try check(response, sent: authorization)
-  }
-
-  private func http(_ authorization: String?) -> AuthorizedHTTP {
-    AuthorizedHTTP(origin: origin, authorization: authorization, timeout: timeout)
+    try http.download(url, into: file, isCancelled: isCancelled, progress: progress)
   }
 }

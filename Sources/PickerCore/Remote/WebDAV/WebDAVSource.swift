@@ -17,7 +17,7 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
   public let timeout: Double
   private let previewRoot: String?
   private let signIn: SignIn
-  private var origin: Origin? { signIn.origin }
+  private let http: RemoteHTTP
   private let lock = NSLock()
   /// Folder URL → its items, for paging without asking again.
   private var listings: [String: [PhotoItem]] = [:]
@@ -33,14 +33,27 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
     self.auth = auth
     self.timeout = timeout
     self.previewRoot = DAVListing.nextcloudRoot(of: url)
-    self.signIn = SignIn(title: title, url: url, auth: auth, credentials: credentials)
+    let signIn = SignIn(title: title, url: url, auth: auth, credentials: credentials)
+    let thumbnailTraffic = ThumbnailTraffic()
+    self.signIn = signIn
+    self.thumbnailTraffic = thumbnailTraffic
+    self.http = RemoteHTTP(
+      title: title, timeout: timeout, maxListingBytes: Self.maxListingBytes, maxThumbnailBytes: Self.maxThumbnailBytes,
+      ranged: thumbnailTraffic, endpoint: { RemoteHTTP.Endpoint(origin: signIn.origin, authorization: signIn.current) },
+      judge: RemoteHTTP.signedInJudge(signIn, title: title) { status in
+        switch status {
+        case 403: "access refused (HTTP 403)"
+        case 405, 501: "not a WebDAV folder (HTTP \(status) to PROPFIND)"
+        default: nil
+        }
+      })
   }
 
   public var icon: String { "☁" }
   public var capabilities: SourceCapabilities { auth == .none ? [.paging, .albums] : [.paging, .albums, .auth] }
   public var authPrompt: AuthPrompt? { signIn.prompt }
   /// Bytes its thumbnails cost, ranged reads on or off (the benchmark).
-  public let thumbnailTraffic = ThumbnailTraffic()
+  public let thumbnailTraffic: ThumbnailTraffic
 
   /// Signs in for this run only, without asking the server or saving
   /// anything (the benchmark's --basic).
@@ -56,13 +69,13 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
   public func authStatus() async -> AuthStatus {
     guard auth != .none else { return .signedIn }
     guard let authorization = currentAuthorization else { return .signedOut }
-    let response = try? await HTTPClient.get(propfind(baseURL, depth: 0, authorization: authorization))
+    let response = try? await HTTPClient.get(probe(authorization: authorization))
     return (200..<300).contains(response?.status ?? 0) ? .signedIn : .signedOut
   }
 
   public func authenticate(_ answers: [String: String]) async throws {
-    try await signIn.attempt(answers) { (candidate) throws(HTTPError) in
-      try await HTTPClient.get(propfind(baseURL, depth: 0, authorization: candidate))
+    try await signIn.attempt(answers) { (candidate) async throws(HTTPError) in
+      try await HTTPClient.get(probe(authorization: candidate))
     }
   }
 
@@ -88,14 +101,10 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
   }
 
   private func list(_ folder: String) async throws(SourceError) -> [PhotoItem] {
-    let authorization = try signedInAuthorization()
-    let response: HTTPResponse
-    do {
-      response = try await HTTPClient.get(propfind(folder, depth: 1, authorization: authorization))
-    } catch {
-      throw SourceError("\(title): \(error.message)")
-    }
-    try check(response, sent: authorization)
+    let authorization = try signIn.required()
+    let response = try await http.list(
+      folder, method: "PROPFIND", headers: Self.propfindHeaders(depth: 1), body: Multistatus.propfindBody,
+      authorization: authorization, endpoint: try http.endpoint())
     let entries: [DAVEntry]
     do {
       entries = try Multistatus.parse(response.body)
@@ -105,26 +114,18 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
     return DAVListing.items(entries, folder: folder, base: baseURL, sourceID: id, previewRoot: previewRoot)
   }
 
-  private func propfind(_ url: String, depth: Int, authorization: String?) -> HTTPRequest {
+  private static func propfindHeaders(depth: Int) -> [String: String] {
+    ["Depth": String(depth), "Content-Type": "application/xml; charset=utf-8"]
+  }
+
+  /// The sign-in's probe: PROPFIND (Depth: 0) of the base URL.
+  private func probe(authorization: String) -> HTTPRequest {
     var request = HTTPRequest(
-      url: url, headers: ["Depth": String(depth), "Content-Type": "application/xml; charset=utf-8"],
-      authorization: authorization, credentialOrigin: origin, timeout: timeout, maxBytes: Self.maxListingBytes)
+      url: baseURL, headers: Self.propfindHeaders(depth: 0), authorization: authorization,
+      credentialOrigin: signIn.origin, timeout: timeout, maxBytes: Self.maxListingBytes)
     request.method = "PROPFIND"
     request.body = Multistatus.propfindBody
     return request
-  }
-
-  private func signedInAuthorization() throws(SourceError) -> String? { try signIn.required() }
-
-  private func check(_ response: HTTPResponse, sent: String?) throws(SourceError) {
-    try signIn.checkUnauthorized(response, sent: sent)
-    switch response.status {
-    case 200..<300: return
-    case 403: throw SourceError("\(title): access refused (HTTP 403)")
-    case 404: throw SourceError("\(title): not found (HTTP 404)")
-    case 405, 501: throw SourceError("\(title): not a WebDAV folder (HTTP \(response.status) to PROPFIND)")
-    default: throw SourceError("\(title): server error (HTTP \(response.status))")
-    }
   }
 
   // MARK: Images
@@ -132,33 +133,13 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
   public func fetchThumbnail(
     _ url: String, isCancelled: @escaping @Sendable () -> Bool, progress: (@Sendable (Int64, Int64?) -> Void)? = nil
   ) throws(SourceError) -> LoadedImageData {
-    try RangedThumbnail.fetch(url, traffic: thumbnailTraffic, progress: progress) {
-      (file, range, progress) throws(SourceError) in
-      try get(file, range: range, isCancelled: isCancelled, progress: progress)
-    }
-  }
-
-  private func get(
-    _ url: String, range: Int?, isCancelled: @escaping @Sendable () -> Bool,
-    progress: (@Sendable (Int64, Int64?) -> Void)?
-  ) throws(SourceError) -> HTTPResponse {
-    let authorization = currentAuthorization
-    let response = try http(authorization).get(
-      url, range: range, maxBytes: Self.maxThumbnailBytes, isCancelled: isCancelled, progress: progress)
-    try check(response, sent: authorization)
-    return response
-  }
-
-  private func http(_ authorization: String?) -> AuthorizedHTTP {
-    AuthorizedHTTP(origin: origin, authorization: authorization, timeout: timeout)
+    try http.fetchThumbnail(url, isCancelled: isCancelled, progress: progress)
   }
 
   public func download(
     _ url: String, into file: Int32, progress: @escaping @Sendable (Int64, Int64?) -> Void,
     isCancelled: @escaping @Sendable () -> Bool
   ) throws(SourceError) {
-    let authorization = currentAuthorization
-    let response = try http(authorization).download(url, into: file, isCancelled: isCancelled, progress: progress)
-    try check(response, sent: authorization)
+    try http.download(url, into: file, isCancelled: isCancelled, progress: progress)
   }
 }
