@@ -106,23 +106,28 @@ int pk_decode_raw(const uint8_t *data, size_t size, pk_decode_options *options, 
   return status;
 }
 
+// LibRaw's reading of a RAW, in the header reader's fields. Its timestamp
+// is the camera's clock read as this machine's local time (mktime), so
+// localtime gives the clock back.
 static void fill_facts(libraw_data_t *raw, pk_facts *facts) {
-  facts->width = raw->sizes.width;
-  facts->height = raw->sizes.height;
-  facts->orientation = exif_orientation(raw->sizes.flip);
-  snprintf(facts->make, sizeof facts->make, "%s", raw->idata.make);
-  snprintf(facts->model, sizeof facts->model, "%s", raw->idata.model);
-  snprintf(facts->lens, sizeof facts->lens, "%s", raw->lens.Lens);
-  facts->iso = raw->other.iso_speed > 0 && raw->other.iso_speed < 1e7 ? (int32_t)raw->other.iso_speed : 0;
-  facts->exposure_seconds = raw->other.shutter > 0 ? raw->other.shutter : 0;
-  facts->f_number = raw->other.aperture > 0 ? raw->other.aperture : 0;
-  facts->focal_length_mm = raw->other.focal_len > 0 ? raw->other.focal_len : 0;
+  pk_photo_header *h = &facts->header;
+  h->width = raw->sizes.width;
+  h->height = raw->sizes.height;
+  h->orientation = exif_orientation(raw->sizes.flip);
+  snprintf(h->make, sizeof h->make, "%s", raw->idata.make);
+  snprintf(h->model, sizeof h->model, "%s", raw->idata.model);
+  snprintf(h->lens, sizeof h->lens, "%s", raw->lens.Lens);
+  h->iso = raw->other.iso_speed > 0 && raw->other.iso_speed < 1e7 ? (int32_t)raw->other.iso_speed : 0;
+  h->exposure_seconds = raw->other.shutter > 0 ? raw->other.shutter : 0;
+  h->f_number = raw->other.aperture > 0 ? raw->other.aperture : 0;
+  h->focal_length_mm = raw->other.focal_len > 0 ? raw->other.focal_len : 0;
   if (raw->other.timestamp > 0) {
     struct tm when;
     if (localtime_r(&raw->other.timestamp, &when) != NULL)
-      strftime(facts->date_taken, sizeof facts->date_taken, "%Y:%m:%d %H:%M:%S", &when);
+      strftime(h->date_original, sizeof h->date_original, "%Y:%m:%d %H:%M:%S", &when);
   }
-  facts->has_exif = facts->make[0] != 0 || facts->model[0] != 0;
+  h->has_exif = h->make[0] != 0 || h->model[0] != 0;
+  h->looks_raw = 1;
 }
 
 static libraw_data_t *quiet_libraw(void) {

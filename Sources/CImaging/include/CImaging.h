@@ -124,19 +124,11 @@ void pk_raw_end_servers(void);
 typedef struct {
   pk_format format;
   int64_t file_size;
-  int32_t width, height;  // as stored; 0 when unknown
-  int32_t orientation;  // EXIF 1-8, 0 when not given
-  char date_taken[32];  // EXIF "YYYY:MM:DD HH:MM:SS"
-  char make[64], model[64], lens[96];
-  double f_number, exposure_seconds, focal_length_mm;  // 0 when not given
-  int32_t iso;
-  int32_t has_gps;
-  double latitude, longitude;  // decimal degrees, south and west negative
-  int32_t has_exif;  // an EXIF block was found and read
-  // A video's (MP4, MOV): its length, its track's codec as the file names
-  // it ("avc1", "hvc1"; "" unknown) and frame rate; 0 when not said.
-  double duration_seconds, frame_rate;
-  char video_codec[8];
+  // What the file says of itself, in the one metadata struct: the header
+  // reader's (photo_header.h), or for a camera RAW LibRaw's, filled into
+  // the same fields (its size, orientation, camera, lens, exposure and
+  // date_original).
+  pk_photo_header header;
   char error[120];
 } pk_facts;
 

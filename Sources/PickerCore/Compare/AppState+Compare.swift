@@ -47,8 +47,7 @@ extension AppState {
 
   /// A compared photo's size upright, once its facts are read.
   func comparedSize(_ photo: ComparedPhoto) -> PixelSize? {
-    guard let read = facts[photo.reference], let size = read.pixelSize else { return nil }
-    return (read.orientation ?? 1) >= 5 ? PixelSize(width: size.height, height: size.width) : size
+    facts[photo.reference]?.metadata.uprightSize
   }
 
   /// The active pane's photo and its box in screen pixels.

@@ -49,10 +49,10 @@ enum CompareView {
     if facts.isLoading { return "reading…" }
     var parts: [String] = []
     if let taken = facts.dateTaken { parts.append(Sanitizer.sanitize(Array(taken.utf8))) }
-    if let seconds = facts.exposureSeconds { parts.append(PhotoFacts.exposure(seconds)) }
-    if let f = facts.fNumber { parts.append("f/" + PhotoFacts.decimal(f, digits: 1)) }
-    if let iso = facts.iso { parts.append("ISO \(iso)") }
-    if let focal = facts.focalLength { parts.append(PhotoFacts.decimal(focal, digits: 0) + " mm") }
+    if let seconds = facts.metadata.exposureSeconds { parts.append(PhotoFacts.exposure(seconds)) }
+    if let f = facts.metadata.fNumber { parts.append("f/" + PhotoFacts.decimal(f, digits: 1)) }
+    if let iso = facts.metadata.iso { parts.append("ISO \(iso)") }
+    if let focal = facts.metadata.focalLength { parts.append(PhotoFacts.decimal(focal, digits: 0) + " mm") }
     if let place = facts.placeName { parts.append(Sanitizer.sanitize(place)) }
     return parts.joined(separator: " · ")
   }

@@ -10,39 +10,25 @@ public enum FactsReader {
     }
     var facts = PhotoFacts(name: name)
     guard status == 0 else {
-      facts.error = text(&raw.error)
+      facts.error = PhotoMetadata.text(&raw.error)
       return facts
     }
     facts.fileSize = raw.file_size
     facts.format = ImageFormat(raw.format).map(Self.formatName)
-    if raw.width > 0 && raw.height > 0 { facts.pixelSize = PixelSize(width: Int(raw.width), height: Int(raw.height)) }
+    facts.metadata.take(raw.header)
     facts.dateTaken = dateTaken(path)
-    let make = text(&raw.make)
-    let model = text(&raw.model)
-    // Many models already start with the make ("Canon EOS R5").
-    facts.camera = nonEmpty(model.hasPrefix(make) || make.isEmpty ? model : make + " " + model)
-    facts.lens = nonEmpty(text(&raw.lens))
-    facts.fNumber = raw.f_number > 0 ? raw.f_number : nil
-    facts.exposureSeconds = raw.exposure_seconds > 0 ? raw.exposure_seconds : nil
-    facts.iso = raw.iso > 0 ? Int(raw.iso) : nil
-    facts.focalLength = raw.focal_length_mm > 0 ? raw.focal_length_mm : nil
-    if raw.has_gps != 0 {
-      facts.latitude = raw.latitude
-      facts.longitude = raw.longitude
-      let place = PlaceData.namer?.place(latitude: raw.latitude, longitude: raw.longitude)
+    if let latitude = facts.metadata.latitude, let longitude = facts.metadata.longitude {
+      let place = PlaceData.namer?.place(latitude: latitude, longitude: longitude)
       facts.place = place?.label
       facts.placeName = place.map { $0.city ?? $0.country }
     }
-    facts.orientation = raw.orientation > 0 ? Int(raw.orientation) : nil
-    if raw.duration_seconds > 0 { facts.videoSeconds = raw.duration_seconds }
-    facts.videoCodec = nonEmpty(text(&raw.video_codec)).map(PhotoFacts.codecName)
-    if raw.frame_rate > 0 { facts.frameRate = raw.frame_rate }
     return facts
   }
 
   /// "2024-07-01 18:30:00 (EXIF)": the date the timeline orders by, and
   /// where it came from (EXIF, XMP, a sidecar, the file name, the file
-  /// time...), read as the index reads it, sidecars included.
+  /// time...), read as the index reads it, sidecars included (a RAW's
+  /// facts are LibRaw's, its date the index's).
   static func dateTaken(_ path: PathBytes) -> String? {
     guard let info = DirectoryReader.status(path) else { return nil }
     let name = path.bytes.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? path.bytes
@@ -98,11 +84,5 @@ public enum FactsReader {
     case .bmp: return "BMP"
     case .video: return "video"
     }
-  }
-
-  private static func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : Sanitizer.sanitize(text) }
-
-  private static func text<T>(_ field: inout T) -> String {
-    withUnsafeBytes(of: &field) { buffer in String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self) }
   }
 }

@@ -1,32 +1,21 @@
 import Foundation
 
-/// What the preview's panel says about a photo: name, size, format, and
-/// what its EXIF tells (camera, exposure, date, place).
+/// What the preview's panel says about a photo: its name, the file's size
+/// and format, the metadata record (`PhotoMetadata`), the date taken with
+/// its origin, and the place's name. Its rows are `PhotoMetadata.fields`'.
 public struct PhotoFacts: Hashable, Sendable {
   public var name: String
   /// Still being read.
   public var isLoading = false
   public var fileSize: Int64?
   public var format: String?
-  public var pixelSize: PixelSize?
+  public var metadata = PhotoMetadata()
+  /// "2024-07-01 18:30:00 (EXIF)": the date and where it came from.
   public var dateTaken: String?
-  public var camera: String?
-  public var lens: String?
-  public var fNumber: Double?
-  public var exposureSeconds: Double?
-  public var iso: Int?
-  public var focalLength: Double?
   /// Where the position is: "Lisbon, Lisbon, Portugal" (PlaceData).
   public var place: String?
   /// Its shortest name, for the compare panes: the town, else the country.
   public var placeName: String?
-  public var latitude: Double?
-  public var longitude: Double?
-  public var orientation: Int?
-  /// A video's length, codec ("H.264 (avc1)") and frame rate.
-  public var videoSeconds: Double?
-  public var videoCodec: String?
-  public var frameRate: Double?
   /// Why the file could not be read.
   public var error: String?
 
@@ -35,35 +24,21 @@ public struct PhotoFacts: Hashable, Sendable {
     self.isLoading = isLoading
   }
 
+  /// The stored size, which the loupe and compare scale by.
+  public var pixelSize: PixelSize? {
+    get { metadata.pixelSize }
+    set { metadata.pixelSize = newValue }
+  }
+
   /// The panel's rows, label and value, only for what is known.
   public var rows: [(label: String, value: String)] {
     var rows: [(String, String)] = [("Name", name)]
     if isLoading { return rows + [("", "reading…")] }
     if let error { return rows + [("Error", error)] }
-    if let pixelSize, pixelSize.width > 0 {
-      // Sizes come from files and listings: no integer product to overflow.
-      let megapixels = Double(pixelSize.width) * Double(pixelSize.height) / 1e6
-      rows.append(("Size", "\(pixelSize.width) × \(pixelSize.height) (\(Self.decimal(megapixels, digits: 1)) MP)"))
+    for field in PhotoMetadata.fields {
+      guard let label = field.label, let value = field.text?(self) else { continue }
+      rows.append((label, value))
     }
-    if let fileSize { rows.append(("File", Self.bytes(fileSize))) }
-    if let format { rows.append(("Format", format)) }
-    if let videoSeconds { rows.append(("Length", VideoLength.text(videoSeconds))) }
-    if let videoCodec { rows.append(("Codec", videoCodec)) }
-    if let frameRate {
-      rows.append(("Frame rate", Self.decimal(frameRate, digits: frameRate == frameRate.rounded() ? 0 : 2) + " fps"))
-    }
-    if let dateTaken { rows.append(("Taken", dateTaken)) }
-    if let camera { rows.append(("Camera", camera)) }
-    if let lens { rows.append(("Lens", lens)) }
-    if let fNumber { rows.append(("Aperture", "f/" + Self.decimal(fNumber, digits: 1))) }
-    if let exposureSeconds { rows.append(("Exposure", Self.exposure(exposureSeconds))) }
-    if let iso { rows.append(("ISO", String(iso))) }
-    if let focalLength { rows.append(("Focal", Self.decimal(focalLength, digits: 0) + " mm")) }
-    if let place { rows.append(("Place", place)) }
-    if let latitude, let longitude {
-      rows.append(("GPS", Self.decimal(latitude, digits: 5) + ", " + Self.decimal(longitude, digits: 5)))
-    }
-    if let orientation, orientation != 1 { rows.append(("Orientation", Self.orientationName(orientation))) }
     return rows
   }
 

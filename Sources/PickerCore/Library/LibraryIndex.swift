@@ -5,8 +5,17 @@ import Foundation
 /// in an SQLite file in `$XDG_CACHE_HOME/picker-tui/`. It can always be
 /// rebuilt: a damaged or foreign file is set aside and started anew.
 public final class LibraryIndex: @unchecked Sendable {
-  /// Bumped when the tables change: an older file is rebuilt.
-  static let schemaVersion = "9"
+  /// The tables' own fingerprint: any change to them (a field added to
+  /// `PhotoMetadata.fields`, a column, an index, a trigger) gives another,
+  /// and an index made with another is rebuilt. Nothing to bump by hand.
+  static let schemaVersion: String = {
+    // FNV-1a: stable from run to run and build to build, unlike Hasher.
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in (tables + dayCountSchema).utf8 {
+      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    }
+    return String(hash, radix: 16)
+  }()
   let database: SQLiteDatabase
   /// Where it lives; nil when it is in memory (the cache folder cannot be
   /// written), so a second connection cannot be opened.
@@ -69,12 +78,20 @@ public final class LibraryIndex: @unchecked Sendable {
     let database = try SQLiteDatabase(path: path)
     // A file that is not a database fails here, before anything is written.
     let version = try? database.prepare("SELECT value FROM meta WHERE key = 'schema'")
-    if let version, try version.step(), version.text(0) != schemaVersion {
-      // An index of another version: start anew, it is only a cache.
+    let found = try version?.step() == true ? version?.text(0) : nil
+    // Done with: a statement still on its row locks the table it reads,
+    // and DROP TABLE would fail (then every upgrade fell back to memory).
+    version?.bind([])
+    if let found, found != schemaVersion {
+      // An index of another version: start anew, it is only a cache. Every
+      // table it has goes (their triggers and indexes with them), whatever
+      // the version that made it.
+      let names = try database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+      var tables: [String] = []
+      while try names.step() { tables.append(names.text(0) ?? "") }
+      names.bind([])
       try database.execute(
-        "DROP TABLE IF EXISTS photo; DROP TABLE IF EXISTS folder; DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS day_count;"
-          + " DROP TABLE IF EXISTS place; DROP TABLE IF EXISTS camera"
-      )
+        tables.filter { !$0.hasPrefix("sqlite_") }.map { "DROP TABLE IF EXISTS \"\($0)\";" }.joined())
     }
     if path != ":memory:" { try database.execute("PRAGMA journal_mode = WAL") }
     try database.execute(
@@ -82,6 +99,18 @@ public final class LibraryIndex: @unchecked Sendable {
       PRAGMA synchronous = NORMAL;
       CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
       INSERT OR IGNORE INTO meta VALUES ('schema', '\(schemaVersion)');
+      """)
+    try database.execute(tables)
+    try database.execute(dayCountSchema)
+    // Checks the file really is one of ours now (a damaged page shows here).
+    _ = try database.prepare("SELECT count(*) FROM photo WHERE id < 0").step()
+    return database
+  }
+
+  /// The index's tables but meta, `dayCountSchema`'s apart.
+  static let tables: String = {
+    let metadataColumns = PhotoMetadata.columns.map { "\($0.column!) \($0.declaration)" }.joined(separator: ",\n  ")
+    return """
       CREATE TABLE IF NOT EXISTS folder(id INTEGER PRIMARY KEY, path BLOB NOT NULL UNIQUE);
       CREATE TABLE IF NOT EXISTS photo(
         id INTEGER PRIMARY KEY,
@@ -90,20 +119,13 @@ public final class LibraryIndex: @unchecked Sendable {
         size INTEGER NOT NULL,
         mtime INTEGER NOT NULL,
         inode INTEGER NOT NULL,
-        taken INTEGER NOT NULL,
-        origin INTEGER NOT NULL,
-        offset INTEGER,
-        width INTEGER NOT NULL DEFAULT 0,
-        height INTEGER NOT NULL DEFAULT 0,
-        orientation INTEGER NOT NULL DEFAULT 0,
-        make TEXT, model TEXT, lens TEXT,
-        latitude REAL, longitude REAL,
+        -- The metadata record (PhotoMetadata.fields): the date taken and its
+        -- origin, size, camera, place, burst, length, Live Photo id.
+        \(metadataColumns),
         -- What stacking needs of the picture (PhotoSignature), filled in
         -- after the scan for photos with a neighbour close in time; a
         -- sharpness of -1 marks a file that could not be decoded.
         hash INTEGER, sharpness REAL,
-        -- The burst the camera says the shot is part of (PhotoMetadata.burstID).
-        burst TEXT,
         -- Copies (CopyFinder): hashes of the file's head and tail and of all
         -- of it, read for files whose size another shares; the photo shown
         -- for this one when it is a copy, and how many copies one shown has.
@@ -113,17 +135,11 @@ public final class LibraryIndex: @unchecked Sendable {
         -- The mtimes of the sidecars that may date it (Sidecars), summed: a
         -- sidecar added, changed or removed reads the photo again.
         sidecar_mtime INTEGER NOT NULL DEFAULT 0,
-        -- A date ahead of the clock when read (PhotoMetadata.refused): taken,
-        -- without reading the file, by the first scan after it has passed.
-        refused INTEGER, refused_origin INTEGER, refused_offset INTEGER,
         -- A Live Photo's MOV beside it (LivePhotos), by name.
         live_video BLOB,
-        -- A video's length in seconds, 0 when its header does not say;
-        -- NULL for a photo. Videos never stack (SignatureReader).
-        duration REAL,
-        -- Apple's content identifier, and for a Live Photo's MOV paired by
-        -- it the still's id: such a MOV is not listed (LibraryScanner+LivePairs).
-        content_id TEXT, live_of INTEGER);
+        -- For a Live Photo's MOV paired by content identifier, the still's
+        -- id: such a MOV is not listed (LibraryScanner+LivePairs).
+        live_of INTEGER);
       CREATE INDEX IF NOT EXISTS photo_refused ON photo(refused) WHERE refused IS NOT NULL;
       -- The names of the places photos are in, as the user wants them
       -- (corrections applied); words: the three folded, for search.
@@ -139,12 +155,8 @@ public final class LibraryIndex: @unchecked Sendable {
       CREATE INDEX IF NOT EXISTS photo_copy ON photo(copy_of) WHERE copy_of IS NOT NULL;
       CREATE INDEX IF NOT EXISTS photo_content ON photo(content_id) WHERE content_id IS NOT NULL;
       CREATE INDEX IF NOT EXISTS photo_live_of ON photo(live_of) WHERE live_of IS NOT NULL;
-      """)
-    try database.execute(dayCountSchema)
-    // Checks the file really is one of ours now (a damaged page shows here).
-    _ = try database.prepare("SELECT count(*) FROM photo WHERE id < 0").step()
-    return database
-  }
+      """
+  }()
 
   /// Photos per folder, day and place, kept by triggers as rows come and
   /// go: the timeline's shape, where a deep page starts and the places of

@@ -19,6 +19,9 @@ extension LibraryScanner {
     let addCamera: SQLiteStatement
     let database: SQLiteDatabase
 
+    /// What the scan knows of the file itself, before its metadata.
+    static let fileColumns = ["folder", "name", "size", "mtime", "inode", "place", "sidecar_mtime", "live_video"]
+
     init(_ database: SQLiteDatabase) throws(SQLiteError) {
       self.database = database
       addFolder = try database.prepare("INSERT OR IGNORE INTO folder(path) VALUES (?)")
@@ -26,8 +29,10 @@ extension LibraryScanner {
       findFolder = try database.prepare("SELECT id FROM folder WHERE path = ?")
       listFolder = try database.prepare(
         "SELECT name, id, size, mtime, inode, sidecar_mtime FROM photo WHERE folder = ?")
-      let columns =
-        "folder, name, size, mtime, inode, taken, origin, offset, width, height, orientation, make, model, lens, latitude, longitude, burst, place, sidecar_mtime, refused, refused_origin, refused_offset, live_video, duration, content_id"
+      // The file's own columns, then the metadata record's (`PhotoMetadata.fields`).
+      let columns = (Self.fileColumns + PhotoMetadata.columns.map { $0.column! }).joined(separator: ", ")
+      let placeholders = Array(repeating: "?", count: Self.fileColumns.count + PhotoMetadata.columns.count)
+        .joined(separator: ", ")
       // Another scan (a second picker, `index` from cron) may have added
       // the same file since its folder was read: then this one updates it.
       let updates = columns.split(separator: ",").dropFirst(2).map { column in
@@ -38,10 +43,10 @@ extension LibraryScanner {
       // content hashes are read again.
       let forgetSignature = "hash = NULL, sharpness = NULL, head_hash = NULL, content_hash = NULL"
       insert = try database.prepare(
-        "INSERT INTO photo(\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO photo(\(columns)) VALUES (\(placeholders))"
           + " ON CONFLICT(folder, name) DO UPDATE SET \(updates), \(forgetSignature) RETURNING id")
       update = try database.prepare(
-        "UPDATE photo SET (\(columns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), \(forgetSignature) WHERE id = ?"
+        "UPDATE photo SET (\(columns)) = (\(placeholders)), \(forgetSignature) WHERE id = ?"
       )
     }
 
@@ -76,16 +81,9 @@ extension LibraryScanner {
 
     /// Inserts or updates the file's row, with the key of its place; its id.
     func write(_ file: FileFacts, _ metadata: PhotoMetadata, place: Int?) throws(SQLiteError) -> Int64 {
-      let values: [Any?] = [
-        file.folderID, file.name, file.size, file.mtime, file.inode, metadata.taken.wallClock,
-        metadata.taken.origin.rawValue, metadata.taken.offsetMinutes, metadata.width, metadata.height,
-        metadata.orientation, metadata.make.isEmpty ? nil : metadata.make,
-        metadata.model.isEmpty ? nil : metadata.model, metadata.lens.isEmpty ? nil : metadata.lens,
-        metadata.latitude, metadata.longitude, metadata.burstID, place, file.sidecarStamp,
-        metadata.refused?.wallClock, metadata.refused?.origin.rawValue, metadata.refused?.offsetMinutes,
-        // A video's length, 0 when unknown; NULL marks a photo.
-        file.liveVideo, metadata.isVideo ? metadata.videoSeconds ?? 0 : nil, metadata.contentID,
-      ]
+      let values: [Any?] =
+        [file.folderID, file.name, file.size, file.mtime, file.inode, place, file.sidecarStamp, file.liveVideo]
+        + metadata.columnValues()
       if let id = file.rowID {
         try update.run(values + [id])
         return id

@@ -1,13 +1,15 @@
 import CImaging
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// What the library index keeps of a photo: when it was taken and how we
-/// know, its size and orientation, the camera and lens, and where.
+/// The one metadata record of a photo or video: what the header reader
+/// (photo_header.h, or LibRaw for a camera RAW, into the same C struct)
+/// says of it, and the date chosen for it (`PhotoMetadataReader`). The
+/// library index keeps it, the facts panel shows it, the compare panes
+/// quote it.
+///
+/// A new field is three edits: its C field and its reader (photo_header.h
+/// and the reader that fills it), then here a property, a line in
+/// `take(_:)`, and a row of `fields`, which makes its index column (the
+/// schema, the insert, the schema's version), its facts row, or both.
 public struct PhotoMetadata: Hashable, Sendable {
   public var taken: TakenDate
   public var width = 0
@@ -34,179 +36,173 @@ public struct PhotoMetadata: Hashable, Sendable {
   public var isVideo = false
   /// Apple's content identifier: a Live Photo's still and MOV share it.
   public var contentID: String?
+  /// The exposure, as the facts show it (not indexed).
+  public var fNumber: Double?
+  public var exposureSeconds: Double?
+  public var iso: Int?
+  public var focalLength: Double?
+  /// A video's codec as the file names it ("avc1", "vp09") and its frame
+  /// rate (not indexed).
+  public var videoCodec: String?
+  public var frameRate: Double?
 
   public init(taken: TakenDate) { self.taken = taken }
-}
 
-/// The files beside a photo that may date it (`Sidecars`).
-public struct SidecarPaths: Hashable, Sendable {
-  public var xmp: PathBytes?
-  public var takeout: PathBytes?
-  /// A Live Photo's MOV: it dates nothing, but the index keeps the pair.
-  public var liveVideo: PathBytes?
+  /// A record with no date (a facts panel of a listed remote photo).
+  public init() { self.init(taken: TakenDate(wallClock: 0, origin: .listing)) }
 
-  public init(xmp: PathBytes? = nil, takeout: PathBytes? = nil) {
-    self.xmp = xmp
-    self.takeout = takeout
-  }
-}
-
-/// Reads a photo's metadata from its header bytes only (no pixels), and
-/// chooses its date taken, the first believable of: EXIF DateTimeOriginal
-/// (the Exif IFD's, then IFD0's), the photo's XMP, an XMP sidecar, IPTC, a
-/// Google Takeout JSON, a date in the file name, the file's modification
-/// time. Sidecars are read only when the photo itself gave no date.
-public enum PhotoMetadataReader {
-  /// `modified` is the file's mtime (seconds and nanoseconds) from the
-  /// stat the scan already made; `latestDay` bounds believable dates.
-  public static func read(
-    path: PathBytes, name: [UInt8], modified: timespec, latestDay: Int, sidecars: SidecarPaths = SidecarPaths()
-  ) -> PhotoMetadata {
-    var header = pk_photo_header()
-    let readable = (path.bytes + [0]).withUnsafeBufferPointer { buffer in
-      buffer.withMemoryRebound(to: CChar.self) { pk_read_photo_header($0.baseAddress!, &header) == 0 }
-    }
-    return metadata(
-      from: readable ? header : nil, name: name, modified: modified, latestDay: latestDay, sidecars: sidecars)
+  /// "Canon EOS R5": many models already start with the make.
+  public var camera: String? {
+    let camera = model.hasPrefix(make) || make.isEmpty ? model : make + " " + model
+    return camera.isEmpty ? nil : camera
   }
 
-  static func metadata(
-    from header: pk_photo_header?, name: [UInt8], modified: timespec, latestDay: Int,
-    sidecars: SidecarPaths = SidecarPaths()
-  ) -> PhotoMetadata {
-    var result = PhotoMetadata(taken: fileTime(modified))
-    // Read once: it may date the photo and place it.
-    let takeout = sidecars.takeout.map(SidecarDates.takeoutRecord)
-    // Every origin in its order, each read only when those before it gave
-    // nothing believable; a date ahead of the clock is kept as refused.
-    let unbounded = Int.max / 4
-    var candidates: [() -> TakenDate?] = []
-    if var header {
-      let subSeconds = text(&header.subsec_original)
-      let offset = text(&header.offset_original)
-      let (original, ifd0, xmp) = (
-        text(&header.date_original), text(&header.date_original_ifd0), text(&header.xmp_date)
-      )
-      let (iptcDate, iptcTime) = (text(&header.iptc_date), text(&header.iptc_time))
-      if header.is_video != 0 {
-        let (apple, day, created) = (
-          text(&header.apple_creation_date), text(&header.quicktime_day), header.created_since_1904
-        )
-        let position = header.has_gps != 0 ? (latitude: header.latitude, longitude: header.longitude) : nil
-        candidates.append {
-          TakenDateParsing.video(
-            appleCreationDate: apple, createdSince1904: created, day: day, latestDay: unbounded, position: position)
-        }
-      }
-      let isVideo = header.is_video != 0
-      candidates += [
-        {
-          // An AVI's IDIT arrives in EXIF's form; it is still the video's
-          // own header that said it.
-          var date = TakenDateParsing.exif(original, subSeconds: subSeconds, offset: offset, latestDay: unbounded)
-          if isVideo { date?.origin = .quicktime }
-          return date
-        },
-        { TakenDateParsing.exif(ifd0, offset: offset, latestDay: unbounded) },
-        {
-          // A day alone (Photo Mechanic's photoshop:DateCreated) yields to
-          // IPTC's date and time of the same day.
-          guard let date = TakenDateParsing.xmp(xmp, latestDay: unbounded) else { return nil }
-          if date.isDayOnly, let iptc = TakenDateParsing.iptc(date: iptcDate, time: iptcTime, latestDay: unbounded),
-            !iptc.isDayOnly, iptc.day == date.day
-          {
-            return iptc
-          }
-          return date
-        },
-        { sidecars.xmp.flatMap { SidecarDates.xmp($0, latestDay: unbounded) } },
-        { TakenDateParsing.iptc(date: iptcDate, time: iptcTime, latestDay: unbounded) },
-      ]
-      result.width = Int(header.width)
-      result.height = Int(header.height)
-      result.orientation = Int(header.orientation)
-      result.make = text(&header.make)
-      result.model = text(&header.model)
-      result.lens = text(&header.lens)
-      let content = text(&header.content_id)
-      if !content.isEmpty { result.contentID = content }
-      let burst = text(&header.burst_id)
-      if !burst.isEmpty { result.burstID = "apple-" + burst }
-      if header.has_gps != 0 {
-        result.latitude = header.latitude
-        result.longitude = header.longitude
-      }
-      if header.is_video != 0 {
-        if header.duration_seconds > 0 { result.videoSeconds = header.duration_seconds }
-        // A phone's portrait clip is stored landscape with a quarter turn:
-        // as an EXIF orientation, the index's size and aspect come out right.
-        result.orientation = Int(pk_video_orientation(header.rotation))
-      }
-    } else {
-      candidates.append { sidecars.xmp.flatMap { SidecarDates.xmp($0, latestDay: unbounded) } }
+  /// The stored size as pixels, when known.
+  public var pixelSize: PixelSize? {
+    get { width > 0 && height > 0 ? PixelSize(width: width, height: height) : nil }
+    set {
+      width = newValue?.width ?? 0
+      height = newValue?.height ?? 0
     }
-    candidates += [
-      {
-        takeout?.date(latestDay: unbounded, at: result.latitude.flatMap { lat in result.longitude.map { (lat, $0) } })
-      },
-      { TakenDateParsing.fileName(name, latestDay: unbounded) },
-    ]
-    for candidate in candidates {
-      guard let date = candidate() else { continue }
-      if date.day <= latestDay {
-        result.taken = date
-        break
-      }
-      if result.refused == nil { result.refused = date }
-    }
-    // A photo with no position of its own takes Takeout's.
-    if result.latitude == nil, let position = takeout?.position {
-      result.latitude = position.latitude
-      result.longitude = position.longitude
-    }
-    result.isVideo = header?.is_video ?? 0 != 0 || PhotoFileTypes.isVideo(name: name)
-    if result.burstID == nil && !result.isVideo {
-      result.burstID = BurstName.id(fromFileName: String(decoding: name, as: UTF8.self))
-    }
-    return result
   }
 
-  /// The file's mtime on this machine's wall clock, with its offset.
-  static func fileTime(_ modified: timespec) -> TakenDate {
-    // A time past the year 9999 (a file system's or a header's nonsense)
-    // is read as the epoch: no calendar sum may overflow on it.
-    let inRange = Int64(modified.tv_sec).magnitude < TakenDateParsing.latestSeconds.magnitude
-    var seconds = inRange ? modified.tv_sec : 0
-    var local = tm()
-    if localtime_r(&seconds, &local) == nil { local = tm() }
-    let date = CivilDate(local)
-    let wallClock = TakenDate.wallClock(
-      date, hour: Int(local.tm_hour), minute: Int(local.tm_min), second: Int(local.tm_sec),
-      millisecond: Int(modified.tv_nsec / 1_000_000))
-    return TakenDate(wallClock: wallClock, offsetMinutes: Int(local.tm_gmtoff / 60), origin: .fileTime)
+  /// The size as shown: a quarter turn (EXIF 5-8) swaps its sides.
+  public var uprightSize: PixelSize? {
+    guard let size = pixelSize else { return nil }
+    return (5...8).contains(orientation) ? PixelSize(width: size.height, height: size.width) : size
   }
 
-  /// The day number of today plus one (a camera in a zone ahead of ours),
-  /// the last day a photo can believably have been taken.
-  public static func latestBelievableDay() -> Int {
-    var now = time(nil)
-    var local = tm()
-    localtime_r(&now, &local)
-    return CivilDate(local).dayNumber + 1
+  /// What the header says, field by field (the date is chosen apart, from
+  /// every origin in turn: `PhotoMetadataReader`).
+  mutating func take(_ header: pk_photo_header) {
+    var header = header
+    width = Int(header.width)
+    height = Int(header.height)
+    orientation = Int(header.orientation)
+    make = Self.text(&header.make)
+    model = Self.text(&header.model)
+    lens = Self.text(&header.lens)
+    let content = Self.text(&header.content_id)
+    if !content.isEmpty { contentID = content }
+    let burst = Self.text(&header.burst_id)
+    if !burst.isEmpty { burstID = "apple-" + burst }
+    if header.has_gps != 0 {
+      latitude = header.latitude
+      longitude = header.longitude
+    }
+    fNumber = header.f_number > 0 ? header.f_number : nil
+    exposureSeconds = header.exposure_seconds > 0 ? header.exposure_seconds : nil
+    iso = header.iso > 0 ? Int(header.iso) : nil
+    focalLength = header.focal_length_mm > 0 ? header.focal_length_mm : nil
+    if header.is_video != 0 {
+      if header.duration_seconds > 0 { videoSeconds = header.duration_seconds }
+      let codec = Self.text(&header.video_codec)
+      if !codec.isEmpty { videoCodec = codec }
+      if header.frame_rate > 0 { frameRate = header.frame_rate }
+      // A phone's portrait clip is stored landscape with a quarter turn:
+      // as an EXIF orientation, the index's size and aspect come out right.
+      orientation = Int(pk_video_orientation(header.rotation))
+    }
   }
 
-  /// A fixed-size C string field as Swift text.
-  private static func text<T>(_ field: inout T) -> String {
+  /// A fixed-size C string field as Swift text, cut at its NUL or its
+  /// size. What is not printable ASCII reads as "?", as the header reader
+  /// writes it: LibRaw's strings and a helper's answer come unchecked, and
+  /// they end up on a terminal.
+  static func text<T>(_ field: inout T) -> String {
     withUnsafeBytes(of: &field) { raw in
-      let bytes = raw.prefix { $0 != 0 }
-      return String(decoding: bytes, as: UTF8.self)
+      String(
+        decoding: raw.prefix { $0 != 0 }.map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
     }
   }
 }
 
-extension CivilDate {
-  /// The date of a broken-down local time (`localtime_r`'s).
-  init(_ local: tm) {
-    self.init(year: Int(local.tm_year) + 1900, month: Int(local.tm_mon) + 1, day: Int(local.tm_mday))
+/// One field of the record: its column in the library index (declaration
+/// and the value written), its row in the facts panel (label and text), or
+/// both. Rows come in the table's order.
+public struct MetadataField: Sendable {
+  public var column: String?
+  var declaration = ""
+  var value: (@Sendable (PhotoMetadata) -> Any?)?
+  public var label: String?
+  var text: (@Sendable (PhotoFacts) -> String?)?
+
+  /// A column of the index.
+  static func column(
+    _ name: String, _ declaration: String, _ value: @escaping @Sendable (PhotoMetadata) -> Any?
+  ) -> MetadataField {
+    MetadataField(column: name, declaration: declaration, value: value)
   }
+
+  /// A row of the facts panel.
+  static func row(_ label: String, _ text: @escaping @Sendable (PhotoFacts) -> String?) -> MetadataField {
+    MetadataField(label: label, text: text)
+  }
+}
+
+extension PhotoMetadata {
+  /// Every field, in the facts panel's order. A row may come from the
+  /// facts' own reading (the file's size and format, the date with its
+  /// origin, the place's name).
+  public static let fields: [MetadataField] = [
+    .column("taken", "INTEGER NOT NULL") { $0.taken.wallClock },
+    .column("origin", "INTEGER NOT NULL") { Int64($0.taken.origin.rawValue) },
+    .column("offset", "INTEGER") { $0.taken.offsetMinutes },
+    .column("width", "INTEGER NOT NULL DEFAULT 0") { Int64($0.width) },
+    .column("height", "INTEGER NOT NULL DEFAULT 0") { Int64($0.height) },
+    .row("Size") { facts in
+      facts.metadata.pixelSize.map { size in
+        // Sizes come from files and listings: no integer product to overflow.
+        let megapixels = Double(size.width) * Double(size.height) / 1e6
+        return "\(size.width) × \(size.height) (\(PhotoFacts.decimal(megapixels, digits: 1)) MP)"
+      }
+    },
+    .row("File") { $0.fileSize.map(PhotoFacts.bytes) },
+    .row("Format") { $0.format },
+    .row("Length") { $0.metadata.videoSeconds.map(VideoLength.text) },
+    .row("Codec") { $0.metadata.videoCodec.map(PhotoFacts.codecName) },
+    .row("Frame rate") { facts in
+      facts.metadata.frameRate.map { PhotoFacts.decimal($0, digits: $0 == $0.rounded() ? 0 : 2) + " fps" }
+    },
+    .row("Taken") { $0.dateTaken },
+    .column("orientation", "INTEGER NOT NULL DEFAULT 0") { Int64($0.orientation) },
+    .column("make", "TEXT") { $0.make.isEmpty ? nil : $0.make },
+    .column("model", "TEXT") { $0.model.isEmpty ? nil : $0.model },
+    .row("Camera") { $0.metadata.camera },
+    .column("lens", "TEXT") { $0.lens.isEmpty ? nil : $0.lens },
+    .row("Lens") { $0.metadata.lens.isEmpty ? nil : $0.metadata.lens },
+    .row("Aperture") { $0.metadata.fNumber.map { "f/" + PhotoFacts.decimal($0, digits: 1) } },
+    .row("Exposure") { $0.metadata.exposureSeconds.map(PhotoFacts.exposure) },
+    .row("ISO") { $0.metadata.iso.map(String.init) },
+    .row("Focal") { $0.metadata.focalLength.map { PhotoFacts.decimal($0, digits: 0) + " mm" } },
+    .row("Place") { $0.place },
+    .column("latitude", "REAL") { $0.latitude },
+    .column("longitude", "REAL") { $0.longitude },
+    .row("GPS") { facts in
+      guard let latitude = facts.metadata.latitude, let longitude = facts.metadata.longitude else { return nil }
+      return PhotoFacts.decimal(latitude, digits: 5) + ", " + PhotoFacts.decimal(longitude, digits: 5)
+    },
+    .row("Orientation") { facts in
+      let orientation = facts.metadata.orientation
+      return (2...8).contains(orientation) ? PhotoFacts.orientationName(orientation) : nil
+    },
+    // The burst the camera says the shot is part of.
+    .column("burst", "TEXT") { $0.burstID },
+    // A date ahead of the clock when read: taken, without reading the
+    // file, by the first scan after it has passed.
+    .column("refused", "INTEGER") { $0.refused?.wallClock },
+    .column("refused_origin", "INTEGER") { $0.refused?.origin.rawValue },
+    .column("refused_offset", "INTEGER") { $0.refused?.offsetMinutes },
+    // A video's length in seconds, 0 when its header does not say; NULL
+    // for a photo. Videos never stack (SignatureReader).
+    .column("duration", "REAL") { $0.isVideo ? $0.videoSeconds ?? 0 : nil },
+    // Apple's content identifier (a Live Photo's still and MOV share it).
+    .column("content_id", "TEXT") { $0.contentID },
+  ]
+
+  /// The index's columns of the record, in the table's order.
+  static let columns = fields.filter { $0.column != nil }
+
+  /// The record's values for `columns`, in order.
+  func columnValues() -> [Any?] { Self.columns.map { $0.value!(self) } }
 }

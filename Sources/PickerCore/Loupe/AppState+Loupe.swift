@@ -29,9 +29,7 @@ extension AppState {
   /// as the preview opens), else what its source listed.
   public var previewedPhotoSize: PixelSize? {
     guard let item = previewedItem else { return nil }
-    if let reference = previewReference(for: item), let read = facts[reference], let size = read.pixelSize {
-      return (read.orientation ?? 1) >= 5 ? PixelSize(width: size.height, height: size.width) : size
-    }
+    if let reference = previewReference(for: item), let size = facts[reference]?.metadata.uprightSize { return size }
     return item.listedSize
   }
 

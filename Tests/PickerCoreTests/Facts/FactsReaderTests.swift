@@ -40,20 +40,20 @@ import Testing
     #expect(facts.pixelSize == PixelSize(width: 64, height: 48))
     #expect(
       facts.fileSize == Int64((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? -1))
-    #expect(facts.camera == "FUJIFILM X-T4")
-    #expect(facts.lens == "XF35mmF1.4 R")
-    #expect(facts.fNumber == 2.8)
-    #expect(facts.exposureSeconds.map { abs($0 - 0.004) < 1e-6 } == true)
-    #expect(facts.iso == 400)
-    #expect(facts.focalLength == 35)
+    #expect(facts.metadata.camera == "FUJIFILM X-T4")
+    #expect(facts.metadata.lens == "XF35mmF1.4 R")
+    #expect(facts.metadata.fNumber == 2.8)
+    #expect(facts.metadata.exposureSeconds.map { abs($0 - 0.004) < 1e-6 } == true)
+    #expect(facts.metadata.iso == 400)
+    #expect(facts.metadata.focalLength == 35)
     // No offset in the EXIF: the position's zone says it (facts only).
     #expect(
       facts.dateTaken
         == (ZoneData.table != nil
           ? "2024-07-01 18:30:00 (EXIF; UTC+02:00 at the position, Europe/Paris)" : "2024-07-01 18:30:00 (EXIF)"))
-    #expect(facts.latitude.map { abs($0 - 48.8584) < 1e-4 } == true)
-    #expect(facts.longitude.map { abs($0 + 2.2945) < 1e-4 } == true, "west is negative")
-    #expect(facts.orientation == 6)
+    #expect(facts.metadata.latitude.map { abs($0 - 48.8584) < 1e-4 } == true)
+    #expect(facts.metadata.longitude.map { abs($0 + 2.2945) < 1e-4 } == true, "west is negative")
+    #expect(facts.metadata.orientation == 6)
     let rows = Dictionary(uniqueKeysWithValues: facts.rows.map { ($0.label, $0.value) })
     #expect(rows["Aperture"] == "f/2.8" && rows["Exposure"] == "1/250 s" && rows["Focal"] == "35 mm")
     #expect(rows["GPS"] == "48.85840, -2.29450" && rows["Orientation"] == "rotated 90° CW")
@@ -79,7 +79,7 @@ import Testing
     let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0
     #expect(size > 256 * 1024)
     let facts = FactsReader.read(PathBytes(file.path), name: "large." + ext)
-    #expect(facts.camera == "FUJIFILM X-T4" && facts.pixelSize == PixelSize(width: 700, height: 500))
+    #expect(facts.metadata.camera == "FUJIFILM X-T4" && facts.pixelSize == PixelSize(width: 700, height: 500))
   }
 
   @Test func aFileWithoutEXIFStillHasItsSizeAndFormat() throws {
@@ -88,7 +88,8 @@ import Testing
     TestImages.write(
       try #require(TestImageEncoder.encode(TestImages.quadrants(30, 20), as: .gif(moreFrames: []))), to: file)
     let facts = FactsReader.read(PathBytes(file.path), name: "plain.gif")
-    #expect(facts.format == "GIF" && facts.pixelSize == PixelSize(width: 30, height: 20) && facts.camera == nil)
+    #expect(
+      facts.format == "GIF" && facts.pixelSize == PixelSize(width: 30, height: 20) && facts.metadata.camera == nil)
   }
 
   @Test func unreadableFilesSayWhy() {

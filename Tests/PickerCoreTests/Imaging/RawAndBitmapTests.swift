@@ -33,8 +33,8 @@ import Testing
     TestImages.write(dng(orientation: 6, make: "Acme"), to: url)
     let facts = FactsReader.read(PathBytes(url.path), name: "photo.dng")
     #expect(facts.format == "camera RAW")
-    #expect(facts.camera == "Acme Camera")
-    #expect(facts.orientation == 6)
+    #expect(facts.metadata.camera == "Acme Camera")
+    #expect(facts.metadata.orientation == 6)
   }
 
   @Test func aPlainTIFFWithAMakerTagIsStillATIFF() throws {

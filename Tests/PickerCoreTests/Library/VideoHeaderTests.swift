@@ -155,8 +155,8 @@ import Testing
         "-metadata", "com.apple.quicktime.make=Apple", "-metadata", "com.apple.quicktime.model=iPhone 15 Pro",
       ])
     let facts = FactsReader.read(PathBytes(path), name: "lisbon.mov")
-    #expect(facts.latitude.map { abs($0 - 38.7139) < 1e-6 } == true)
-    #expect(facts.camera == "Apple iPhone 15 Pro")
+    #expect(facts.metadata.latitude.map { abs($0 - 38.7139) < 1e-6 } == true)
+    #expect(facts.metadata.camera == "Apple iPhone 15 Pro")
     if PlaceData.finder != nil { #expect(facts.placeName == "Lisbon") }
   }
 

@@ -66,8 +66,8 @@ import Testing
     #expect(state.previewArea.width == 120 - AppState.factsPanelWidth)
     var read = PhotoFacts(name: "")
     read.pixelSize = PixelSize(width: 4000, height: 3000)
-    read.camera = "Fujifilm X-T4"
-    read.fNumber = 2.8
+    read.metadata.model = "Fujifilm X-T4"
+    read.metadata.fNumber = 2.8
     _ = state.update(.factsLoaded(reference, read))
     let screen = AppView.render(state, theme: .colored).plainText
     #expect(screen.contains("IMG_1.jpg") && screen.contains("4000 × 3000 (12.0 MP)"))
