@@ -37,12 +37,6 @@ public struct AppState: Hashable, Sendable {
   var typedAhead: [Key] = []
   /// The rest of a move that ran past the loaded photos.
   var carriedMove: CarriedMove?
-  /// The preview zoomed in (nil: the whole photo fitted).
-  public var loupe: Loupe?
-  /// A zoom asked for before the photo's size was read.
-  var pendingZoom: PreviewAction?
-  /// Where the last press or drag in the preview was, in cells.
-  var loupeDragFrom: LoupeDragPoint?
   /// Picks of an unfinished run that R (or --resume) restores.
   public var resumeOffer: ResumeOffer?
   /// Picked files found gone at a confirm: the tray marks them.

@@ -59,7 +59,6 @@ extension AppState {
       // The name was set when asked for, from the listing.
       read.name = facts[reference]?.name ?? read.name
       facts[reference] = read
-      applyPendingZoom()
       effects = []
     case .sharpnessScored(let reference, let score):
       sharpness[reference] = .some(score)
@@ -71,7 +70,7 @@ extension AppState {
     effects += keepFocusVisibleAndPrefetch()
     keepWantedThumbnails()
     // What the mode on top needs read for what it shows.
-    if let top = topMode { effects += top.afterEvent(app: &self) }
+    effects += afterEventOfTopMode()
     return effects
   }
 

@@ -11,7 +11,6 @@ extension AppState {
       notice = Notice("Pick two to four photos (Space), then c shows them side by side (or c on a stack)")
       return
     }
-    loupe = nil
     enter(CompareMode(CompareState(photos: selection.photos)))
   }
 
@@ -20,14 +19,11 @@ extension AppState {
     CompareLayout.panes(count: state.shown.count, width: size.width, height: max(1, size.height - 1))
   }
 
-  /// A pane's picture, zoomed as the loupe says (nil: fitted).
-  public func compareKey(for photo: ComparedPhoto, in pane: CompareLayout.Pane, zoomed: Bool = true)
-    -> ImageRequest.Key?
-  {
+  /// A pane's picture, zoomed as `loupe` says (nil: fitted).
+  public func compareKey(for photo: ComparedPhoto, in pane: CompareLayout.Pane, loupe: Loupe?) -> ImageRequest.Key? {
     guard options.showsThumbnails else { return nil }
     return ImageRequest.Key(
-      reference: photo.reference, columns: pane.width, rows: pane.pictureHeight, style: thumbnailStyle,
-      loupe: zoomed ? loupe : nil)
+      reference: photo.reference, columns: pane.width, rows: pane.pictureHeight, style: thumbnailStyle, loupe: loupe)
   }
 
   /// Each pane's picture; zoomed, each at fit too (shown until the view is
@@ -35,10 +31,10 @@ extension AppState {
   func wantedCompareImages(_ state: CompareState) -> [ImageRequest] {
     var requests: [ImageRequest] = []
     for (photo, pane) in zip(state.shown, comparePanes(state)) {
-      if let key = compareKey(for: photo, in: pane) {
+      if let key = compareKey(for: photo, in: pane, loupe: state.loupe) {
         requests.append(ImageRequest(key: key, priority: Self.visiblePriority - requests.count))
       }
-      if loupe != nil, let fit = compareKey(for: photo, in: pane, zoomed: false) {
+      if state.loupe != nil, let fit = compareKey(for: photo, in: pane, loupe: nil) {
         requests.append(ImageRequest(key: fit, priority: Self.visiblePriority - requests.count))
       }
     }
@@ -51,32 +47,12 @@ extension AppState {
   }
 
   /// The active pane's photo and its box in screen pixels.
-  private func activeView(_ state: CompareState) -> (size: PixelSize, box: PixelSize)? {
+  func activeCompareView(_ state: CompareState) -> (size: PixelSize, box: PixelSize)? {
     let panes = comparePanes(state)
     guard let photo = state.activePhoto, panes.indices.contains(state.active),
-      let size = comparedSize(photo), let key = compareKey(for: photo, in: panes[state.active])
+      let size = comparedSize(photo), let key = compareKey(for: photo, in: panes[state.active], loupe: nil)
     else { return nil }
     return (size, key.screenPixelBox)
-  }
-
-  mutating func compareZoom(_ action: CompareAction, state: CompareState) {
-    guard let (size, box) = activeView(state) else {
-      notice = Notice("Zoom waits for the photos' sizes (reading…)")
-      return
-    }
-    let step: ZoomStep =
-      switch action {
-      case .zoomIn: .in
-      case .zoomOut: .out
-      case .actualSize: .actualSize
-      default: .fit
-      }
-    zoom(step, photo: size, fitBox: box, box: box)
-  }
-
-  mutating func comparePan(dx: Double, dy: Double, state: CompareState) {
-    guard let current = loupe, let (size, box) = activeView(state) else { return }
-    loupe = current.panned(dx: dx, dy: dy, image: size, box: box)
   }
 
   /// Space on a compared photo: picked, or unpicked (within --max).
@@ -93,22 +69,18 @@ extension AppState {
     selection.insert(photo)
   }
 
-  /// The facts and sharpness of the compared photos on screen, each read
-  /// once.
-  mutating func askForCompareFacts(_ state: CompareState) -> [Effect] {
-    var effects: [Effect] = []
+  /// The facts and sharpness of the compared photos on screen not asked
+  /// for yet.
+  func compareFactsWanted(_ state: CompareState) -> [ModeIntent] {
+    var intents: [ModeIntent] = []
     for photo in state.shown {
       guard case .file = photo.reference else { continue }
       if facts[photo.reference] == nil {
-        facts[photo.reference] = PhotoFacts(name: Sanitizer.sanitize(photo.title), isLoading: true)
-        effects.append(.readFacts(photo.reference))
+        intents.append(.readFacts(photo.reference, name: Sanitizer.sanitize(photo.title), listed: nil))
       }
-      if sharpness[photo.reference] == nil {
-        sharpness[photo.reference] = .some(nil)
-        effects.append(.scoreSharpness(photo.reference))
-      }
+      if sharpness[photo.reference] == nil { intents.append(.scoreSharpness(photo.reference)) }
     }
-    return effects
+    return intents
   }
 }
 

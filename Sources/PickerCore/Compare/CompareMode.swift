@@ -30,27 +30,24 @@ public struct CompareMode: ModeModel {
       .init([.ctrl("c")], .cancel, help: "cancel"),
     ])
 
-  public mutating func update(key: Key, action: CompareAction?, app: inout AppState) -> ModeStep {
+  public mutating func update(key: Key, action: CompareAction?, app: AppState) -> ModeStep {
     guard let action else { return .stay }
     let shown = compared.shown.count
     switch action {
     case .nextPane: compared.active = (compared.active + 1) % max(1, shown)
     case .previousPane: compared.active = (compared.active + max(1, shown) - 1) % max(1, shown)
-    case .toggle: app.togglePick(compared.activePhoto)
+    case .toggle: return .run(compared.activePhoto.map { [.togglePick($0)] } ?? [])
     case .drop:
       compared.photos.remove(at: compared.first + compared.active)
-      if compared.photos.isEmpty {
-        app.loupe = nil
-        return .leave
-      }
+      if compared.photos.isEmpty { return .leave }
       if compared.first >= compared.photos.count {
         compared.first = max(0, compared.first - CompareState.panesAtOnce)
       }
       compared.active = min(compared.active, compared.shown.count - 1)
     case .activate:
       // Nothing picked (all unpicked here): the active photo is the pick.
-      if app.selection.isEmpty, let photo = compared.activePhoto { app.selection.insert(photo) }
-      return .run(app.confirm(focused: nil))
+      if app.selection.isEmpty, let photo = compared.activePhoto { return .run([.pick(photo), .confirm]) }
+      return .run([.confirm])
     case .nextPage:
       if compared.first + CompareState.panesAtOnce < compared.photos.count {
         compared.first += CompareState.panesAtOnce
@@ -59,24 +56,25 @@ public struct CompareMode: ModeModel {
     case .previousPage:
       compared.first = max(0, compared.first - CompareState.panesAtOnce)
       compared.active = 0
-    case .zoomIn, .zoomOut, .actualSize, .fit: app.compareZoom(action, state: compared)
-    case .panLeft: app.comparePan(dx: -1.0 / 3, dy: 0, state: compared)
-    case .panRight: app.comparePan(dx: 1.0 / 3, dy: 0, state: compared)
-    case .panUp: app.comparePan(dx: 0, dy: -1.0 / 3, state: compared)
-    case .panDown: app.comparePan(dx: 0, dy: 1.0 / 3, state: compared)
-    case .back:
-      app.loupe = nil
-      return .leave
+    case .zoomIn: return zoom(.in, app: app)
+    case .zoomOut: return zoom(.out, app: app)
+    case .actualSize: return zoom(.actualSize, app: app)
+    case .fit: return zoom(.fit, app: app)
+    case .panLeft: pan(dx: -1.0 / 3, dy: 0, app: app)
+    case .panRight: pan(dx: 1.0 / 3, dy: 0, app: app)
+    case .panUp: pan(dx: 0, dy: -1.0 / 3, app: app)
+    case .panDown: pan(dx: 0, dy: 1.0 / 3, app: app)
+    case .back: return .leave
     case .cancel: return .cancel
     }
     return .stay
   }
 
   /// A click makes its pane active; the wheel zooms every pane.
-  public mutating func update(mouse: MouseEvent, app: inout AppState) -> ModeStep {
+  public mutating func update(mouse: MouseEvent, app: AppState) -> ModeStep {
     switch mouse.kind {
-    case .wheelUp: app.compareZoom(.zoomIn, state: compared)
-    case .wheelDown: app.compareZoom(.zoomOut, state: compared)
+    case .wheelUp: return zoom(.in, app: app)
+    case .wheelDown: return zoom(.out, app: app)
     case .click, .doubleClick:
       let panes = app.comparePanes(compared)
       if let index = panes.firstIndex(where: {
@@ -89,8 +87,24 @@ public struct CompareMode: ModeModel {
     return .stay
   }
 
+  /// Every pane zooms, reckoned on the active photo (its size is read
+  /// with its facts).
+  private mutating func zoom(_ step: ZoomStep, app: AppState) -> ModeStep {
+    guard let (size, box) = app.activeCompareView(compared) else {
+      return .run([.notice(Notice("Zoom waits for the photos' sizes (reading…)"))])
+    }
+    let zoomed = Loupe.zoomed(step, from: compared.loupe, photo: size, fitBox: box, box: box)
+    compared.loupe = zoomed.loupe
+    return .run(zoomed.notice.map { [.notice($0)] } ?? [])
+  }
+
+  private mutating func pan(dx: Double, dy: Double, app: AppState) {
+    guard let current = compared.loupe, let (size, box) = app.activeCompareView(compared) else { return }
+    compared.loupe = current.panned(dx: dx, dy: dy, image: size, box: box)
+  }
+
   /// The facts and sharpness of the photos on screen, each read once.
-  public func afterEvent(app: inout AppState) -> [Effect] { app.askForCompareFacts(compared) }
+  public mutating func afterEvent(app: AppState) -> ModeStep { .run(app.compareFactsWanted(compared)) }
 
   public func wantedImages(app: AppState) -> [ImageRequest]? { app.wantedCompareImages(compared) }
 

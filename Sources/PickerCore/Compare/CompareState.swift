@@ -6,6 +6,8 @@ public struct CompareState: Hashable, Sendable {
   public var first: Int
   /// The active pane, among those shown.
   public var active: Int
+  /// Every pane's zoom and centre, reckoned on the active photo; nil at fit.
+  public var loupe: Loupe?
 
   public init(photos: [ComparedPhoto], first: Int = 0, active: Int = 0) {
     self.photos = photos

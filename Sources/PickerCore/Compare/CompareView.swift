@@ -7,10 +7,10 @@ enum CompareView {
     let scores = state.compareScores(compare)
     for (index, (photo, pane)) in zip(compare.shown, panes).enumerated() {
       let picture = (x: pane.x, y: pane.y, width: pane.width, height: pane.pictureHeight)
-      if let key = state.compareKey(for: photo, in: pane) {
+      if let key = state.compareKey(for: photo, in: pane, loupe: compare.loupe) {
         var shown = state.thumbnails[key] ?? .loading
         // Zooming: the photo at fit stays until the view is made.
-        if shown == .loading, key.loupe != nil, let fit = state.compareKey(for: photo, in: pane, zoomed: false),
+        if shown == .loading, key.loupe != nil, let fit = state.compareKey(for: photo, in: pane, loupe: nil),
           case .ready? = state.thumbnails[fit]
         {
           shown = state.thumbnails[fit]!
@@ -68,7 +68,7 @@ enum CompareView {
     }
     let last = compare.first + compare.shown.count
     var left = "Compare \(compare.first + 1)–\(last) of \(compare.photos.count)"
-    if let loupe = state.loupe { left += " · " + loupe.percent }
+    if let loupe = compare.loupe { left += " · " + loupe.percent }
     let hints = state.options.keys[CompareMode.self].hintLine
     let hintsWidth = DisplayWidth.of(hints)
     screen.put(

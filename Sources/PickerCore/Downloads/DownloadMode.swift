@@ -16,10 +16,9 @@ public struct DownloadMode: ModeModel {
   public static func helpRows(_ keys: KeyMaps) -> [(keys: String, help: String)] { [] }
 
   /// Other keys wait.
-  public mutating func update(key: Key, action: DownloadAction?, app: inout AppState) -> ModeStep {
+  public mutating func update(key: Key, action: DownloadAction?, app: AppState) -> ModeStep {
     guard action == .cancelDownload else { return .stay }
-    app.notice = Notice("Download cancelled; the selection is kept")
-    return .leave([.cancelDownload])
+    return .leave([.notice(Notice("Download cancelled; the selection is kept")), .source(.cancelDownload)])
   }
 
   public var placement: ModePlacement { .bottomLine }

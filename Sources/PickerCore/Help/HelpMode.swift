@@ -20,7 +20,7 @@ public struct HelpMode: ModeModel {
   /// Help does not list its own keys: it says them in its title.
   public static func helpRows(_ keys: KeyMaps) -> [(keys: String, help: String)] { [] }
 
-  public mutating func update(key: Key, action: HelpAction?, app: inout AppState) -> ModeStep {
+  public mutating func update(key: Key, action: HelpAction?, app: AppState) -> ModeStep {
     let page = max(1, app.size.height - 6)
     switch action {
     case .cancel?: return .cancel
@@ -34,7 +34,7 @@ public struct HelpMode: ModeModel {
   }
 
   /// The wheel scrolls three lines at a time.
-  public mutating func update(mouse: MouseEvent, app: inout AppState) -> ModeStep {
+  public mutating func update(mouse: MouseEvent, app: AppState) -> ModeStep {
     if mouse.kind == .wheelDown { scroll += 3 }
     if mouse.kind == .wheelUp { scroll = max(0, scroll - 3) }
     return .stay

@@ -20,12 +20,13 @@ extension AppState {
     return item
   }
 
-  /// The full-screen picture of a photo at the current area and style.
-  public func previewKey(for item: PhotoItem) -> ImageRequest.Key? {
+  /// The full-screen picture of a photo at the current area and style,
+  /// as the loupe shows it (nil: fitted).
+  public func previewKey(for item: PhotoItem, loupe: Loupe?) -> ImageRequest.Key? {
     guard options.showsThumbnails, !item.isFolder, !item.isMissing,
       let reference = previewReference(for: item)
     else { return nil }
-    let area = previewPictureArea
+    let area = previewPictureArea(zoomed: loupe != nil)
     return ImageRequest.Key(
       reference: reference, columns: area.width, rows: area.height, style: thumbnailStyle, loupe: loupe)
   }
@@ -53,7 +54,6 @@ extension AppState {
       return []
     }
     enter(PreviewMode())
-    loupe = nil
     return []
   }
 
@@ -82,8 +82,8 @@ extension AppState {
 
   /// The preview's pictures: the photo shown, then the next and previous
   /// ones, so that stepping on finds them ready.
-  func wantedPreviewImages() -> [ImageRequest] {
-    guard let scope, let item = previewedItem, let key = previewKey(for: item) else { return [] }
+  func wantedPreviewImages(loupe: Loupe?) -> [ImageRequest] {
+    guard let scope, let item = previewedItem, let key = previewKey(for: item, loupe: loupe) else { return [] }
     var requests = [ImageRequest(key: key, priority: Self.visiblePriority)]
     if loupe != nil {
       // Zoomed: the photo at fit stays on screen until the view is made;
@@ -96,7 +96,9 @@ extension AppState {
       while case .item(let itemIndex)? = scope.cell(at: index) {
         let neighbour = scope.items[itemIndex]
         if !neighbour.isFolder {
-          if let key = previewKey(for: neighbour) { requests.append(ImageRequest(key: key, priority: priority)) }
+          if let key = previewKey(for: neighbour, loupe: loupe) {
+            requests.append(ImageRequest(key: key, priority: priority))
+          }
           break
         }
         index += offset
@@ -105,23 +107,20 @@ extension AppState {
     return requests
   }
 
-  /// Facts are read once per photo shown with its panel open; a remote
-  /// photo's come from what its source listed.
-  mutating func askForFacts() -> [Effect] {
-    // Read as the preview opens, panel or not: the loupe needs the size.
-    guard isPreviewing, let item = previewedItem, let reference = previewReference(for: item),
-      facts[reference] == nil
-    else { return [] }
+  /// The previewed photo's facts, when not read yet: a local file's are
+  /// read once; a remote photo's come from what its source listed.
+  func previewFactsWanted() -> ModeIntent? {
+    guard let item = previewedItem, let reference = previewReference(for: item), facts[reference] == nil else {
+      return nil
+    }
     let name = Sanitizer.sanitize(item.title)
     guard case .file = reference else {
       var listed = PhotoFacts(name: name)
       listed.format = "remote photo"
       listed.pixelSize = item.listedSize
       listed.dateTaken = item.listedDate.map(Sanitizer.sanitize)
-      facts[reference] = listed
-      return []
+      return .readFacts(reference, name: name, listed: listed)
     }
-    facts[reference] = PhotoFacts(name: name, isLoading: true)
-    return [.readFacts(reference)]
+    return .readFacts(reference, name: name, listed: nil)
   }
 }

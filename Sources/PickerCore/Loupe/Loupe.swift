@@ -81,6 +81,33 @@ public struct Loupe: Hashable, Sendable {
     return (PixelRect(x: x, y: y, width: width, height: height), drawn)
   }
 
+  /// One zoom step from `current` (nil: fit) for a photo of `size` pixels:
+  /// fit is reckoned in `fitBox`, the view kept on the photo in `box`. The
+  /// preview and compare both zoom through it; the notice says why 100%
+  /// changed nothing.
+  static func zoomed(
+    _ step: ZoomStep, from current: Loupe?, photo size: PixelSize, fitBox: PixelSize, box: PixelSize
+  ) -> (loupe: Loupe?, notice: Notice?) {
+    let fit = fitScale(image: size, box: fitBox)
+    switch step {
+    case .in:
+      return (zoomedIn(from: current, fit: fit).clamped(image: size, box: box), nil)
+    case .out:
+      return (zoomedOut(from: current, fit: fit)?.clamped(image: size, box: box), nil)
+    case .actualSize:
+      // 100% is the photo's own pixels, smaller than fit for a photo the
+      // fit enlarges.
+      if abs(fit - 1) < 0.001 {
+        return (nil, Notice("Shown at 100% already: the photo fits the screen at its own size"))
+      }
+      if current?.scale == 1 { return (nil, nil) }
+      let loupe = Loupe(scale: 1, centerX: current?.centerX ?? 0.5, centerY: current?.centerY ?? 0.5)
+      return (loupe.clamped(image: size, box: box), nil)
+    case .fit:
+      return (nil, nil)
+    }
+  }
+
   /// "100%", "141%": what the status line says.
   public var percent: String { "\(Int((scale * 100).rounded()))%" }
 }
@@ -104,4 +131,9 @@ public struct PixelRect: Hashable, Sendable {
 struct LoupeDragPoint: Hashable, Sendable {
   var x: Int
   var y: Int
+}
+
+/// The loupe's zoom keys, wherever they are pressed.
+enum ZoomStep: Hashable, Sendable {
+  case `in`, out, actualSize, fit
 }

@@ -1,9 +1,9 @@
 /// The zoomed preview's mini-map, at the bottom right beside the picture:
 /// the photo's outline, and the part on screen filled in.
 enum MiniMapView {
-  static func draw(_ state: AppState, theme: Theme, into screen: inout Screen) {
-    guard let loupe = state.loupe, let size = state.previewedPhotoSize, size.width > 0, size.height > 0 else { return }
-    let picture = state.previewPictureArea
+  static func draw(_ state: AppState, loupe: Loupe, theme: Theme, into screen: inout Screen) {
+    guard let size = state.previewedPhotoSize, size.width > 0, size.height > 0 else { return }
+    let picture = state.previewPictureArea(zoomed: true)
     let left = picture.x + picture.width + 1
     let width = min(AppState.miniMapWidth, screen.width - left)
     guard width >= 4 else { return }

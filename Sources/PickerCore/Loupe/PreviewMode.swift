@@ -1,8 +1,19 @@
 /// The preview (`v`): the focused photo full screen, with its facts panel
-/// (`i`) or without, and the loupe's zoom and pan. It moves the grid's
-/// focus itself, so leaving it puts the grid on the last photo shown.
+/// (`i`) or without, and the loupe: `+`/`-` zoom in steps, `z` goes between
+/// fit and 100%, `0` back to fit; arrows and hjkl pan a third of the view,
+/// Shift and an arrow a whole view; the wheel zooms and a drag pans; `n`/`p`
+/// step to the next or previous photo keeping the zoom and the centre. It
+/// moves the grid's focus (an intent), so leaving it puts the grid on the
+/// last photo shown.
 public struct PreviewMode: ModeModel {
   public var showsFacts: Bool
+  /// Zoomed in: how much, and where; nil at fit.
+  public var loupe: Loupe?
+  /// A zoom asked for before the photo's size was read (its facts are read
+  /// as the preview opens).
+  var pendingZoom: ZoomStep?
+  /// Where the last press or drag was, in cells.
+  var dragFrom: LoupeDragPoint?
 
   public init(showsFacts: Bool = false) { self.showsFacts = showsFacts }
 
@@ -33,49 +44,90 @@ public struct PreviewMode: ModeModel {
       .init([.ctrl("c")], .cancel, help: "cancel"),
     ])
 
-  public mutating func update(key: Key, action: PreviewAction?, app: inout AppState) -> ModeStep {
+  public mutating func update(key: Key, action: PreviewAction?, app: AppState) -> ModeStep {
     guard let action else { return .stay }
     switch action {
     case .previous:
-      if app.loupe != nil { app.pan(dx: -1.0 / 3, dy: 0) } else { return .run(app.step(by: -1)) }
+      guard loupe != nil else { return .run([.grid(.step(by: -1))]) }
+      pan(dx: -1.0 / 3, dy: 0, app: app)
     case .next:
-      if app.loupe != nil { app.pan(dx: 1.0 / 3, dy: 0) } else { return .run(app.step(by: 1)) }
-    case .previousPhoto: return .run(app.step(by: -1))
-    case .nextPhoto: return .run(app.step(by: 1))
-    case .zoomIn, .zoomOut, .actualSize, .fit: app.zoom(action)
-    case .panUp: app.pan(dx: 0, dy: -1.0 / 3)
-    case .panDown: app.pan(dx: 0, dy: 1.0 / 3)
-    case .pageLeft: app.pan(dx: -1, dy: 0)
-    case .pageRight: app.pan(dx: 1, dy: 0)
-    case .pageUp: app.pan(dx: 0, dy: -1)
-    case .pageDown: app.pan(dx: 0, dy: 1)
-    case .toggle: app.toggleFocused()
-    case .activate: return .run(app.activateFocused())
+      guard loupe != nil else { return .run([.grid(.step(by: 1))]) }
+      pan(dx: 1.0 / 3, dy: 0, app: app)
+    case .previousPhoto: return .run([.grid(.step(by: -1))])
+    case .nextPhoto: return .run([.grid(.step(by: 1))])
+    case .zoomIn: return zoom(.in, app: app)
+    case .zoomOut: return zoom(.out, app: app)
+    case .actualSize: return zoom(.actualSize, app: app)
+    case .fit: return zoom(.fit, app: app)
+    case .panUp: pan(dx: 0, dy: -1.0 / 3, app: app)
+    case .panDown: pan(dx: 0, dy: 1.0 / 3, app: app)
+    case .pageLeft: pan(dx: -1, dy: 0, app: app)
+    case .pageRight: pan(dx: 1, dy: 0, app: app)
+    case .pageUp: pan(dx: 0, dy: -1, app: app)
+    case .pageDown: pan(dx: 0, dy: 1, app: app)
+    case .toggle: return .run([.grid(.toggleFocused)])
+    case .activate: return .run([.grid(.activateFocused)])
     case .facts: showsFacts.toggle()
-    case .back:
-      app.loupe = nil
-      return .leave
+    case .back: return .leave
     case .cancel: return .cancel
     }
     return .stay
   }
 
   /// The wheel zooms; a drag pans, the photo following the pointer.
-  public mutating func update(mouse: MouseEvent, app: inout AppState) -> ModeStep {
-    app.handlePreviewMouse(mouse)
+  public mutating func update(mouse: MouseEvent, app: AppState) -> ModeStep {
+    switch mouse.kind {
+    case .wheelUp: return zoom(.in, app: app)
+    case .wheelDown: return zoom(.out, app: app)
+    case .click, .doubleClick:
+      dragFrom = LoupeDragPoint(x: mouse.x, y: mouse.y)
+    case .drag:
+      if let from = dragFrom {
+        let area = app.previewPictureArea(zoomed: loupe != nil)
+        pan(
+          dx: Double(from.x - mouse.x) / Double(max(1, area.width)),
+          dy: Double(from.y - mouse.y) / Double(max(1, area.height)), app: app)
+      }
+      dragFrom = LoupeDragPoint(x: mouse.x, y: mouse.y)
+    }
     return .stay
   }
 
-  /// The photo's facts are read as the preview opens, panel or not: the
-  /// loupe needs the size.
-  public func afterEvent(app: inout AppState) -> [Effect] { app.askForFacts() }
+  /// Zooms, or waits for the photo's size to do it.
+  private mutating func zoom(_ step: ZoomStep, app: AppState) -> ModeStep {
+    guard let size = app.previewedPhotoSize else {
+      pendingZoom = step
+      return .stay
+    }
+    pendingZoom = nil
+    let zoomed = Loupe.zoomed(
+      step, from: loupe, photo: size, fitBox: app.previewBox(zoomed: false), box: app.previewBox(zoomed: true))
+    loupe = zoomed.loupe
+    return .run(zoomed.notice.map { [.notice($0)] } ?? [])
+  }
 
-  public func wantedImages(app: AppState) -> [ImageRequest]? { app.wantedPreviewImages() }
+  /// Moves the view by fractions of itself; nothing at fit.
+  private mutating func pan(dx: Double, dy: Double, app: AppState) {
+    guard let current = loupe, let size = app.previewedPhotoSize else { return }
+    loupe = current.panned(dx: dx, dy: dy, image: size, box: app.previewBox(zoomed: true))
+  }
+
+  /// The photo's facts are read as the preview opens, panel or not: the
+  /// loupe needs the size; a zoom that waited for it is made once it is
+  /// known.
+  public mutating func afterEvent(app: AppState) -> ModeStep {
+    var step = ModeStep.stay
+    if let pending = pendingZoom, app.previewedPhotoSize != nil { step = zoom(pending, app: app) }
+    if let facts = app.previewFactsWanted() { step.intents.append(facts) }
+    return step
+  }
+
+  public func wantedImages(app: AppState) -> [ImageRequest]? { app.wantedPreviewImages(loupe: loupe) }
 
   public var placement: ModePlacement { .fullScreen }
 
   public func draw(app: AppState, theme: Theme, into screen: inout Screen) {
-    PreviewView.draw(app, showsFacts: showsFacts, theme: theme, into: &screen)
+    PreviewView.draw(app, preview: self, theme: theme, into: &screen)
   }
 }
 

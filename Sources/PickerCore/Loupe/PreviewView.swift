@@ -1,10 +1,11 @@
 /// The preview screen: the photo as large as the screen allows, a status
 /// line, and on `i` a panel of the photo's facts on the right.
 enum PreviewView {
-  static func draw(_ state: AppState, showsFacts: Bool, theme: Theme, into screen: inout Screen) {
-    let area = state.previewPictureArea
+  static func draw(_ state: AppState, preview: PreviewMode, theme: Theme, into screen: inout Screen) {
+    let loupe = preview.loupe
+    let area = state.previewPictureArea(zoomed: loupe != nil)
     if let item = state.previewedItem {
-      if let key = state.previewKey(for: item) {
+      if let key = state.previewKey(for: item, loupe: loupe) {
         var picture = state.thumbnails[key] ?? .loading
         // Zooming: the photo at fit stays until the view is made.
         if picture == .loading, key.loupe != nil, let fit = state.fitPreviewKey(for: item),
@@ -15,7 +16,7 @@ enum PreviewView {
         drawPicture(
           picture, in: key.loupe != nil && picture != state.thumbnails[key] ? state.previewArea : area,
           theme: theme, into: &screen)
-        if state.loupe != nil { MiniMapView.draw(state, theme: theme, into: &screen) }
+        if let loupe { MiniMapView.draw(state, loupe: loupe, theme: theme, into: &screen) }
         if state.thumbnails[key] == .loading, let progress = state.fetchProgress[key] {
           drawProgress(progress, in: area, theme: theme, into: &screen)
         }
@@ -26,8 +27,8 @@ enum PreviewView {
     } else {
       centered("Loading…", in: area, style: theme.muted, into: &screen)
     }
-    if showsFacts { drawFacts(state, x: state.previewArea.width, theme: theme, into: &screen) }
-    drawStatus(state, theme: theme, y: screen.height - 1, into: &screen)
+    if preview.showsFacts { drawFacts(state, x: state.previewArea.width, theme: theme, into: &screen) }
+    drawStatus(state, loupe: loupe, theme: theme, y: screen.height - 1, into: &screen)
   }
 
   private static func drawPicture(
@@ -137,7 +138,7 @@ enum PreviewView {
   }
 
   /// "3/120 · IMG_3.jpg · ✓ picked    ←→ photo · Space select · Enter pick · i facts · Esc back"
-  private static func drawStatus(_ state: AppState, theme: Theme, y: Int, into screen: inout Screen) {
+  private static func drawStatus(_ state: AppState, loupe: Loupe?, theme: Theme, y: Int, into screen: inout Screen) {
     if let notice = state.notice {
       screen.put(
         DisplayWidth.truncate(notice.text, to: screen.width), x: 0, y: y,
@@ -149,12 +150,12 @@ enum PreviewView {
       let total = scope.total.map(String.init) ?? "\(scope.loadedPhotoCount)\(scope.hasMore ? "+" : "")"
       left = "\(scope.listingOffset(ofItem: index) + 1)/\(total) · " + Sanitizer.sanitize(item.title)
       if let stack = item.stack { left += " · stack of \(stack.count)" }
-      if let loupe = state.loupe { left += " · " + loupe.percent }
+      if let loupe { left += " · " + loupe.percent }
       if state.selection.contains(state.selectionKey(for: item)) { left += " · ✓ picked" }
     }
     // Zoomed in, ← → pan; p n go to the next photo.
     let hints = state.options.keys[PreviewMode.self].hintLine(
-      replacing: state.loupe != nil ? [.previous: "pan · p n photo"] : [:])
+      replacing: loupe != nil ? [.previous: "pan · p n photo"] : [:])
     let hintsWidth = DisplayWidth.of(hints)
     let leftWidth = max(0, screen.width - hintsWidth - 2)
     screen.put(DisplayWidth.truncate(left, to: leftWidth), x: 0, y: y, style: theme.text.bolded)

@@ -22,8 +22,8 @@ public struct AnyMode: Hashable, Sendable {
 extension ModeModel {
   /// Looks its action up in the app's key maps, then updates; opened up so
   /// the stack can call it on a mode of any type.
-  mutating func handle(_ key: Key, app: inout AppState) -> ModeStep {
+  mutating func handle(_ key: Key, app: AppState) -> ModeStep {
     let action = app.options.keys[Self.self].action(for: key)
-    return update(key: key, action: action, app: &app)
+    return update(key: key, action: action, app: app)
   }
 }

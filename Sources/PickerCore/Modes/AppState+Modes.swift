@@ -42,7 +42,7 @@ extension AppState {
   mutating func sendToTopMode(_ key: Key) -> [Effect] {
     guard let entry = modeStack.last else { return [] }
     var mode = entry.base
-    let step = mode.handle(key, app: &self)
+    let step = mode.handle(key, app: self)
     return settle(entry, as: mode, after: step)
   }
 
@@ -50,13 +50,20 @@ extension AppState {
   mutating func sendToTopMode(_ mouse: MouseEvent) -> [Effect] {
     guard let entry = modeStack.last else { return [] }
     var mode = entry.base
-    let step = mode.update(mouse: mouse, app: &self)
+    let step = mode.update(mouse: mouse, app: self)
+    return settle(entry, as: mode, after: step)
+  }
+
+  /// After every event: the mode on top asks for what it shows.
+  mutating func afterEventOfTopMode() -> [Effect] {
+    guard let entry = modeStack.last else { return [] }
+    var mode = entry.base
+    let step = mode.afterEvent(app: self)
     return settle(entry, as: mode, after: step)
   }
 
   /// Puts the updated mode back where it was, or takes it off when it is
-  /// done; it may have opened another mode over itself meanwhile (a
-  /// confirm's download), or the app may have left every mode.
+  /// done, then carries out what it asked for, in order.
   private mutating func settle(_ entry: AnyMode, as mode: any ModeModel, after step: ModeStep) -> [Effect] {
     if let index = modeStack.firstIndex(where: { $0.id == entry.id }) {
       if step.leaves {
@@ -65,6 +72,39 @@ extension AppState {
         modeStack[index] = AnyMode(mode, id: entry.id)
       }
     }
-    return step.effects
+    return step.intents.flatMap { carryOut($0) }
+  }
+
+  /// One intent of a mode's, carried out on the app.
+  private mutating func carryOut(_ intent: ModeIntent) -> [Effect] {
+    switch intent {
+    case .confirm: return confirm(focused: nil)
+    case .cancel: return [.finish(.cancelled)]
+    case .quit: return quitAsking()
+    case .pick(let photo): selection.insert(photo)
+    case .unpick(let key): selection.remove(key)
+    case .togglePick(let photo): togglePick(photo)
+    case .open(let mode): enter(mode)
+    case .notice(let said): notice = said
+    case .grid(.step(let delta)): return step(by: delta)
+    case .grid(.toggleFocused): toggleFocused()
+    case .grid(.activateFocused): return activateFocused()
+    case .grid(.search(let query)): return search(query)
+    case .grid(.goToDate(let query)): return goToDate(query, today: options.today)
+    case .readFacts(let reference, let name, let listed):
+      guard facts[reference] == nil else { return [] }
+      if let listed {
+        facts[reference] = listed
+        return []
+      }
+      facts[reference] = PhotoFacts(name: name, isLoading: true)
+      return [.readFacts(reference)]
+    case .scoreSharpness(let reference):
+      guard sharpness[reference] == nil else { return [] }
+      sharpness[reference] = .some(nil)
+      return [.scoreSharpness(reference)]
+    case .source(let effect): return [effect]
+    }
+    return []
   }
 }

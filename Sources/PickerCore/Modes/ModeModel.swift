@@ -1,8 +1,11 @@
 /// A mode over the grid (the tray, a prompt, help, the preview, compare, a
-/// sign-in form, a download): its own state, keys, update and view, the
-/// way a bubbletea program nests models. The app keeps what modes share
-/// (sources, scopes, the selection, thumbnails) and a stack of modes; the
-/// one on top gets the events, and Esc leaves it.
+/// sign-in form, a download) as a page of its own, the way Elm composes
+/// pages and The Composable Architecture its features: it owns its state
+/// (the preview its loupe, compare its panes and their loupe), sees the
+/// app's state read-only, and says what it wants of the app as intents
+/// (`ModeIntent`), a small closed set the app carries out. The app keeps
+/// what modes share (sources, scopes, the selection, thumbnails, facts)
+/// and a stack of modes; the one on top gets the events.
 ///
 /// A new mode is a type conforming to this, in its own files, and one line
 /// in `ModeRegistry.modes` (for its config name, key table and help row).
@@ -18,11 +21,13 @@ public protocol ModeModel: Hashable, Sendable {
 
   /// A key: `action` is what the mode's key map binds it to, nil when it
   /// binds nothing (prompts type such keys).
-  mutating func update(key: Key, action: Action?, app: inout AppState) -> ModeStep
+  mutating func update(key: Key, action: Action?, app: AppState) -> ModeStep
   /// A click, a drag or the wheel.
-  mutating func update(mouse: MouseEvent, app: inout AppState) -> ModeStep
-  /// After every event while the mode is on top: what it needs read.
-  func afterEvent(app: inout AppState) -> [Effect]
+  mutating func update(mouse: MouseEvent, app: AppState) -> ModeStep
+  /// After every event while the mode is on top: what it needs read for
+  /// what it shows, and what it waited for (a zoom waits for the photo's
+  /// size).
+  mutating func afterEvent(app: AppState) -> ModeStep
   /// The pictures it shows, most wanted first; nil: the grid's tiles.
   func wantedImages(app: AppState) -> [ImageRequest]?
 
@@ -38,18 +43,60 @@ public enum ModePlacement: Hashable, Sendable {
   case fullScreen, overGrid, bottomLine
 }
 
-/// What a mode's update asks for: work to run, and whether the mode stays.
+/// What a mode asks of the app, carried out in order after its step.
+public enum ModeIntent: Sendable {
+  /// Enter: the picks are printed (remote ones downloaded first).
+  case confirm
+  /// Ctrl-C: the run ends with nothing picked, at once.
+  case cancel
+  /// `q`: the run ends, asking first when there are picks.
+  case quit
+  /// The selection: a photo added (as it is), removed, or either (within
+  /// `--max`, which a refusal says).
+  case pick(PickedPhoto)
+  case unpick(SelectionKey)
+  case togglePick(PickedPhoto)
+  /// Another mode opened over this one.
+  case open(any ModeModel)
+  case notice(Notice)
+  /// The grid under the modes: the focus, and what its keys do.
+  case grid(GridIntent)
+  /// A photo's facts (read once; a listed photo's are its listing's), and
+  /// its sharpness score.
+  case readFacts(ImageReference, name: String, listed: PhotoFacts?)
+  case scoreSharpness(ImageReference)
+  /// A source's work: a sign-in, a download stopped.
+  case source(Effect)
+}
+
+/// What a mode asks of the grid below it.
+public enum GridIntent: Hashable, Sendable {
+  /// The next or previous photo, passing folders, loading the next page.
+  case step(by: Int)
+  /// Space and Enter on the focused item, as in the grid.
+  case toggleFocused, activateFocused
+  /// A prompt's answer: results as a scope, or a jump to a date.
+  case search(String), goToDate(String)
+}
+
+/// What a mode's update asks for: intents for the app, and whether the
+/// mode stays.
 public struct ModeStep: Sendable {
-  public var effects: [Effect]
+  public var intents: [ModeIntent]
   /// The mode is done: back to the one below.
   public var leaves: Bool
 
-  public static let stay = ModeStep(effects: [], leaves: false)
-  public static let leave = ModeStep(effects: [], leaves: true)
-  public static func run(_ effects: [Effect]) -> ModeStep { ModeStep(effects: effects, leaves: false) }
-  public static func leave(_ effects: [Effect]) -> ModeStep { ModeStep(effects: effects, leaves: true) }
+  public init(intents: [ModeIntent], leaves: Bool) {
+    self.intents = intents
+    self.leaves = leaves
+  }
+
+  public static let stay = ModeStep(intents: [], leaves: false)
+  public static let leave = ModeStep(intents: [], leaves: true)
+  public static func run(_ intents: [ModeIntent]) -> ModeStep { ModeStep(intents: intents, leaves: false) }
+  public static func leave(_ intents: [ModeIntent]) -> ModeStep { ModeStep(intents: intents, leaves: true) }
   /// Ctrl-C and the like: the picker ends with nothing picked.
-  public static let cancel = ModeStep(effects: [.finish(.cancelled)], leaves: false)
+  public static let cancel = ModeStep(intents: [.cancel], leaves: false)
 }
 
 extension ModeModel {
@@ -57,7 +104,7 @@ extension ModeModel {
     let map = keys[Self.self]
     return [(map.title, map.helpLine)]
   }
-  public mutating func update(mouse: MouseEvent, app: inout AppState) -> ModeStep { .stay }
-  public func afterEvent(app: inout AppState) -> [Effect] { [] }
+  public mutating func update(mouse: MouseEvent, app: AppState) -> ModeStep { .stay }
+  public mutating func afterEvent(app: AppState) -> ModeStep { .stay }
   public func wantedImages(app: AppState) -> [ImageRequest]? { nil }
 }

@@ -18,9 +18,9 @@ public struct QuitConfirm: ModeModel {
   /// The question says its keys: help lists none for it.
   public static func helpRows(_ keys: KeyMaps) -> [(keys: String, help: String)] { [] }
 
-  public mutating func update(key: Key, action: QuitConfirmAction?, app: inout AppState) -> ModeStep {
+  public mutating func update(key: Key, action: QuitConfirmAction?, app: AppState) -> ModeStep {
     switch action {
-    case .print?: return .leave(app.confirm(focused: nil))
+    case .print?: return .leave([.confirm])
     case .leave?, .cancel?: return .cancel
     case nil: return .leave
     }

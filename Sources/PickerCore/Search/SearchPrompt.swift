@@ -16,11 +16,11 @@ public struct SearchPrompt: ModeModel {
     return [("prompts (/ :)", search.helpLine.replacingOccurrences(of: "Enter search", with: "Enter search or go"))]
   }
 
-  public mutating func update(key: Key, action: PromptAction?, app: inout AppState) -> ModeStep {
+  public mutating func update(key: Key, action: PromptAction?, app: AppState) -> ModeStep {
     var line = PromptLine(query)
     defer { query = line.text }
     if let step = line.edit(key, action: action) { return step }
-    return .leave(query.isEmpty ? [] : app.search(query))
+    return .leave(query.isEmpty ? [] : [.grid(.search(query))])
   }
 
   public var placement: ModePlacement { .bottomLine }

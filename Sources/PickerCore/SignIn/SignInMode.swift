@@ -20,13 +20,12 @@ public struct SignInMode: ModeModel {
     ],
     otherKeys: "other keys type")
 
-  public mutating func update(key: Key, action: FormAction?, app: inout AppState) -> ModeStep {
+  public mutating func update(key: Key, action: FormAction?, app: AppState) -> ModeStep {
     let fields = max(1, form.values.count)
     switch action {
     case .back?:
-      app.notice = Notice(
-        "\(app.sources[form.sourceIndex].title) needs you to sign in: Enter on it opens the form again")
-      return .leave
+      let title = app.sources[form.sourceIndex].title
+      return .leave([.notice(Notice("\(title) needs you to sign in: Enter on it opens the form again"))])
     case .cancel?:
       return .cancel
     case _ where form.isSubmitting:
@@ -51,7 +50,7 @@ public struct SignInMode: ModeModel {
       }
       form.isSubmitting = true
       form.error = nil
-      return .run([.signIn(sourceIndex: form.sourceIndex, answers: form.answers)])
+      return .run([.source(.signIn(sourceIndex: form.sourceIndex, answers: form.answers))])
     }
     return .stay
   }

@@ -29,7 +29,6 @@ extension AppState {
       photos.append(photo)
     }
     guard photos.count >= 2 else { return false }
-    loupe = nil
     enter(CompareMode(CompareState(photos: photos)))
     return true
   }

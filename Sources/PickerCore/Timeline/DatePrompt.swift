@@ -19,11 +19,11 @@ public struct DatePrompt: ModeModel {
     search.bindings.map(\.keys) == keys[DatePrompt.self].bindings.map(\.keys)
   }
 
-  public mutating func update(key: Key, action: PromptAction?, app: inout AppState) -> ModeStep {
+  public mutating func update(key: Key, action: PromptAction?, app: AppState) -> ModeStep {
     var line = PromptLine(query)
     defer { query = line.text }
     if let step = line.edit(key, action: action) { return step }
-    return .leave(query.isEmpty ? [] : app.goToDate(query, today: app.options.today))
+    return .leave(query.isEmpty ? [] : [.grid(.goToDate(query))])
   }
 
   public var placement: ModePlacement { .bottomLine }

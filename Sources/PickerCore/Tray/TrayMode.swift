@@ -22,7 +22,7 @@ public struct TrayMode: ModeModel {
       .init([.ctrl("c")], .cancel, help: "cancel"),
     ])
 
-  public mutating func update(key: Key, action: TrayAction?, app: inout AppState) -> ModeStep {
+  public mutating func update(key: Key, action: TrayAction?, app: AppState) -> ModeStep {
     guard let action else { return .stay }
     let last = app.selection.count - 1
     switch action {
@@ -32,12 +32,14 @@ public struct TrayMode: ModeModel {
     case .last: focus = last
     case .remove:
       guard app.selection.photos.indices.contains(focus) else { break }
-      app.selection.remove(app.selection.photos[focus].key)
-      if app.selection.isEmpty { return .leave }
-      focus = min(focus, app.selection.count - 1)
+      let removed = ModeIntent.unpick(app.selection.photos[focus].key)
+      // The last one gone: back to the grid.
+      if app.selection.count == 1 { return .leave([removed]) }
+      focus = min(focus, app.selection.count - 2)
+      return .run([removed])
     case .back: return .leave
-    case .confirm: return .run(app.confirm(focused: nil))
-    case .quit: return .run(app.quitAsking())
+    case .confirm: return .run([.confirm])
+    case .quit: return .run([.quit])
     case .cancel: return .cancel
     }
     return .stay

@@ -72,11 +72,15 @@ import Testing
       _ = state.update(.factsLoaded(.file(PathBytes("/p/IMG_\(n).jpg")), read))
     }
     _ = state.press(.char("z"))
-    #expect(state.loupe?.scale == 1)
+    #expect(state.compareState?.loupe?.scale == 1)
     _ = state.press(.right)
     let compare = try #require(state.compareState)
-    let keys = zip(compare.shown, state.comparePanes(compare)).compactMap { state.compareKey(for: $0, in: $1) }
-    #expect(keys.count == 2 && keys.allSatisfy { $0.loupe == state.loupe } && state.loupe!.centerX > 0.5)
+    let keys = zip(compare.shown, state.comparePanes(compare)).compactMap {
+      state.compareKey(for: $0, in: $1, loupe: compare.loupe)
+    }
+    #expect(
+      keys.count == 2 && keys.allSatisfy { $0.loupe == state.compareState?.loupe }
+        && state.compareState!.loupe!.centerX > 0.5)
     #expect(AppView.render(state, theme: .colored).line(39).contains("· 100%"))
   }
 

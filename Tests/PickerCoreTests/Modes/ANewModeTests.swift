@@ -24,12 +24,12 @@ struct CounterMode: ModeModel {
       .init([.escape], .back, help: "back", hint: "back"),
     ])
 
-  mutating func update(key: Key, action: Action?, app: inout AppState) -> ModeStep {
+  mutating func update(key: Key, action: Action?, app: AppState) -> ModeStep {
     switch action {
     case .up?: count += 1
     case .back?: return .leave
-    case .done?: return .leave(app.confirm(focused: nil))
-    case nil: app.notice = Notice("counter: + counts")
+    case .done?: return .leave([.confirm])
+    case nil: return .run([.notice(Notice("counter: + counts"))])
     }
     return .stay
   }
