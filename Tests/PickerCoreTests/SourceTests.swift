@@ -18,7 +18,7 @@ final class TemporaryFolder {
     let target = url.appendingPathComponent(relative)
     try! FileManager.default.createDirectory(
       at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-    FileManager.default.createFile(atPath: target.path, contents: Data("x".utf8))
+    _ = FileManager.default.createFile(atPath: target.path, contents: Data("x".utf8))
     if let modified {
       try! FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: target.path)
     }

@@ -38,7 +38,7 @@ final class LoopRun {
     folder = NSTemporaryDirectory() + "loop-tests-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     for name in photos {
-      FileManager.default.createFile(atPath: folder + "/" + name, contents: Data("x".utf8))
+      _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data("x".utf8))
     }
     let source = ListSource(folder: folder, names: photos, failure: failure)
     terminal = RecordingTerminal(size: loopSize, script: [])

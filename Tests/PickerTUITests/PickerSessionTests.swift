@@ -14,7 +14,7 @@ import Testing
     let tiny = PixelImage(width: 8, height: 6, rgba: [UInt8](repeating: 120, count: 8 * 6 * 4))
     let png = try #require(ImageEncoder.encode(tiny, as: .png))
     for name in ["a.png", "b.png", "c.png"] {
-      FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(png))
+      _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(png))
     }
   }
 

@@ -13,7 +13,7 @@ import Testing
     let tiny = PixelImage(width: 8, height: 6, rgba: [UInt8](repeating: 200, count: 8 * 6 * 4))
     let png = try #require(ImageEncoder.encode(tiny, as: .png))
     let names = (1...120).map { String(format: "p%03d.png", $0) }
-    for name in names { FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(png)) }
+    for name in names { _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(png)) }
 
     let source = FolderSource(root: PathBytes(folder))
     let size = TerminalSize(width: 100, height: 30)

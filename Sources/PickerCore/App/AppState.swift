@@ -10,7 +10,11 @@ public struct AppState: Hashable, Sendable {
   /// The modes opened over the grid, the last on top: each takes the keys
   /// from the one below, and going back (Esc) leaves the top one. The grid
   /// is the floor, never on the stack (`AppState+Modes`).
-  public internal(set) var modeStack: [AnyMode] = []
+  public internal(set) var modeStack: [AnyMode] = [] {
+    // Facts and scores are read for what a preview or compare shows; back
+    // on the grid they go, so a long session keeps none it no longer shows.
+    didSet { if modeStack.isEmpty && !(facts.isEmpty && sharpness.isEmpty) { forgetModeReads() } }
+  }
   var nextModeID = 1
   public var notice: Notice?
   public var size: TerminalSize
@@ -24,7 +28,8 @@ public struct AppState: Hashable, Sendable {
   /// Remote pictures being fetched: bytes received and expected (the
   /// preview shows a bar while a large original arrives).
   public var fetchProgress: [ImageRequest.Key: FetchProgress] = [:]
-  /// Facts of photos shown in the preview, as read (a few at a time).
+  /// Facts of photos shown in the preview or compare, as read (a few at a
+  /// time; forgotten back on the grid).
   public var facts: [ImageReference: PhotoFacts] = [:]
   /// Sharpness scores of compared photos (nil while scoring, or unreadable).
   public var sharpness: [ImageReference: Double?] = [:]

@@ -111,8 +111,10 @@ public struct PhotoMetadata: Hashable, Sendable {
   /// they end up on a terminal.
   static func text<T>(_ field: inout T) -> String {
     withUnsafeBytes(of: &field) { raw in
-      String(
-        decoding: raw.prefix { $0 != 0 }.map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+      let bytes = raw.prefix { $0 != 0 }
+      // The header reader's are clean already: no copy for them.
+      if bytes.allSatisfy({ (0x20..<0x7F).contains($0) }) { return String(decoding: bytes, as: UTF8.self) }
+      return String(decoding: bytes.map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
     }
   }
 }

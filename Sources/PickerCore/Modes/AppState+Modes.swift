@@ -25,6 +25,11 @@ extension AppState {
     _ = modeStack.popLast()
   }
 
+  mutating func forgetModeReads() {
+    facts.removeAll()
+    sharpness.removeAll()
+  }
+
   /// Back to the grid (another source shown, a download done).
   mutating func leaveAllModes() {
     modeStack.removeAll()

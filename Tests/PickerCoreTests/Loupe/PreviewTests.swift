@@ -74,6 +74,10 @@ import Testing
     #expect(screen.contains("Fujifilm X-T4") && screen.contains("f/2.8"))
     #expect(!state.press(.char("i")).contains(.readFacts(reference)))
     #expect(!state.press(.char("i")).contains(.readFacts(reference)), "already read")
+    // Back on the grid the facts go: a long session keeps only what shows.
+    _ = state.press(.escape)
+    #expect(state.isOnGrid && state.facts.isEmpty)
+    #expect(state.press(.char("v")).contains(.readFacts(reference)), "read again when shown again")
   }
 
   @Test func pastTheLastLoadedPhotoTheNextPageLoads() {
