@@ -60,6 +60,6 @@ int pk_read_facts(const char *path, pk_facts *facts) {
     }
   }
   free(head);
-  if (from_header) pk_read_photo_header(path, &facts->header);
+  if (from_header) facts->header_read = pk_read_photo_header(path, &facts->header) == 0;
   return 0;
 }

@@ -129,6 +129,9 @@ typedef struct {
   // the same fields (its size, orientation, camera, lens, exposure and
   // date_original).
   pk_photo_header header;
+  // The header reader read `header` (not LibRaw, not GIF's own bytes): the
+  // index reads the same, so the date can be chosen from it.
+  int32_t header_read;
   char error[120];
 } pk_facts;
 

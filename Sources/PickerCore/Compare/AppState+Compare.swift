@@ -56,8 +56,7 @@ extension AppState {
   }
 
   /// Space on a compared photo: picked, or unpicked (within --max).
-  mutating func togglePick(_ photo: ComparedPhoto?) {
-    guard let photo else { return }
+  mutating func togglePick(_ photo: ComparedPhoto) {
     if selection.contains(photo.key) {
       selection.remove(photo.key)
       return

@@ -16,7 +16,7 @@ public enum FactsReader {
     facts.fileSize = raw.file_size
     facts.format = ImageFormat(raw.format).map(Self.formatName)
     facts.metadata.take(raw.header)
-    facts.dateTaken = dateTaken(path)
+    facts.dateTaken = dateTaken(path, header: raw.header_read != 0 ? raw.header : nil)
     if let latitude = facts.metadata.latitude, let longitude = facts.metadata.longitude {
       let place = PlaceData.namer?.place(latitude: latitude, longitude: longitude)
       facts.place = place?.label
@@ -27,9 +27,10 @@ public enum FactsReader {
 
   /// "2024-07-01 18:30:00 (EXIF)": the date the timeline orders by, and
   /// where it came from (EXIF, XMP, a sidecar, the file name, the file
-  /// time...), read as the index reads it, sidecars included (a RAW's
-  /// facts are LibRaw's, its date the index's).
-  static func dateTaken(_ path: PathBytes) -> String? {
+  /// time...), chosen as the index chooses it, sidecars included: from
+  /// `header` when the header reader gave it, else read as the index reads
+  /// it (a RAW's facts are LibRaw's, its date the index's).
+  static func dateTaken(_ path: PathBytes, header: pk_photo_header? = nil) -> String? {
     guard let info = DirectoryReader.status(path) else { return nil }
     let name = path.bytes.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? path.bytes
     let parent = Array(path.bytes.dropLast(name.count + 1))
@@ -39,9 +40,14 @@ public enum FactsReader {
       let found = Sidecars(names: entries.filter { !$0.isFolder }.map(\.name)).sidecars(of: name)
       if !found.isEmpty { sidecars = LibraryScanner.sidecars(found, in: folder).0 }
     }
-    let metadata = PhotoMetadataReader.read(
-      path: path, name: name, modified: LibraryScanner.modified(info),
-      latestDay: PhotoMetadataReader.latestBelievableDay(), sidecars: sidecars)
+    let (modified, latestDay) = (LibraryScanner.modified(info), PhotoMetadataReader.latestBelievableDay())
+    let metadata =
+      header.map {
+        PhotoMetadataReader.metadata(
+          from: $0, name: name, modified: modified, latestDay: latestDay, sidecars: sidecars)
+      }
+      ?? PhotoMetadataReader.read(
+        path: path, name: name, modified: modified, latestDay: latestDay, sidecars: sidecars)
     let taken = metadata.taken
     var origin = taken.originLabel
     // A camera's clock with no offset, at a known position: its offset

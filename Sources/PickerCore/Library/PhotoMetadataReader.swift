@@ -50,15 +50,17 @@ public enum PhotoMetadataReader {
     let unbounded = Int.max / 4
     var candidates: [() -> TakenDate?] = []
     if var header {
-      let subSeconds = text(&header.subsec_original)
-      let offset = text(&header.offset_original)
+      let subSeconds = PhotoMetadata.text(&header.subsec_original)
+      let offset = PhotoMetadata.text(&header.offset_original)
       let (original, ifd0, xmp) = (
-        text(&header.date_original), text(&header.date_original_ifd0), text(&header.xmp_date)
+        PhotoMetadata.text(&header.date_original), PhotoMetadata.text(&header.date_original_ifd0),
+        PhotoMetadata.text(&header.xmp_date)
       )
-      let (iptcDate, iptcTime) = (text(&header.iptc_date), text(&header.iptc_time))
+      let (iptcDate, iptcTime) = (PhotoMetadata.text(&header.iptc_date), PhotoMetadata.text(&header.iptc_time))
       if header.is_video != 0 {
         let (apple, day, created) = (
-          text(&header.apple_creation_date), text(&header.quicktime_day), header.created_since_1904
+          PhotoMetadata.text(&header.apple_creation_date), PhotoMetadata.text(&header.quicktime_day),
+          header.created_since_1904
         )
         let position = header.has_gps != 0 ? (latitude: header.latitude, longitude: header.longitude) : nil
         candidates.append {
@@ -142,14 +144,6 @@ public enum PhotoMetadataReader {
     var local = tm()
     localtime_r(&now, &local)
     return CivilDate(local).dayNumber + 1
-  }
-
-  /// A fixed-size C string field as Swift text.
-  private static func text<T>(_ field: inout T) -> String {
-    withUnsafeBytes(of: &field) { raw in
-      let bytes = raw.prefix { $0 != 0 }
-      return String(decoding: bytes, as: UTF8.self)
-    }
   }
 }
 

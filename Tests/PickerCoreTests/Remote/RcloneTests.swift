@@ -38,10 +38,10 @@ import Testing
   @Test func listedURLsAreMovedOntoTheRunningDaemon() {
     let listed = url("2026/a%20b.jpg")
     #expect(
-      RcloneSource.rebased(listed, on: "http://127.0.0.1:40123")
+      RemoteHTTP.rebased(listed, on: "http://127.0.0.1:40123")
         == "http://127.0.0.1:40123/%5Bdropbox%3APhotos%5D/2026/a%20b.jpg")
     // Only URLs this source listed are moved.
-    #expect(RcloneSource.rebased("http://example.org/x.jpg", on: "http://127.0.0.1:1") == "http://example.org/x.jpg")
+    #expect(RemoteHTTP.rebased("http://example.org/x.jpg", on: "http://127.0.0.1:1") == "http://example.org/x.jpg")
   }
 
   @Test func theConfigNeedsARemoteOfTheUsersRcloneConfig() throws {

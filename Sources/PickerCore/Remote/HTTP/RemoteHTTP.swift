@@ -49,11 +49,9 @@ struct RemoteHTTP: Sendable {
     authorization: String?, endpoint: Endpoint,
     unreachable: ((String) -> String)? = nil
   ) async throws(SourceError) -> HTTPResponse {
-    var request = HTTPRequest(
-      url: rebased(url, endpoint), headers: headers, authorization: authorization,
-      credentialOrigin: endpoint.origin, timeout: timeout, maxBytes: maxListingBytes)
-    request.method = method
-    request.body = body
+    let request = listingRequest(
+      rebased(url, endpoint), method: method, headers: headers, body: body, authorization: authorization,
+      origin: endpoint.origin)
     let response: HTTPResponse
     do {
       response = try await HTTPClient.get(request)
@@ -63,6 +61,20 @@ struct RemoteHTTP: Sendable {
     }
     try judge(response, Endpoint(origin: endpoint.origin, authorization: authorization, base: endpoint.base))
     return response
+  }
+
+  /// A listing's request (or a sign-in's probe, sent with a candidate
+  /// Authorization before it is kept).
+  func listingRequest(
+    _ url: String, method: String = "GET", headers: [String: String] = [:], body: [UInt8] = [],
+    authorization: String?, origin: Origin?
+  ) -> HTTPRequest {
+    var request = HTTPRequest(
+      url: url, headers: headers, authorization: authorization, credentialOrigin: origin, timeout: timeout,
+      maxBytes: maxListingBytes)
+    request.method = method
+    request.body = body
+    return request
   }
 
   // MARK: Pictures

@@ -126,9 +126,6 @@ public final class RcloneSource: PhotoSource, RemoteImageSource, @unchecked Send
   ) throws(SourceError) {
     try http.download(url, into: file, isCancelled: isCancelled, progress: progress)
   }
-
-  /// `url`'s path and fragment on `base` (scheme, host and port).
-  static func rebased(_ url: String, on base: String) -> String { RemoteHTTP.rebased(url, on: base) }
 }
 
 /// rclone's `operations/list` entries as the grid's items.

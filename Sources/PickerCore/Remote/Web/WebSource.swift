@@ -90,9 +90,8 @@ public final class WebSource: PhotoSource, RemoteImageSource, @unchecked Sendabl
 
   /// The sign-in's probe: GET /me with a candidate Authorization.
   private func me(authorization: String) -> HTTPRequest {
-    HTTPRequest(
-      url: baseURL + "/me", headers: ["Accept": "application/json"], authorization: authorization,
-      credentialOrigin: signIn.origin, timeout: timeout, maxBytes: Self.maxListingBytes)
+    http.listingRequest(
+      baseURL + "/me", headers: ["Accept": "application/json"], authorization: authorization, origin: signIn.origin)
   }
 
   /// Path segments and query values: everything but unreserved characters

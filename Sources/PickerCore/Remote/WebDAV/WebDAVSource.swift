@@ -120,12 +120,9 @@ public final class WebDAVSource: PhotoSource, RemoteImageSource, @unchecked Send
 
   /// The sign-in's probe: PROPFIND (Depth: 0) of the base URL.
   private func probe(authorization: String) -> HTTPRequest {
-    var request = HTTPRequest(
-      url: baseURL, headers: Self.propfindHeaders(depth: 0), authorization: authorization,
-      credentialOrigin: signIn.origin, timeout: timeout, maxBytes: Self.maxListingBytes)
-    request.method = "PROPFIND"
-    request.body = Multistatus.propfindBody
-    return request
+    http.listingRequest(
+      baseURL, method: "PROPFIND", headers: Self.propfindHeaders(depth: 0), body: Multistatus.propfindBody,
+      authorization: authorization, origin: signIn.origin)
   }
 
   // MARK: Images
