@@ -10,6 +10,7 @@ import os
 import subprocess
 from pathlib import Path
 
+from images import DEMO, photo_bytes
 from test_places import PLACES_ENV, positioned_jpeg, trip
 
 TOKYO = (35.6895, 139.6917)
@@ -44,6 +45,37 @@ def test_a_tokyo_photo_and_its_utc_clip_share_their_day(picker, tmp_path):
     # The panel breaks the value at spaces and after a slash.
     p.wait(lambda s: all(w in s.text for w in ("2024-03-01 08:30:00", "+09:00", "UTC+09:00", "Asia/")),
            "the clip's local time")
+    p.send("C-c")
+    p.finish(130)
+
+
+def offset_jpeg(date: str, offset: str) -> bytes:
+    """A demo landscape whose EXIF has the date and its offset
+    (OffsetTimeOriginal, as phones write it) and no position."""
+    jpeg = (DEMO / "IMG_2.jpg").read_bytes()
+    if jpeg[2:4] == b"\xff\xe0":
+        jpeg = jpeg[:2] + jpeg[4 + int.from_bytes(jpeg[4:6], "big"):]
+    b = photo_bytes
+    tiff = b.exif_tiff("II", [(0x010F, b.ASCII, "Google"), (0x0110, b.ASCII, "Pixel 7")],
+                       [(0x9003, b.ASCII, date), (0x9011, b.ASCII, offset)], [])
+    return b.jpeg_with_exif(jpeg, tiff)
+
+
+def test_a_clip_without_position_takes_the_clock_of_the_photo_beside_it(picker, tmp_path):
+    """Location off: the clip's header has only UTC; the photo beside it
+    says +09:00. On a machine set to UTC both sit on 1 March."""
+    folder = tmp_path / "tokyo"
+    folder.mkdir()
+    (folder / "PXL_0001.jpg").write_bytes(offset_jpeg("2024:03:01 08:00:00", "+09:00"))
+    clip(folder / "PXL_clip.mp4", "-metadata", "creation_time=2024-02-29T23:30:00Z")
+    p = picker.start(["--timeline", str(folder)], env=dict(PLACES_ENV, TZ="UTC"), width=160, height=50)
+    screen = p.wait(lambda s: "PXL_clip.mp4" in s.text and "PXL_0001.jpg" in s.text, "both listed")
+    assert "Fri 1 Mar 2024" in screen.text and "29 Feb" not in screen.text, screen
+    assert screen.captions() == ["PXL_clip.mp4", "PXL_0001.jpg"], screen
+    p.send("v")
+    p.send("i")
+    p.wait(lambda s: all(w in s.text for w in ("2024-03-01 08:30:00", "UTC+09:00", "nearest")),
+           "the clip's clock, from the photo")
     p.send("C-c")
     p.finish(130)
 
@@ -129,5 +161,19 @@ def test_a_place_that_matches_nothing_says_so(picker, tmp_path):
     screen = p.wait_text("No place called “atlantis”")
     # The path line shows the filter in force.
     assert "--place atlantis" in screen.breadcrumb, screen
+    p.send("C-c")
+    p.finish(130)
+
+
+def test_a_folder_sorted_by_date_names_its_days_places(picker, tmp_path):
+    """Folders with `s`: the same trip, read from the files (no index),
+    and the one-photo Lisbon day's header still says Lisbon."""
+    folder = trip(tmp_path)
+    p = picker.start([str(folder)], env=PLACES_ENV, width=160, height=50)
+    p.wait_text("DSC_0001.jpg")
+    p.send("s")
+    screen = p.wait(lambda s: any("2 Mar" in line for line in s.lines), "grouped by day")
+    assert any("2 Mar" in line and "Lisbon" in line for line in screen.lines), screen
+    assert any("14 Jun" in line and "Lisbon" in line for line in screen.lines), screen
     p.send("C-c")
     p.finish(130)

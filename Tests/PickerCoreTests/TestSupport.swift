@@ -72,7 +72,24 @@ extension AppState {
   }
 }
 
+extension AppState {
+  /// A report for the mode on top, as its task would post it.
+  func messageToTop(_ message: some Hashable & Sendable) -> AppEvent {
+    .modeMessage(modeID: modeStack.last!.id, AnyHashableSendable(message))
+  }
+}
+
 extension Array where Element == Effect {
+  /// The modes' tasks asked for, with the asking mode's id.
+  var modeTasks: [(modeID: Int, task: ModeTask)] {
+    compactMap { if case .modeTask(let id, let task) = $0 { (id, task) } else { nil } }
+  }
+
+  /// The download asked for, and its mode's id.
+  var download: (modeID: Int, plan: DownloadPlan)? {
+    modeTasks.lazy.compactMap { task in (task.task.what.base.base as? DownloadPlan).map { (task.modeID, $0) } }.first
+  }
+
   var loads: [PageLoad] {
     compactMap { if case .load(let load) = $0 { return load } else { return nil } }
   }

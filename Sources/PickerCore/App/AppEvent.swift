@@ -8,15 +8,11 @@ public enum AppEvent: Hashable, Sendable {
   case pageFailed(PageLoad, String)
   /// The source needs the user to sign in (again) before it can list.
   case pageNeedsSignIn(PageLoad, String, AuthPrompt)
-  /// A sign-in attempt ended; nil error means signed in.
-  case signInFinished(sourceIndex: Int, error: String?)
   case signedOut(sourceIndex: Int)
   /// What a source can do changed (a command source said so when it started).
   case sourceUpdated(sourceIndex: Int, SourceSummary)
-  case downloadProgress(DownloadProgress)
-  /// Every output's local path (or URL), in selection order.
-  case downloadFinished(id: Int, [PathBytes])
-  case downloadFailed(id: Int, DownloadFailure)
+  /// A report of a mode's task (`Effect.modeTask`), for that mode.
+  case modeMessage(modeID: Int, AnyHashableSendable)
   case thumbnailLoaded(ImageRequest.Key, ThumbnailResult)
   /// A source said something unasked: its status, or that it changed.
   case sourceChanged(sourceIndex: Int, SourceChange)

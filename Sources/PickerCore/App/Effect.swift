@@ -1,15 +1,16 @@
 /// Work `update` asks the event loop to do.
 public enum Effect: Hashable, Sendable {
   case load(PageLoad)
-  /// Sign in to a source with the form's answers.
-  case signIn(sourceIndex: Int, answers: [String: String])
   /// Forget a source's credentials.
   case signOut(sourceIndex: Int)
-  /// Fetch the remote picks, then report their local paths.
-  case download(DownloadPlan)
-  case cancelDownload
-  /// Read a photo's facts (size, format, EXIF) for the preview.
-  case readFacts(ImageReference)
+  /// A mode's work (a download, a sign-in), its reports posted back as
+  /// `AppEvent.modeMessage` to the mode with this id.
+  case modeTask(modeID: Int, ModeTask)
+  /// The mode left: its tasks may stop (a download is cancelled).
+  case stopModeTasks(modeID: Int)
+  /// Read a photo's facts (size, format, EXIF) for the preview; `placed`
+  /// is the date to say instead of the file's own (`ModeIntent.readFacts`).
+  case readFacts(ImageReference, placed: TakenDate? = nil)
   /// Score a photo's sharpness (compare shows it), from a small decode.
   case scoreSharpness(ImageReference)
   /// Ask a source to look for changes by itself (Photos rescans its roots).

@@ -2,6 +2,7 @@ extension AppState {
   /// Applies one event and returns the work it asks for. Pure: no I/O, no
   /// clock; the event loop runs the effects and feeds their results back.
   public mutating func update(_ event: AppEvent) -> [Effect] {
+    let modesWithTasks = modesWithTasks
     var effects: [Effect]
     switch event {
     case .start:
@@ -30,21 +31,13 @@ extension AppState {
       effects = receiveFailure(message, for: load)
     case .pageNeedsSignIn(let load, let message, let prompt):
       effects = receiveSignInNeeded(message, prompt: prompt, for: load)
-    case .signInFinished(let index, let error):
-      effects = finishSignIn(sourceIndex: index, error: error)
     case .signedOut(let index):
       effects = receiveSignedOut(sourceIndex: index)
     case .sourceUpdated(let index, let summary):
       if sources.indices.contains(index) { sources[index] = summary }
       effects = []
-    case .downloadProgress(let progress):
-      changeTop(DownloadMode.self) { if $0.progress.id == progress.id { $0.progress = progress } }
-      effects = []
-    case .downloadFinished(let id, let paths):
-      effects = finishDownload(id: id, paths: paths)
-    case .downloadFailed(let id, let failure):
-      failDownload(id: id, failure: failure)
-      effects = []
+    case .modeMessage(let id, let message):
+      effects = deliver(message, toMode: id)
     case .thumbnailLoaded(let key, let result):
       receiveThumbnail(result, for: key)
       effects = []
@@ -71,6 +64,7 @@ extension AppState {
     keepWantedThumbnails()
     // What the mode on top needs read for what it shows.
     effects += afterEventOfTopMode()
+    effects += stopTasks(ofModesGoneFrom: modesWithTasks)
     return effects
   }
 
@@ -99,8 +93,14 @@ extension AppState {
 
   private mutating func handle(_ key: Key) -> [Effect] {
     guard isOnGrid else { return sendToTopMode(key) }
-    guard let action = options.keys.grid.action(for: key) else { return [] }
-    return perform(action)
+    if let action = options.keys.grid.action(for: key) { return perform(action) }
+    // A key the grid leaves free may open a registered mode.
+    guard let mode = options.keys.mode(openedBy: key), let opened = mode.openFromGrid(self) else { return [] }
+    switch opened {
+    case .mode(let mode): enter(mode)
+    case .refused(let refusal): notice = refusal
+    }
+    return []
   }
 
   /// Runs a grid action.

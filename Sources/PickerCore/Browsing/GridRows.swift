@@ -74,7 +74,8 @@ public struct GridRows: Hashable, Sendable {
         section.day.map {
           DayCount(
             day: $0, count: Self.photoCount(of: section, in: scope, wholeDays: wholeDays),
-            places: wholeDays?[$0]?.places ?? [], videos: Self.videoCount(of: section, in: scope, wholeDays: wholeDays))
+            places: wholeDays?[$0]?.places ?? section.places,
+            videos: Self.videoCount(of: section, in: scope, wholeDays: wholeDays))
         },
         cells)
     }

@@ -281,6 +281,9 @@ public struct Scope: Hashable, Sendable {
     } else {
       sections.append(ItemSection(day: day, start: items.count - 1, count: 1))
     }
+    if let place = item.placeName {
+      sections[sections.count - 1].placeCounts[place, default: 0] += item.stack?.count ?? 1
+    }
   }
 
   public mutating func fail(_ message: String) {
@@ -303,6 +306,20 @@ public struct ItemSection: Hashable, Sendable {
   /// Index of the first item in `Scope.items`.
   public var start: Int
   public var count: Int
+  /// Its items' places (`PhotoItem.placeName`) and how many were taken in
+  /// each: a day's header names them when the source gave no day counts.
+  public var placeCounts: [String: Int] = [:]
+
+  init(day: Int?, start: Int, count: Int) {
+    self.day = day
+    self.start = start
+    self.count = count
+  }
+
+  /// The places, most photos first.
+  public var places: [String] {
+    placeCounts.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }.map(\.key)
+  }
 }
 
 extension Scope {

@@ -118,15 +118,15 @@ extension ConfigFile {
 
   /// `[keys]` binds grid actions, `[keys.tray]` the tray's, and so on:
   /// `move-down = ["j", "down"]`; an empty list unbinds the action.
-  static func readKeys(_ table: TOMLSubset.Table, path: String) throws(Error) -> [KeyRebinding] {
+  static func readKeys(_ table: TOMLSubset.Table, path: String, base: KeyMaps) throws(Error) -> [KeyRebinding] {
     let mode = table.name == "keys" ? "grid" : String(table.name.dropFirst("keys.".count))
-    guard KeyMaps.modeNames.contains(mode) else {
+    guard base.modeNames.contains(mode) else {
       throw Error(
         description:
-          "\(path):\(table.line): unknown table [\(table.name)] (key modes: \(KeyMaps.modeNames.dropFirst().joined(separator: ", ")))"
+          "\(path):\(table.line): unknown table [\(table.name)] (key modes: \(base.modeNames.dropFirst().joined(separator: ", ")))"
       )
     }
-    var maps = KeyMaps.standard
+    var maps = base
     var rebindings: [KeyRebinding] = []
     for (action, value) in table.values {
       let names: [TOMLSubset.Value]

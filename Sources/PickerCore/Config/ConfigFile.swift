@@ -64,7 +64,10 @@ public struct ConfigFile: Hashable, Sendable {
   }
 
   /// Reads the file; nil when it does not exist and `required` is false.
-  public static func load(path: String, required: Bool, home: String) throws(Error) -> ConfigFile? {
+  /// `[keys.NAME]` tables may name the modes registered in `keys`.
+  public static func load(path: String, required: Bool, home: String, keys base: KeyMaps = .standard) throws(Error)
+    -> ConfigFile?
+  {
     guard let data = FileManager.default.contents(atPath: path) else {
       if !required && !FileManager.default.fileExists(atPath: path) { return nil }
       throw Error(description: "cannot read the config file \(path)")
@@ -74,10 +77,12 @@ public struct ConfigFile: Hashable, Sendable {
     }
     // Some editors start UTF-8 files with a byte-order mark.
     if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-    return try parse(text, path: path, home: home)
+    return try parse(text, path: path, home: home, keys: base)
   }
 
-  public static func parse(_ text: String, path: String, home: String = NSHomeDirectory()) throws(Error) -> ConfigFile {
+  public static func parse(
+    _ text: String, path: String, home: String = NSHomeDirectory(), keys base: KeyMaps = .standard
+  ) throws(Error) -> ConfigFile {
     let tables: [TOMLSubset.Table]
     do {
       tables = try TOMLSubset.parse(text)
@@ -131,7 +136,7 @@ public struct ConfigFile: Hashable, Sendable {
       case ("places", false):
         places = try readPlaces(table, path: path)
       case (let name, false) where name == "keys" || name.hasPrefix("keys."):
-        keys += try readKeys(table, path: path)
+        keys += try readKeys(table, path: path, base: base)
       default:
         let brackets = table.isArrayElement ? "[[\(table.name)]]" : "[\(table.name)]"
         throw Error(description: "\(path):\(table.line): unknown table \(brackets)")

@@ -1,9 +1,24 @@
 /// Confirmed with remote picks: they download with the UI still up, a bar
-/// on the bottom line; Esc stops the download and keeps the picks.
+/// on the bottom line; Esc stops the download and keeps the picks. The
+/// transfer is this mode's task: its progress, paths or failure come back
+/// here as messages, and leaving stops it.
 public struct DownloadMode: ModeModel {
+  public let plan: DownloadPlan
   public var progress: DownloadProgress
+  /// The task is asked for once, after the mode opens.
+  var started = false
 
-  public init(_ progress: DownloadProgress) { self.progress = progress }
+  public init(_ plan: DownloadPlan) {
+    self.plan = plan
+    progress = DownloadProgress(id: plan.id, files: plan.remoteCount)
+  }
+
+  public enum Message: Hashable, Sendable {
+    case progress(DownloadProgress)
+    /// Every output's local path (or URL), in selection order.
+    case finished([PathBytes])
+    case failed(DownloadFailure)
+  }
 
   public static let name = "downloading"
   public static let standardKeys = KeyMap<DownloadAction>(
@@ -15,10 +30,51 @@ public struct DownloadMode: ModeModel {
   /// Its one key is said on its own line.
   public static func helpRows(_ keys: KeyMaps) -> [(keys: String, help: String)] { [] }
 
-  /// Other keys wait.
+  public mutating func afterEvent(app: AppState) -> ModeStep {
+    guard !started else { return .stay }
+    started = true
+    return .run([.run(Self.transfer(plan))])
+  }
+
+  /// Other keys wait. Leaving stops the transfer (`ModeTaskContext.isStopped`).
   public mutating func update(key: Key, action: DownloadAction?, app: AppState) -> ModeStep {
     guard action == .cancelDownload else { return .stay }
-    return .leave([.notice(Notice("Download cancelled; the selection is kept")), .source(.cancelDownload)])
+    return .leave([.notice(Notice("Download cancelled; the selection is kept"))])
+  }
+
+  public mutating func receive(_ message: Message, app: AppState) -> ModeStep {
+    switch message {
+    case .progress(let progress):
+      self.progress = progress
+      return .stay
+    case .finished(let paths):
+      return .run([.finish(.picked(paths))])
+    case .failed(let failure):
+      // The UI stays, with the selection and the reason; a source that asks
+      // to sign in again shows its form, and Enter afterwards downloads anew.
+      if let prompt = failure.signIn, let sourceID = failure.sourceID {
+        return .leave([.needsSignIn(sourceID: sourceID, prompt: prompt, error: failure.message)])
+      }
+      return .leave([.notice(Notice("Download failed: \(failure.message) (the selection is kept)", isError: true))])
+    }
+  }
+
+  /// The transfer, on a thread of its own (blocking reads).
+  static func transfer(_ plan: DownloadPlan) -> ModeTask {
+    ModeTask(plan) { context in
+      do throws(DownloadFailure) {
+        let paths = try context.downloader.run(
+          plan, progress: { context.send(Message.progress($0)) }, isCancelled: context.isStopped)
+        if context.isStopped() {
+          // Stopped as it finished: nobody will print these paths.
+          context.downloader.remove(paths, of: plan)
+          return
+        }
+        context.send(Message.finished(paths))
+      } catch {
+        context.send(Message.failed(error))
+      }
+    }
   }
 
   public var placement: ModePlacement { .bottomLine }

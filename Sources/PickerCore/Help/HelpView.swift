@@ -2,7 +2,8 @@
 enum HelpView {
   static func draw(_ state: AppState, scroll: Int, theme: Theme, into screen: inout Screen) {
     // The grid's keys, then each of the other modes, wrapped to the screen.
-    let given = state.options.keys.grid.gridHelpRows + [("", "")] + state.options.keys.modeHelpRows
+    let keys = state.options.keys
+    let given = keys.grid.gridHelpRows + keys.openingHelpRows + [("", "")] + keys.modeHelpRows
     let keyWidth = given.map { DisplayWidth.of($0.keys) }.max() ?? 0
     let textWidth = max(10, screen.width - keyWidth - 8)
     var rows = given.flatMap { row in

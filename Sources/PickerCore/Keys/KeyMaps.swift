@@ -8,6 +8,11 @@ public struct KeyMaps: Hashable, Sendable {
   /// The registered modes' maps, by the mode's name; a mode missing here
   /// has its standard keys.
   private var modes: [String: AnyKeyMap] = [:]
+  /// The modes there are (`register` adds one).
+  public private(set) var registry = ModeRegistry.standard
+  /// The grid keys that open a mode, by its name, where the config moved
+  /// them (`[keys.NAME] open`); else its opening's own.
+  private var openings: [String: [Key]] = [:]
 
   public init(grid: KeyMap<GridAction>, tooSmall: KeyMap<TooSmallAction>) {
     self.grid = grid
@@ -22,7 +27,30 @@ public struct KeyMaps: Hashable, Sendable {
 
   /// Help's lines for the modes other than the grid, each "title: keys …".
   public var modeHelpRows: [(keys: String, help: String)] {
-    ModeRegistry.modes.flatMap { $0.helpRows(self) }
+    registry.modes.flatMap { $0.helpRows(self) }
+  }
+
+  /// A mode more: its `[keys.NAME]` table, help rows and opening key. Call
+  /// before the config's rebindings are read, so they can name it.
+  public mutating func register(_ mode: any ModeModel.Type) { registry.register(mode) }
+
+  /// The grid keys that open `mode`.
+  public func openingKeys(of mode: any ModeModel.Type) -> [Key] {
+    openings[mode.name] ?? mode.standardOpeningKeys
+  }
+
+  /// The registered mode a grid key opens, if any.
+  public func mode(openedBy key: Key) -> (any ModeModel.Type)? {
+    registry.modes.first { openingKeys(of: $0).contains(key) }
+  }
+
+  /// Help's grid rows for the keys that open registered modes.
+  public var openingHelpRows: [(keys: String, help: String)] {
+    registry.modes.compactMap { mode in
+      guard let help = mode.openingHelp else { return nil }
+      let keys = openingKeys(of: mode)
+      return keys.isEmpty ? nil : (keys.map(\.label).joined(separator: " "), help)
+    }
   }
 
   public static let standard = KeyMaps(
@@ -41,8 +69,12 @@ public struct KeyMaps: Hashable, Sendable {
     case "grid": return grid.rebind(named: action, to: keys)
     case "too-small": return tooSmall.rebind(named: action, to: keys)
     default:
-      guard let type = ModeRegistry.mode(named: mode) else {
-        return "no mode named \(mode) (modes: \(Self.modeNames.joined(separator: ", ")))"
+      guard let type = registry.mode(named: mode) else {
+        return "no mode named \(mode) (modes: \(modeNames.joined(separator: ", ")))"
+      }
+      if action == "open", type.openingHelp != nil {
+        openings[mode] = keys
+        return nil
       }
       return rebind(type, action: action, to: keys)
     }
@@ -56,8 +88,8 @@ public struct KeyMaps: Hashable, Sendable {
   }
 
   /// The config's mode names: `[keys]` is the grid, `[keys.tray]` the tray.
-  public static var modeNames: [String] {
-    ["grid"] + ModeRegistry.modes.map { $0.name } + ["too-small"]
+  public var modeNames: [String] {
+    ["grid"] + registry.modes.map { $0.name } + ["too-small"]
   }
 }
 

@@ -14,7 +14,13 @@ public struct KeyRebinding: Hashable, Sendable {
 extension KeyMaps {
   /// The standard maps with the config's rebindings applied in order.
   public static func standard(with rebindings: [KeyRebinding]) -> KeyMaps {
-    var maps = KeyMaps.standard
+    KeyMaps.standard.applying(rebindings)
+  }
+
+  /// These maps (with the modes registered in them) with the config's
+  /// rebindings applied in order.
+  public func applying(_ rebindings: [KeyRebinding]) -> KeyMaps {
+    var maps = self
     for rebinding in rebindings { _ = maps.rebind(mode: rebinding.mode, action: rebinding.action, to: rebinding.keys) }
     return maps
   }

@@ -47,7 +47,7 @@ extension LibraryIndex {
       let statement = try database.prepare(
         """
         SELECT f.path, p.name, p.taken, p.origin, p.offset, p.hash, p.sharpness, p.burst, p.id, p.copies,
-          p.live_video, p.duration
+          p.live_video, p.duration, p.zone
         FROM photo p CROSS JOIN folder f ON f.id = p.folder
         WHERE \(condition) ORDER BY p.taken DESC, p.name DESC LIMIT ? OFFSET ?
         """)
@@ -57,9 +57,10 @@ extension LibraryIndex {
       while try statement.step() {
         let name = statement.bytes(1)
         let origin = TakenDate.Origin(rawValue: Int(statement.int(3))) ?? .fileTime
-        let taken = TakenDate(
+        var taken = TakenDate(
           wallClock: statement.int(2), offsetMinutes: statement.isNull(4) ? nil : Int(statement.int(4)),
           origin: origin)
+        if !statement.isNull(12) { taken.zone = LocalTime.Source(code: Int(statement.int(12))) }
         let signature =
           statement.isNull(5)
           ? nil : PhotoSignature(hash: UInt64(bitPattern: statement.int(5)), sharpness: statement.double(6))
@@ -167,13 +168,17 @@ extension LibraryIndex {
     let name = Array(path.bytes[(slash + 1)...])
     return try withDatabase { database throws(SQLiteError) in
       let statement = try database.prepare(
-        "SELECT p.taken, p.origin, p.offset FROM photo p JOIN folder f ON f.id = p.folder WHERE f.path = ? AND p.name = ?"
+        """
+        SELECT p.taken, p.origin, p.offset, p.zone FROM photo p JOIN folder f ON f.id = p.folder
+        WHERE f.path = ? AND p.name = ?
+        """
       )
       statement.bind([folder, name])
       guard try statement.step() else { return nil }
-      let taken = TakenDate(
+      var taken = TakenDate(
         wallClock: statement.int(0), offsetMinutes: statement.isNull(2) ? nil : Int(statement.int(2)),
         origin: TakenDate.Origin(rawValue: Int(statement.int(1))) ?? .fileTime)
+      if !statement.isNull(3) { taken.zone = LocalTime.Source(code: Int(statement.int(3))) }
       statement.bind([])
       return taken
     }

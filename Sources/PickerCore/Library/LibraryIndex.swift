@@ -155,6 +155,7 @@ public final class LibraryIndex: @unchecked Sendable {
       CREATE INDEX IF NOT EXISTS photo_copy ON photo(copy_of) WHERE copy_of IS NOT NULL;
       CREATE INDEX IF NOT EXISTS photo_content ON photo(content_id) WHERE content_id IS NOT NULL;
       CREATE INDEX IF NOT EXISTS photo_live_of ON photo(live_of) WHERE live_of IS NOT NULL;
+      CREATE INDEX IF NOT EXISTS photo_utc_clip ON photo(zone) WHERE zone IN (3, 4);
       """
   }()
 

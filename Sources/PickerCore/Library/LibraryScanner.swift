@@ -207,7 +207,10 @@ public final class LibraryScanner {
     }
     try flush()
     (summary.removed, summary.moved) = try removeUnseen(seen: seen, inserted: inserted)
-    if summary.changedAnything { try pairLivePhotosByContentID() }
+    if summary.changedAnything {
+      try pairLivePhotosByContentID()
+      try placeClipsByNearestPhotos()
+    }
     progress(
       ScanProgress(
         done: summary.photos, estimate: summary.photos, read: summary.read, seconds: Date().timeIntervalSince(started)))

@@ -150,6 +150,9 @@ extension PhotoMetadata {
     .column("taken", "INTEGER NOT NULL") { $0.taken.wallClock },
     .column("origin", "INTEGER NOT NULL") { Int64($0.taken.origin.rawValue) },
     .column("offset", "INTEGER") { $0.taken.offsetMinutes },
+    // For a moment recorded in UTC (a clip's movie header), whose clock it
+    // was put on (LocalTime.Source.code); NULL for a camera's own clock.
+    .column("zone", "INTEGER") { $0.taken.zone.map { Int64($0.code) } },
     .column("width", "INTEGER NOT NULL DEFAULT 0") { Int64($0.width) },
     .column("height", "INTEGER NOT NULL DEFAULT 0") { Int64($0.height) },
     .row("Size") { facts in

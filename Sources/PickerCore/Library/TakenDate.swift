@@ -102,6 +102,7 @@ public struct TakenDate: Hashable, Sendable, Comparable {
     case .position(let name)?: text += "; \(utcOffsetLabel) from the position, \(name)"
     case .sea?: text += "; \(utcOffsetLabel) from the longitude (no town near)"
     case .thisMachine?: text += "; recorded in UTC, shown on this machine's clock"
+    case .nearestPhoto?: text += "; recorded in UTC, \(utcOffsetLabel) as the photo nearest in time"
     case nil: break
     }
     return text

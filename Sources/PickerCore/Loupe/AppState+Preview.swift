@@ -121,6 +121,9 @@ extension AppState {
       listed.dateTaken = item.listedDate.map(Sanitizer.sanitize)
       return .readFacts(reference, name: name, listed: listed)
     }
-    return .readFacts(reference, name: name, listed: nil)
+    // A clip the index put on the clock of the photo nearest in time says
+    // so: its file alone would say this machine's clock.
+    let placed = item.taken?.zone == .nearestPhoto ? item.taken : nil
+    return .readFacts(reference, name: name, listed: nil, placed: placed)
   }
 }

@@ -26,4 +26,13 @@ extension ModeModel {
     let action = app.options.keys[Self.self].action(for: key)
     return update(key: key, action: action, app: app)
   }
+
+  /// A task's report, when it is one of this mode's messages.
+  mutating func receiveAny(_ message: AnyHashableSendable, app: AppState) -> ModeStep {
+    guard let message = message.base.base as? Message else { return .stay }
+    return receive(message, app: app)
+  }
+
+  /// Whether it runs tasks (its tasks are stopped when it leaves).
+  static var runsTasks: Bool { Message.self != NoMessage.self }
 }

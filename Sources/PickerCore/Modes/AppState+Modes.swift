@@ -67,6 +67,24 @@ extension AppState {
     return settle(entry, as: mode, after: step)
   }
 
+  /// A report of a mode's task, to that mode wherever it is on the stack;
+  /// dropped when it has left.
+  mutating func deliver(_ message: AnyHashableSendable, toMode id: Int) -> [Effect] {
+    guard let entry = modeStack.first(where: { $0.id == id }) else { return [] }
+    var mode = entry.base
+    let step = mode.receiveAny(message, app: self)
+    return settle(entry, as: mode, after: step)
+  }
+
+  /// The modes on the stack that run tasks: those gone after an event are
+  /// told to stop (`stopTasks(ofModesGoneFrom:)`).
+  var modesWithTasks: [Int] { modeStack.filter { type(of: $0.base).runsTasks }.map(\.id) }
+
+  func stopTasks(ofModesGoneFrom before: [Int]) -> [Effect] {
+    let now = Set(modeStack.map(\.id))
+    return before.filter { !now.contains($0) }.map { .stopModeTasks(modeID: $0) }
+  }
+
   /// Puts the updated mode back where it was, or takes it off when it is
   /// done, then carries out what it asked for, in order.
   private mutating func settle(_ entry: AnyMode, as mode: any ModeModel, after step: ModeStep) -> [Effect] {
@@ -77,11 +95,11 @@ extension AppState {
         modeStack[index] = AnyMode(mode, id: entry.id)
       }
     }
-    return step.intents.flatMap { carryOut($0) }
+    return step.intents.flatMap { carryOut($0, of: entry.id) }
   }
 
   /// One intent of a mode's, carried out on the app.
-  private mutating func carryOut(_ intent: ModeIntent) -> [Effect] {
+  private mutating func carryOut(_ intent: ModeIntent, of modeID: Int) -> [Effect] {
     switch intent {
     case .confirm: return confirm(focused: nil)
     case .cancel: return [.finish(.cancelled)]
@@ -96,19 +114,22 @@ extension AppState {
     case .grid(.activateFocused): return activateFocused()
     case .grid(.search(let query)): return search(query)
     case .grid(.goToDate(let query)): return goToDate(query, today: options.today)
-    case .readFacts(let reference, let name, let listed):
+    case .readFacts(let reference, let name, let listed, let placed):
       guard facts[reference] == nil else { return [] }
       if let listed {
         facts[reference] = listed
         return []
       }
       facts[reference] = PhotoFacts(name: name, isLoading: true)
-      return [.readFacts(reference)]
+      return [.readFacts(reference, placed: placed)]
     case .scoreSharpness(let reference):
       guard sharpness[reference] == nil else { return [] }
       sharpness[reference] = .some(nil)
       return [.scoreSharpness(reference)]
-    case .source(let effect): return [effect]
+    case .run(let task): return [.modeTask(modeID: modeID, task)]
+    case .finish(let outcome): return [.finish(outcome)]
+    case .signedIn(let sourceIndex): return signedIn(sourceIndex: sourceIndex)
+    case .needsSignIn(let sourceID, let prompt, let error): askSignIn(sourceID: sourceID, prompt: prompt, error: error)
     }
     return []
   }

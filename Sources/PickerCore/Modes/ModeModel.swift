@@ -8,9 +8,14 @@
 /// and a stack of modes; the one on top gets the events.
 ///
 /// A new mode is a type conforming to this, in its own files, and one line
-/// in `ModeRegistry.modes` (for its config name, key table and help row).
+/// in `ModeRegistry.standard` (for its config name, key table, help row
+/// and, with an `opening`, the grid key that opens it).
+/// A mode that does I/O asks for a `ModeTask` (`ModeIntent.run`); what the
+/// task reports comes back to it as its `Message`.
 public protocol ModeModel: Hashable, Sendable {
   associatedtype Action: KeyCommand
+  /// What its tasks report back; `NoMessage` for a mode without I/O.
+  associatedtype Message: Hashable & Sendable = NoMessage
 
   /// The config's name of its key table (`[keys.NAME]`).
   static var name: String { get }
@@ -18,6 +23,9 @@ public protocol ModeModel: Hashable, Sendable {
   static var standardKeys: KeyMap<Action> { get }
   /// Help's rows for it, "title: keys"; none for modes that need no help.
   static func helpRows(_ keys: KeyMaps) -> [(keys: String, help: String)]
+  /// How the grid opens it (`ModeRegistry`); nil when another mode or the
+  /// app opens it (a download by Enter, a form by its source).
+  static var opening: ModeOpening<Self>? { get }
 
   /// A key: `action` is what the mode's key map binds it to, nil when it
   /// binds nothing (prompts type such keys).
@@ -28,6 +36,8 @@ public protocol ModeModel: Hashable, Sendable {
   /// what it shows, and what it waited for (a zoom waits for the photo's
   /// size).
   mutating func afterEvent(app: AppState) -> ModeStep
+  /// A report of one of its tasks (`ModeIntent.run`).
+  mutating func receive(_ message: Message, app: AppState) -> ModeStep
   /// The pictures it shows, most wanted first; nil: the grid's tiles.
   func wantedImages(app: AppState) -> [ImageRequest]?
 
@@ -62,11 +72,19 @@ public enum ModeIntent: Sendable {
   /// The grid under the modes: the focus, and what its keys do.
   case grid(GridIntent)
   /// A photo's facts (read once; a listed photo's are its listing's), and
-  /// its sharpness score.
-  case readFacts(ImageReference, name: String, listed: PhotoFacts?)
+  /// its sharpness score. `placed`: a date the index put on a clock the
+  /// file alone does not tell (a clip placed by the photo nearest in time).
+  case readFacts(ImageReference, name: String, listed: PhotoFacts?, placed: TakenDate? = nil)
   case scoreSharpness(ImageReference)
-  /// A source's work: a sign-in, a download stopped.
-  case source(Effect)
+  /// Work outside the update, its reports coming back to this mode as
+  /// its messages; stopped when the mode leaves.
+  case run(ModeTask)
+  /// The run ends with this outcome (a download done prints its paths).
+  case finish(Outcome)
+  /// The sign-in flow: the source is signed in (its mark goes, what failed
+  /// loads again), or asks to sign in (again) with this prompt.
+  case signedIn(sourceIndex: Int)
+  case needsSignIn(sourceID: String, prompt: AuthPrompt, error: String)
 }
 
 /// What a mode asks of the grid below it.
@@ -106,5 +124,6 @@ extension ModeModel {
   }
   public mutating func update(mouse: MouseEvent, app: AppState) -> ModeStep { .stay }
   public mutating func afterEvent(app: AppState) -> ModeStep { .stay }
+  public mutating func receive(_ message: Message, app: AppState) -> ModeStep { .stay }
   public func wantedImages(app: AppState) -> [ImageRequest]? { nil }
 }

@@ -16,6 +16,8 @@ struct DirectoryEntry: Sendable {
   var isLive = false
   /// A video's length, when its header was read.
   var videoSeconds: Double?
+  /// What a day header calls where it was taken, read with the date.
+  var placeName: String?
 }
 
 /// Reads directories with readdir, trusting d_type so that a folder of

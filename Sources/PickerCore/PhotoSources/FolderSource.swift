@@ -163,6 +163,7 @@ public actor FolderSource: PhotoSource {
   /// The entries with their photos' dates taken, read on all cores.
   private static func withDatesTaken(_ entries: [DirectoryEntry], in directory: PathBytes) -> [DirectoryEntry] {
     let latestDay = PhotoMetadataReader.latestBelievableDay()
+    let namer = PlaceData.namer
     var dated = entries
     dated.withUnsafeMutableBufferPointer { buffer in
       let shared = SharedBuffer(buffer)
@@ -176,6 +177,11 @@ public actor FolderSource: PhotoSource {
         // An empty file is damage shown on its own tile, never a burst's frame.
         shared.buffer[index].burstID = info.st_size == 0 ? nil : metadata.burstID
         shared.buffer[index].videoSeconds = metadata.videoSeconds
+        if let namer, let latitude = metadata.latitude, let longitude = metadata.longitude,
+          let place = namer.place(latitude: latitude, longitude: longitude)
+        {
+          shared.buffer[index].placeName = place.city ?? place.country
+        }
       }
     }
     return dated
@@ -213,6 +219,7 @@ public actor FolderSource: PhotoSource {
       id: id, kind: .photo, title: entry.name, thumbnail: .file(path), original: .file(path),
       outputPath: path)
     item.taken = entry.taken
+    item.placeName = entry.placeName
     item.signature = signatures[path.bytes]
     item.burstID = entry.burstID
     item.isLive = entry.isLive || LivePhotos.isMotionPhoto(name: entry.name)

@@ -51,6 +51,10 @@ public struct PhotoItem: Hashable, Sendable, Identifiable {
   public var isVideo = false
   /// A video's length in seconds, when its header said.
   public var videoSeconds: Double?
+  /// What a day header calls the place it was taken (its city, else its
+  /// country), from a source that reads positions but gives no
+  /// `Page.days` (Folders sorted by date).
+  public var placeName: String?
 
   public init(
     id: String, kind: Kind, title: [UInt8], thumbnail: ImageReference? = nil,

@@ -22,6 +22,32 @@ public enum LocalTime {
     case sea
     /// No position: the machine's own zone.
     case thisMachine
+    /// No position: the offset of the photo nearest in time, of the same
+    /// folder or camera, that has one (set by the index after a scan,
+    /// `LibraryScanner.placeClipsByNearestPhotos`).
+    case nearestPhoto
+
+    /// How the index stores it (`photo.zone`); a position's zone name is
+    /// not kept there, nothing reads it back.
+    public var code: Int {
+      switch self {
+      case .position: 1
+      case .sea: 2
+      case .thisMachine: 3
+      case .nearestPhoto: 4
+      }
+    }
+
+    /// The stored code read back; a position's zone without its name.
+    public init?(code: Int) {
+      switch code {
+      case 1: self = .position(zone: "")
+      case 2: self = .sea
+      case 3: self = .thisMachine
+      case 4: self = .nearestPhoto
+      default: return nil
+      }
+    }
   }
 
   /// Past this, a place's zone is less often right than the longitude's

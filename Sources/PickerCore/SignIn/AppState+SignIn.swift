@@ -21,27 +21,26 @@ extension AppState {
     return []
   }
 
-  /// Signed in: the form closes and what failed for want of it loads again.
-  /// Refused: the form stays with the reason, secret fields emptied.
-  mutating func finishSignIn(sourceIndex index: Int, error: String?) -> [Effect] {
+  /// Signed in (the form has closed): the source's mark goes and what
+  /// failed for want of it loads again.
+  mutating func signedIn(sourceIndex index: Int) -> [Effect] {
     guard sources.indices.contains(index) else { return [] }
-    if let error {
-      changeTop(SignInMode.self) { mode in
-        guard mode.form.sourceIndex == index else { return }
-        mode.form.isSubmitting = false
-        mode.form.error = error
-        let fields = mode.form.prompt.fields
-        for field in fields.indices where fields[field].isSecret { mode.form.values[field] = "" }
-        mode.form.focus = fields.firstIndex(where: \.isSecret) ?? 0
-      }
-      return []
-    }
     signInNeeded[index] = nil
-    if top(SignInMode.self)?.form.sourceIndex == index {
-      leaveMode()
-      notice = Notice("Signed in to \(sources[index].title)")
-    }
+    notice = Notice("Signed in to \(sources[index].title)")
     return retryAfterSignIn(sourceIndex: index)
+  }
+
+  /// A source asked to sign in (again) while the picks downloaded: it is
+  /// marked and its form opens with the reason; the selection stays.
+  mutating func askSignIn(sourceID: String, prompt: AuthPrompt, error: String) {
+    guard let index = sources.firstIndex(where: { $0.id == sourceID }) else {
+      notice = Notice("Download failed: \(error) (the selection is kept)", isError: true)
+      return
+    }
+    signInNeeded[index] = prompt
+    var form = SignInForm(sourceIndex: index, prompt: prompt)
+    form.error = error
+    enter(SignInMode(form))
   }
 
   /// The scope on top of the source's stack loads again if it failed.

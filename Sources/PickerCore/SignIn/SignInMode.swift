@@ -6,6 +6,11 @@ public struct SignInMode: ModeModel {
 
   public init(_ form: SignInForm) { self.form = form }
 
+  /// The sign-in's answer: nil error means signed in.
+  public enum Message: Hashable, Sendable {
+    case finished(error: String?)
+  }
+
   public static let name = "sign-in"
   public static let standardKeys = KeyMap<FormAction>(
     title: "sign-in form",
@@ -50,9 +55,44 @@ public struct SignInMode: ModeModel {
       }
       form.isSubmitting = true
       form.error = nil
-      return .run([.source(.signIn(sourceIndex: form.sourceIndex, answers: form.answers))])
+      return .run([.run(Self.signIn(sourceIndex: form.sourceIndex, answers: form.answers))])
     }
     return .stay
+  }
+
+  /// Signed in: the form closes and what failed for want of it loads again.
+  /// Refused: the form stays with the reason, secret fields emptied.
+  public mutating func receive(_ message: Message, app: AppState) -> ModeStep {
+    guard case .finished(let error) = message else { return .stay }
+    guard let error else { return .leave([.signedIn(sourceIndex: form.sourceIndex)]) }
+    form.isSubmitting = false
+    form.error = error
+    let fields = form.prompt.fields
+    for field in fields.indices where fields[field].isSecret { form.values[field] = "" }
+    form.focus = fields.firstIndex(where: \.isSecret) ?? 0
+    return .stay
+  }
+
+  /// What the sign-in task is, for equality (the answers hold a secret:
+  /// only the source and the field names are compared).
+  public struct Attempt: Hashable, Sendable {
+    public var sourceIndex: Int
+    public var fields: [String]
+  }
+
+  /// Asks the source with the form's answers.
+  static func signIn(sourceIndex: Int, answers: [String: String]) -> ModeTask {
+    ModeTask(Attempt(sourceIndex: sourceIndex, fields: answers.keys.sorted())) { context in
+      let source = context.sources[sourceIndex]
+      Task.detached {
+        do {
+          try await source.authenticate(answers)
+          context.send(Message.finished(error: nil))
+        } catch {
+          context.send(Message.finished(error: String(describing: error)))
+        }
+      }
+    }
   }
 
   public var placement: ModePlacement { .overGrid }

@@ -13,8 +13,8 @@ final class EffectRunner {
   /// Nil when thumbnails are off.
   private let thumbnails: ThumbnailDemand?
   private let downloader: Downloader
-  /// Set to stop the download in progress.
-  private var downloadCancel: CancellationFlag?
+  /// Set when a mode with tasks leaves, by its id.
+  private var modeTaskStops: [Int: CancellationFlag] = [:]
   /// What the UI was told of each source, to tell it when that changes.
   private let summaries: [SourceSummary]
 
@@ -41,11 +41,10 @@ final class EffectRunner {
   func run(_ effect: Effect) {
     switch effect {
     case .load(let load): self.load(load)
-    case .signIn(let index, let answers): signIn(sourceIndex: index, answers: answers)
     case .signOut(let index): signOut(sourceIndex: index)
-    case .download(let plan): download(plan)
-    case .cancelDownload: downloadCancel?.set()
-    case .readFacts(let reference): readFacts(reference)
+    case .modeTask(let id, let task): runModeTask(task, of: id)
+    case .stopModeTasks(let id): modeTaskStops.removeValue(forKey: id)?.set()
+    case .readFacts(let reference, let placed): readFacts(reference, placed: placed)
     case .scoreSharpness(let reference): scoreSharpness(reference)
     case .checkPicked(let check): checkPicked(check)
     case .refresh(let index): sources[index].refresh()
@@ -80,19 +79,6 @@ final class EffectRunner {
     }
   }
 
-  private func signIn(sourceIndex index: Int, answers: [String: String]) {
-    let source = sources[index]
-    let inbox = inbox
-    Task.detached {
-      do {
-        try await source.authenticate(answers)
-        inbox.post(.signInFinished(sourceIndex: index, error: nil))
-      } catch {
-        inbox.post(.signInFinished(sourceIndex: index, error: String(describing: error)))
-      }
-    }
-  }
-
   private func signOut(sourceIndex index: Int) {
     let source = sources[index]
     let inbox = inbox
@@ -102,34 +88,26 @@ final class EffectRunner {
     }
   }
 
-  private func download(_ plan: DownloadPlan) {
-    let flag = CancellationFlag()
-    downloadCancel = flag
+  /// A mode's task, on a thread of its own (transfers block); what it
+  /// reports goes back to the mode by its id.
+  private func runModeTask(_ task: ModeTask, of modeID: Int) {
+    let stop = modeTaskStops[modeID] ?? CancellationFlag()
+    modeTaskStops[modeID] = stop
     let inbox = inbox
-    let downloader = downloader
-    // Blocking transfers: a thread of their own, not Swift's small pool.
-    Thread.detachNewThread {
-      do throws(DownloadFailure) {
-        let paths = try downloader.run(
-          plan, progress: { inbox.post(.downloadProgress($0)) }, isCancelled: { flag.isSet })
-        if flag.isSet {
-          // Cancelled as it finished: nobody will print these paths.
-          downloader.remove(paths, of: plan)
-          return
-        }
-        inbox.post(.downloadFinished(id: plan.id, paths))
-      } catch {
-        inbox.post(.downloadFailed(id: plan.id, error))
-      }
-    }
+    let context = ModeTaskContext(
+      sources: sources, downloader: downloader,
+      report: { inbox.post(.modeMessage(modeID: modeID, $0)) }, isStopped: { stop.isSet })
+    Thread.detachNewThread { task.run(context) }
   }
 
   /// A local photo's facts, read off the main thread.
-  private func readFacts(_ reference: ImageReference) {
+  private func readFacts(_ reference: ImageReference, placed: TakenDate?) {
     let inbox = inbox
     guard case .file(let path) = reference else { return }
     DispatchQueue.global(qos: .userInitiated).async {
-      inbox.post(.factsLoaded(reference, FactsReader.read(path, name: "")))
+      var facts = FactsReader.read(path, name: "")
+      if let placed { facts.dateTaken = "\(placed.label) (\(placed.originLabel))" }
+      inbox.post(.factsLoaded(reference, facts))
     }
   }
 

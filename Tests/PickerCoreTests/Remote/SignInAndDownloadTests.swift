@@ -60,7 +60,9 @@ import Testing
     #expect(form.values == ["me", "px"])
     #expect(form.shown(1) == "••")
     let effects = state.press(.enter)
-    #expect(effects.contains(.signIn(sourceIndex: 1, answers: ["user": "me", "password": "px"])))
+    // The sign-in is the form's task; the secret is not part of what it says.
+    let attempt = effects.modeTasks.first?.task.what.base.base as? SignInMode.Attempt
+    #expect(attempt == SignInMode.Attempt(sourceIndex: 1, fields: ["password", "user"]))
     // The secret never reaches the screen.
     let text = AppView.render(state, theme: .monochrome).plainText
     #expect(!text.contains("px"))
@@ -70,7 +72,7 @@ import Testing
   @Test func aRefusalShowsTheErrorAndEmptiesSecrets() {
     var state = Self.signInAsked()
     state.press(.char("u"), .enter, .char("p"), .enter)
-    _ = state.update(.signInFinished(sourceIndex: 1, error: "wrong user or password"))
+    _ = state.update(state.messageToTop(SignInMode.Message.finished(error: "wrong user or password")))
     guard let form = state.top(SignInMode.self)?.form else {
       Issue.record("form closed")
       return
@@ -83,7 +85,7 @@ import Testing
 
   @Test func signingInClosesTheFormAndLoadsWhatFailed() {
     var state = Self.signInAsked()
-    let effects = state.update(.signInFinished(sourceIndex: 1, error: nil))
+    let effects = state.update(state.messageToTop(SignInMode.Message.finished(error: nil)))
     #expect(state.isOnGrid)
     #expect(state.signInNeeded[1] == nil)
     #expect(effects.loads.count == 1)
@@ -154,8 +156,7 @@ import Testing
   @Test func confirmingRemotePicksDownloadsThemInSelectionOrder() throws {
     var state = Self.mixedSelection()
     let effects = state.press(.enter)
-    let plan = try #require(
-      effects.compactMap { if case .download(let plan) = $0 { plan } else { nil } }.first)
+    let (_, plan) = try #require(effects.download)
     #expect(
       plan.outputs == [.local(PathBytes("/p/IMG_1.jpg")), .remote(source: "web:Stock", url: "http://s/o/Beach.png")])
     #expect(plan.titles == [Array("IMG_1.jpg".utf8), Array("Beach".utf8)])
@@ -167,18 +168,21 @@ import Testing
     var half = progress
     half.received = 50
     half.expected = 100
-    _ = state.update(.downloadProgress(half))
+    _ = state.update(state.messageToTop(DownloadMode.Message.progress(half)))
     #expect(AppView.render(state, theme: .monochrome).plainText.contains("Downloading 1/1"))
-    let done = state.update(.downloadFinished(id: plan.id, [PathBytes("/p/IMG_1.jpg"), PathBytes("/d/Beach.png")]))
+    let done = state.update(
+      state.messageToTop(DownloadMode.Message.finished([PathBytes("/p/IMG_1.jpg"), PathBytes("/d/Beach.png")])))
     #expect(done.outcome == .picked([PathBytes("/p/IMG_1.jpg"), PathBytes("/d/Beach.png")]))
   }
 
   @Test func aFailedDownloadKeepsTheUIAndTheSelection() throws {
     var state = Self.mixedSelection()
     let effects = state.press(.enter)
-    let plan = try #require(effects.compactMap { if case .download(let plan) = $0 { plan } else { nil } }.first)
-    #expect(
-      state.update(.downloadFailed(id: plan.id, DownloadFailure(message: "Stock: server error (HTTP 500)"))).isEmpty)
+    let (modeID, plan) = try #require(effects.download)
+    let failed = state.update(
+      state.messageToTop(DownloadMode.Message.failed(DownloadFailure(message: "Stock: server error (HTTP 500)"))))
+    #expect(failed == [.stopModeTasks(modeID: modeID)])
+    #expect(plan.remoteCount == 1)
     #expect(state.isOnGrid)
     #expect(state.selection.count == 2)
     #expect(state.notice?.isError == true)
@@ -188,10 +192,12 @@ import Testing
   @Test func escapeCancelsTheDownloadAndLateResultsAreDropped() throws {
     var state = Self.mixedSelection()
     let effects = state.press(.enter)
-    let plan = try #require(effects.compactMap { if case .download(let plan) = $0 { plan } else { nil } }.first)
-    #expect(state.update(.key(.escape)).contains(.cancelDownload))
+    let (modeID, plan) = try #require(effects.download)
+    #expect(state.update(.key(.escape)).contains(.stopModeTasks(modeID: modeID)))
     #expect(state.isOnGrid)
-    #expect(state.update(.downloadFinished(id: plan.id, [])).outcome == nil)
+    let late = AnyHashableSendable(DownloadMode.Message.finished([]))
+    #expect(state.update(.modeMessage(modeID: modeID, late)).outcome == nil)
+    #expect(plan.remoteCount == 1)
   }
 
   @Test func printURLsPrintsRemoteURLsWithoutDownloading() {
@@ -227,9 +233,10 @@ import Testing
   @Test func aDownloadThatAsksToSignInShowsTheForm() throws {
     var state = Self.mixedSelection()
     let effects = state.press(.enter)
-    let plan = try #require(effects.compactMap { if case .download(let plan) = $0 { plan } else { nil } }.first)
+    let (modeID, plan) = try #require(effects.download)
     let failure = DownloadFailure(message: "Stock asks to sign in again", sourceID: "web:Stock", signIn: Self.prompt)
-    _ = state.update(.downloadFailed(id: plan.id, failure))
+    _ = state.update(.modeMessage(modeID: modeID, AnyHashableSendable(DownloadMode.Message.failed(failure))))
+    #expect(plan.remoteCount == 1)
     guard let form = state.top(SignInMode.self)?.form else {
       Issue.record("the form should open: \(String(describing: state.topMode))")
       return

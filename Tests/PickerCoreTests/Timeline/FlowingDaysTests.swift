@@ -175,4 +175,18 @@ import Testing
     state.press(.char("S"))
     #expect(Self.lines(state).contains { $0.contains("Sat 14 Jun 2025 · 8 photos") })
   }
+
+  /// A folder sorted by date gives no day counts: each day's header names
+  /// the places its photos were read at, most photos first.
+  @Test func aFolderByDateNamesItsDaysPlacesFromItsPhotos() {
+    var items = Self.days([3, 1])
+    for index in items.indices { items[index].placeName = index == 1 ? "Sintra" : "Lisbon" }
+    var (state, effects) = Fixture.started(
+      sources: [Fixture.source("Folders", capabilities: [.paging])], size: TerminalSize(width: 120, height: 40))
+    state.scope?.groupsByDay = true
+    _ = state.update(.pageLoaded(effects.loads[0], Page(items: items, hasMore: false, total: items.count)))
+    let lines = Self.lines(state)
+    #expect(lines.contains { $0.contains("Sat 14 Jun 2025 · Lisbon, Sintra · 3 photos") }, "\(lines)")
+    #expect(lines.contains { $0.contains("13 Jun") && $0.contains("Lisbon") }, "\(lines)")
+  }
 }
