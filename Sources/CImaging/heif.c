@@ -6,6 +6,22 @@
 #include "decode_internal.h"
 #include "optional_codecs.h"
 
+// The decoded photo brought down to the box the caller needs, read in
+// place: 0 and `out` set, 1 when there is no box or the photo fits it
+// (copy it instead), -1 on failure.
+static int fit_rgba(const struct heif_image *image, pk_decode_options *options, pk_image *out) {
+  if (options->need_width <= 0 && options->need_height <= 0) return 1;
+  const int width = heif_image_get_width(image, heif_channel_interleaved);
+  const int height = heif_image_get_height(image, heif_channel_interleaved);
+  int stride = 0;
+  const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+  if (plane == NULL || width <= 0 || height <= 0 || stride < width * 4) return pk_fail(options, "corrupt HEIF: no pixels");
+  if (pk_check_size(options, width, height) != 0) return -1;
+  const int fitted = pk_image_fit_rows(plane, width, height, (size_t)stride,
+    options->need_width > 0 ? options->need_width : width, options->need_height > 0 ? options->need_height : height, out);
+  return fitted < 0 ? pk_fail(options, "out of memory") : fitted;
+}
+
 static int copy_rgba(const struct heif_image *image, pk_decode_options *options, pk_image *out) {
   const int width = heif_image_get_width(image, heif_channel_interleaved);
   const int height = heif_image_get_height(image, heif_channel_interleaved);
@@ -86,17 +102,15 @@ int pk_decode_heif(const uint8_t *data, size_t size, pk_decode_options *options,
     pk_fail(options, "corrupt HEIF: %s", error.message);
     goto done;
   }
-  status = copy_rgba(image, options, out);
-  options->used_embedded_thumbnail = thumbnail != NULL && status == 0;
   // The whole photo was decoded (no thumbnail covers the box): it is
-  // brought down to the box first, so that the colour transform below
-  // runs on the pixels shown, not on 12 million (a stack's signature needs
-  // 256 px; it cost a quarter of indexing a phone's HEIC bursts).
-  if (status == 0 && thumbnail == NULL && (options->need_width > 0 || options->need_height > 0) &&
-      pk_image_fit(out, options->need_width > 0 ? options->need_width : out->width,
-        options->need_height > 0 ? options->need_height : out->height) != 0) {
-    status = pk_fail(options, "out of memory");
-  }
+  // brought down to the box straight from libheif's buffer, so that
+  // neither a copy of 12 million pixels (48 MB) nor the colour transform
+  // below runs at full size (a stack's signature needs 256 px).
+  status = thumbnail == NULL ? fit_rgba(image, options, out) : 1;
+  if (status > 0) status = copy_rgba(image, options, out);
+  options->used_embedded_thumbnail = thumbnail != NULL && status == 0;
+  heif_image_release(image);
+  image = NULL;
   // An ICC profile in the primary's colr box (Display P3 on phones); the
   // thumbnail shares it.
   const enum heif_color_profile_type profile_type = heif_image_handle_get_color_profile_type(primary);

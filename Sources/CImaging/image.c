@@ -57,10 +57,31 @@ int pk_image_is_opaque(const pk_image *image) {
 // error of the double product is far below the 1/n between two results).
 static inline uint8_t divide(uint32_t numerator, double inverse) { return (uint8_t)(numerator * inverse + 1e-9); }
 
+// Whether every alpha byte of rows `stride` bytes apart is 255.
+static int rows_are_opaque(const uint8_t *in, int32_t w, int32_t h, size_t stride) {
+  uint8_t all = 255;
+  for (int32_t y = 0; y < h; y++) {
+    const uint8_t *row = in + (size_t)y * stride;
+    for (int32_t x = 0; x < w; x++) all &= row[(size_t)x * 4 + 3];
+  }
+  return all == 255;
+}
+
 int pk_image_fit(pk_image *image, int32_t max_width, int32_t max_height) {
-  const int32_t w = image->width, h = image->height;
-  if (image->pixels == NULL || max_width <= 0 || max_height <= 0) return 0;
-  if (w <= max_width && h <= max_height) return 0;
+  if (image->pixels == NULL) return 0;
+  pk_image fitted = {0};
+  const int status =
+    pk_image_fit_rows(image->pixels, image->width, image->height, (size_t)image->width * 4, max_width, max_height, &fitted);
+  if (status != 0) return status < 0 ? -1 : 0;
+  free(image->pixels);
+  *image = fitted;
+  return 0;
+}
+
+int pk_image_fit_rows(const uint8_t *in, int32_t w, int32_t h, size_t stride, int32_t max_width, int32_t max_height,
+  pk_image *fitted) {
+  if (in == NULL || max_width <= 0 || max_height <= 0) return 1;
+  if (w <= max_width && h <= max_height) return 1;
   // The smaller of the two ratios wins; compare w/max_w with h/max_h.
   int32_t ow, oh;
   if ((int64_t)w * max_height >= (int64_t)h * max_width) {
@@ -87,11 +108,10 @@ int pk_image_fit(pk_image *image, int32_t max_width, int32_t max_height) {
     spans[ox * 2] = x0;
     spans[ox * 2 + 1] = x1 > x0 ? x1 : x0 + 1;
   }
-  const uint8_t *in = image->pixels;
   // 32-bit sums hold boxes of up to 16 million pixels.
   const int64_t largest_box = ((int64_t)w / ow + 1) * ((int64_t)h / oh + 1);
   // Opaque boxes need no alpha weighting.
-  const int opaque = largest_box < (1 << 24) && pk_image_is_opaque(image);
+  const int opaque = largest_box < (1 << 24) && rows_are_opaque(in, w, h, stride);
   for (int32_t oy = 0; oy < oh; oy++) {
     const int32_t y0 = (int32_t)((int64_t)oy * h / oh);
     int32_t y1 = (int32_t)((int64_t)(oy + 1) * h / oh);
@@ -104,7 +124,7 @@ int pk_image_fit(pk_image *image, int32_t max_width, int32_t max_height) {
       if (opaque) {
         uint32_t r = 0, g = 0, b = 0;
         for (int32_t y = y0; y < y1; y++) {
-          const uint8_t *p = in + ((size_t)y * w + x0) * 4;
+          const uint8_t *p = in + (size_t)y * stride + (size_t)x0 * 4;
           for (int32_t x = x0; x < x1; x++, p += 4) {
             r += p[0];
             g += p[1];
@@ -125,7 +145,7 @@ int pk_image_fit(pk_image *image, int32_t max_width, int32_t max_height) {
       // Colour is weighted by alpha so transparent pixels do not darken edges.
       uint64_t r = 0, g = 0, b = 0, a = 0, n = 0;
       for (int32_t y = y0; y < y1; y++) {
-        const uint8_t *p = in + ((size_t)y * w + x0) * 4;
+        const uint8_t *p = in + (size_t)y * stride + (size_t)x0 * 4;
         for (int32_t x = x0; x < x1; x++, p += 4) {
           r += (uint64_t)p[0] * p[3];
           g += (uint64_t)p[1] * p[3];
@@ -145,9 +165,8 @@ int pk_image_fit(pk_image *image, int32_t max_width, int32_t max_height) {
     }
   }
   free(spans);
-  free(image->pixels);
-  image->pixels = out;
-  image->width = ow;
-  image->height = oh;
+  fitted->pixels = out;
+  fitted->width = ow;
+  fitted->height = oh;
   return 0;
 }

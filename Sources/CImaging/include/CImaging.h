@@ -38,6 +38,11 @@ int pk_image_is_opaque(const pk_image *image);
 // Shrinks (never enlarges) to fit inside max_width x max_height, keeping the
 // aspect ratio, by averaging boxes of pixels. Returns 0 or -1 (no memory).
 int pk_image_fit(pk_image *image, int32_t max_width, int32_t max_height);
+// The same from rows `stride` bytes apart that stay the caller's (a
+// decoder's own buffer, not copied first): 0 and `fitted` set, 1 when the
+// rows already fit (nothing made), -1 when out of memory.
+int pk_image_fit_rows(const uint8_t *rows, int32_t width, int32_t height, size_t stride, int32_t max_width,
+  int32_t max_height, pk_image *fitted);
 
 // MARK: Decoding
 

@@ -109,6 +109,22 @@ import Testing
     #expect(TestImages.isUprightQuadrants(small.image))
   }
 
+  /// Without a thumbnail item the whole photo is decoded and brought down
+  /// to the box straight from libheif's buffer (no full-size copy): the
+  /// same pixels as the whole decode averaged by hand.
+  @Test func aHEICWithoutThumbnailIsBroughtDownInPlace() throws {
+    let bytes = try #require(TestImageEncoder.encode(TestImages.quadrants(512, 384), as: .heic(thumbnailSize: 0)))
+    let whole = try decoder.decode(bytes: bytes, covering: PixelSize(width: 512, height: 384)).image
+    let small = try decoder.decode(bytes: bytes, covering: box)
+    #expect(!small.usedEmbeddedThumbnail && small.image.width == 64 && small.image.height == 48)
+    for (x, y) in [(0, 0), (31, 23), (32, 24), (63, 47), (10, 40)] {
+      let expected = TestImages.average(whole, x: (x * 8)..<(x * 8 + 8), y: (y * 8)..<(y * 8 + 8))
+      let got = TestImages.average(small.image, x: x..<(x + 1), y: y..<(y + 1))
+      let rgb = (r: UInt8(expected.r), g: UInt8(expected.g), b: UInt8(expected.b))
+      #expect(TestImages.isClose(got, rgb, tolerance: 1), "(\(x), \(y))")
+    }
+  }
+
   @Test func formatComesFromTheBytesNotTheName() throws {
     let folder = TestImages.temporaryFolder()
     let file = folder.appendingPathComponent("really-a-png.jpg")
