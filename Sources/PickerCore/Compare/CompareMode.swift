@@ -8,6 +8,8 @@ public struct CompareMode: ModeModel {
   public init(_ compared: CompareState) { self.compared = compared }
 
   public static let name = "compare"
+  public static let backAction: CompareAction? = .back
+  public static let cancelAction: CompareAction? = .cancel
   public static let standardKeys = KeyMap<CompareAction>(
     title: "compare (c)",
     bindings: [
@@ -26,8 +28,8 @@ public struct CompareMode: ModeModel {
       .init([.right, .char("l")], .panRight, help: "pan right", group: "pan, all panes"),
       .init([.up, .char("k")], .panUp, help: "pan up", group: "pan, all panes"),
       .init([.down, .char("j")], .panDown, help: "pan down", group: "pan, all panes"),
-      .init([.escape, .char("c"), .char("q")], .back, help: "back", hint: "back"),
-      .init([.ctrl("c")], .cancel, help: "cancel"),
+      .init([.char("c"), .char("q")], .back, help: "back", hint: "back"),
+      .init([], .cancel, help: "cancel"),
     ])
 
   public mutating func update(key: Key, action: CompareAction?, app: AppState) -> ModeStep {

@@ -21,10 +21,13 @@ public struct DownloadMode: ModeModel {
   }
 
   public static let name = "downloading"
+  /// Esc and Ctrl-C stop the download; the picks stay.
+  public static let backAction: DownloadAction? = .cancelDownload
+  public static let cancelAction: DownloadAction? = .cancelDownload
   public static let standardKeys = KeyMap<DownloadAction>(
     title: "downloading",
     bindings: [
-      .init([.escape, .char("q"), .ctrl("c")], .cancelDownload, help: "stop the download, keep the picks")
+      .init([.char("q")], .cancelDownload, help: "stop the download, keep the picks")
     ])
 
   /// Its one key is said on its own line.

@@ -7,10 +7,11 @@ public struct HelpMode: ModeModel {
   public init() {}
 
   public static let name = "help"
+  public static let cancelAction: HelpAction? = .cancel
   public static let standardKeys = KeyMap<HelpAction>(
     title: "help (?)",
     bindings: [
-      .init([.ctrl("c")], .cancel, help: "cancel"),
+      .init([], .cancel, help: "cancel"),
       .init([.down, .char("j")], .scrollDown, help: "scroll down", group: "scroll"),
       .init([.up, .char("k")], .scrollUp, help: "scroll up", group: "scroll"),
       .init([.pageDown, .char(" ")], .pageDown, help: "page down", group: "scroll"),

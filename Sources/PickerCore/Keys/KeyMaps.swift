@@ -5,6 +5,8 @@
 public struct KeyMaps: Hashable, Sendable {
   public var grid: KeyMap<GridAction>
   public var tooSmall: KeyMap<TooSmallAction>
+  /// Esc and Ctrl-C in every mode (`[keys.modes]`).
+  public var stack: KeyMap<StackAction> = .stack
   /// The registered modes' maps, by the mode's name; a mode missing here
   /// has its standard keys.
   private var modes: [String: AnyKeyMap] = [:]
@@ -19,10 +21,16 @@ public struct KeyMaps: Hashable, Sendable {
     self.tooSmall = tooSmall
   }
 
-  /// A mode's keys.
+  /// A mode's keys, with the stack's Esc and Ctrl-C added where the mode
+  /// names the actions they stand for.
   public subscript<Mode: ModeModel>(mode: Mode.Type) -> KeyMap<Mode.Action> {
-    get { modes[Mode.name]?.base as? KeyMap<Mode.Action> ?? Mode.standardKeys }
+    get { own(mode).merging(stack, back: Mode.backAction, cancel: Mode.cancelAction) }
     set { modes[Mode.name] = AnyKeyMap(newValue) }
+  }
+
+  /// A mode's own keys, as its table and the config's say.
+  private func own<Mode: ModeModel>(_ mode: Mode.Type) -> KeyMap<Mode.Action> {
+    modes[Mode.name]?.base as? KeyMap<Mode.Action> ?? Mode.standardKeys
   }
 
   /// Help's lines for the modes other than the grid, each "title: keys …".
@@ -68,6 +76,7 @@ public struct KeyMaps: Hashable, Sendable {
     switch mode {
     case "grid": return grid.rebind(named: action, to: keys)
     case "too-small": return tooSmall.rebind(named: action, to: keys)
+    case "modes": return stack.rebind(named: action, to: keys)
     default:
       guard let type = registry.mode(named: mode) else {
         return "no mode named \(mode) (modes: \(modeNames.joined(separator: ", ")))"
@@ -81,7 +90,7 @@ public struct KeyMaps: Hashable, Sendable {
   }
 
   private mutating func rebind<Mode: ModeModel>(_ type: Mode.Type, action: String, to keys: [Key]) -> String? {
-    var map = self[type]
+    var map = own(type)
     if let problem = map.rebind(named: action, to: keys) { return problem }
     self[type] = map
     return nil
@@ -89,7 +98,7 @@ public struct KeyMaps: Hashable, Sendable {
 
   /// The config's mode names: `[keys]` is the grid, `[keys.tray]` the tray.
   public var modeNames: [String] {
-    ["grid"] + registry.modes.map { $0.name } + ["too-small"]
+    ["grid", "modes"] + registry.modes.map { $0.name } + ["too-small"]
   }
 }
 
@@ -123,8 +132,8 @@ extension KeyMap where Command == PromptAction {
         .init([.enter], .submit, help: submit),
         .init([.backspace], .deleteBackward, help: "delete"),
         .init([.ctrl("u")], .clear, help: "clear"),
-        .init([.escape], .close, help: "close"),
-        .init([.ctrl("c")], .cancel, help: "cancel"),
+        .init([], .close, help: "close"),
+        .init([], .cancel, help: "cancel"),
       ],
       otherKeys: "other keys type")
   }

@@ -18,6 +18,8 @@ public struct PreviewMode: ModeModel {
   public init(showsFacts: Bool = false) { self.showsFacts = showsFacts }
 
   public static let name = "preview"
+  public static let backAction: PreviewAction? = .back
+  public static let cancelAction: PreviewAction? = .cancel
   public static let standardKeys = KeyMap<PreviewAction>(
     title: "preview (v)",
     bindings: [
@@ -40,8 +42,8 @@ public struct PreviewMode: ModeModel {
       .init([.char(" ")], .toggle, help: "select", hint: "select"),
       .init([.enter], .activate, help: "pick", hint: "pick"),
       .init([.char("i")], .facts, help: "facts", hint: "facts"),
-      .init([.escape, .char("v"), .char("q")], .back, help: "back", hint: "back"),
-      .init([.ctrl("c")], .cancel, help: "cancel"),
+      .init([.char("v"), .char("q")], .back, help: "back", hint: "back"),
+      .init([], .cancel, help: "cancel"),
     ])
 
   public mutating func update(key: Key, action: PreviewAction?, app: AppState) -> ModeStep {

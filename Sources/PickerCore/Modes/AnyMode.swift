@@ -24,6 +24,10 @@ extension ModeModel {
   /// the stack can call it on a mode of any type.
   mutating func handle(_ key: Key, app: AppState) -> ModeStep {
     let action = app.options.keys[Self.self].action(for: key)
+    // Esc and Ctrl-C where the mode names no action of its own for them.
+    if action == nil, let shared = app.options.keys.stack.action(for: key) {
+      return shared == .back ? .leave : .cancel
+    }
     return update(key: key, action: action, app: app)
   }
 

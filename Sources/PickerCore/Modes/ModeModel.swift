@@ -19,8 +19,13 @@ public protocol ModeModel: Hashable, Sendable {
 
   /// The config's name of its key table (`[keys.NAME]`).
   static var name: String { get }
-  /// Its keys before the config rebinds them.
+  /// Its keys before the config rebinds them; Esc and Ctrl-C are the
+  /// stack's (`StackAction`), added to `backAction` and `cancelAction`.
   static var standardKeys: KeyMap<Action> { get }
+  /// The action Esc stands for here; nil: Esc leaves the mode.
+  static var backAction: Action? { get }
+  /// The action Ctrl-C stands for here; nil: the run ends at once.
+  static var cancelAction: Action? { get }
   /// Help's rows for it, "title: keys"; none for modes that need no help.
   static func helpRows(_ keys: KeyMaps) -> [(keys: String, help: String)]
   /// How the grid opens it (`ModeRegistry`); nil when another mode or the
@@ -124,6 +129,8 @@ extension ModeModel {
   }
   public mutating func update(mouse: MouseEvent, app: AppState) -> ModeStep { .stay }
   public mutating func afterEvent(app: AppState) -> ModeStep { .stay }
+  public static var backAction: Action? { nil }
+  public static var cancelAction: Action? { nil }
   public mutating func receive(_ message: Message, app: AppState) -> ModeStep { .stay }
   public func wantedImages(app: AppState) -> [ImageRequest]? { nil }
 }

@@ -7,12 +7,14 @@ public struct QuitConfirm: ModeModel {
   public init() {}
 
   public static let name = "quit"
+  public static let backAction: QuitConfirmAction? = .leave
+  public static let cancelAction: QuitConfirmAction? = .cancel
   public static let standardKeys = KeyMap<QuitConfirmAction>(
     title: "leaving with picks",
     bindings: [
       .init([.enter], .print, help: "print the picks"),
-      .init([.escape, .char("q")], .leave, help: "leave without them"),
-      .init([.ctrl("c")], .cancel, help: "cancel"),
+      .init([.char("q")], .leave, help: "leave without them"),
+      .init([], .cancel, help: "cancel"),
     ], otherKeys: "other keys go back")
 
   /// The question says its keys: help lists none for it.

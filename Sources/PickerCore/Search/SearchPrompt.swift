@@ -7,6 +7,8 @@ public struct SearchPrompt: ModeModel {
   public init(query: String = "") { self.query = query }
 
   public static let name = "search"
+  public static let backAction: PromptAction? = .close
+  public static let cancelAction: PromptAction? = .cancel
   public static let standardKeys = KeyMap.prompt(title: "search (/)", submit: "search")
 
   /// The two prompts share a help line while their keys are the same.

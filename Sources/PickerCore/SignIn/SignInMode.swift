@@ -12,6 +12,8 @@ public struct SignInMode: ModeModel {
   }
 
   public static let name = "sign-in"
+  public static let backAction: FormAction? = .back
+  public static let cancelAction: FormAction? = .cancel
   public static let standardKeys = KeyMap<FormAction>(
     title: "sign-in form",
     bindings: [
@@ -20,8 +22,8 @@ public struct SignInMode: ModeModel {
       .init([.backTab, .up], .previousField, help: "previous field"),
       .init([.backspace], .deleteBackward, help: "delete"),
       .init([.ctrl("u")], .clear, help: "clear"),
-      .init([.escape], .back, help: "back", hint: "back"),
-      .init([.ctrl("c")], .cancel, help: "cancel"),
+      .init([], .back, help: "back", hint: "back"),
+      .init([], .cancel, help: "cancel"),
     ],
     otherKeys: "other keys type")
 

@@ -7,6 +7,8 @@ public struct DatePrompt: ModeModel {
   public init(query: String = "") { self.query = query }
 
   public static let name = "go-to-date"
+  public static let backAction: PromptAction? = .close
+  public static let cancelAction: PromptAction? = .cancel
   public static let standardKeys = KeyMap.prompt(title: "go to date (:)", submit: "go")
 
   /// Listed with search's keys while they are the same.

@@ -7,6 +7,8 @@ public struct TrayMode: ModeModel {
   public init(focus: Int) { self.focus = focus }
 
   public static let name = "tray"
+  public static let backAction: TrayAction? = .back
+  public static let cancelAction: TrayAction? = .cancel
   public static let standardKeys = KeyMap<TrayAction>(
     title: "tray (t)",
     bindings: [
@@ -17,9 +19,9 @@ public struct TrayMode: ModeModel {
       .init(
         [.char(" "), .char("x"), .delete, .backspace], .remove, help: "remove", hint: "remove", hintKeys: "Space/x"),
       .init([.enter], .confirm, help: "pick", hint: "pick"),
-      .init([.escape, .char("t"), .up, .char("k")], .back, help: "back", hint: "back to the grid"),
+      .init([.char("t"), .up, .char("k")], .back, help: "back", hint: "back to the grid"),
       .init([.char("q")], .quit, help: "leave (asks first)"),
-      .init([.ctrl("c")], .cancel, help: "cancel"),
+      .init([], .cancel, help: "cancel"),
     ])
 
   public mutating func update(key: Key, action: TrayAction?, app: AppState) -> ModeStep {

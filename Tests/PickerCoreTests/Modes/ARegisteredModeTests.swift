@@ -18,9 +18,11 @@ struct StopwatchMode: ModeModel {
   static let standardKeys = KeyMap<Action>(
     title: "stopwatch",
     bindings: [
-      .init([.char("L")], .lap, help: "count a lap", hint: "lap"),
-      .init([.escape], .back, help: "back", hint: "back"),
+      .init([.char("L")], .lap, help: "count a lap", hint: "lap")
     ])
+
+  /// Esc is the stack's: named here, help and hints show it on `back`.
+  static let backAction: Action? = .back
 
   static var opening: ModeOpening<Self>? {
     ModeOpening(keys: [.char("W")], help: "a stopwatch over the grid") { app in
