@@ -11,10 +11,6 @@ extension LibraryScanner {
   /// a trip's photos and clips are hours apart, not weeks.
   static let nearestPhotoWindow: Int64 = 3 * 86_400_000
 
-  /// The widest offset from UTC (+14:00): the stored wall clocks of photos
-  /// around a moment lie this far on either side of it.
-  static let widestOffset: Int64 = 14 * 3_600_000
-
   /// Clips whose header holds only UTC and no position (an Android phone
   /// with location off, an action cam) are put on the clock of the photo
   /// nearest in time that knows its offset: of the same folder, else of
@@ -32,39 +28,51 @@ extension LibraryScanner {
       """)
     clips.bind(parameters)
     struct Clip {
-      var id: Int64, folder: Int64, utc: Int64, zone: Int64, make: String?, model: String?
+      var id: Int64, folder: Int64, utc: Int64, offset: Int64, zone: Int64, make: String?, model: String?
     }
     var found: [Clip] = []
     while try clips.step() {
       found.append(
         Clip(
-          id: clips.int(0), folder: clips.int(1), utc: clips.int(2) - clips.int(3) * 60_000, zone: clips.int(4),
+          id: clips.int(0), folder: clips.int(1), utc: clips.int(2) - clips.int(3) * 60_000, offset: clips.int(3),
+          zone: clips.int(4),
           make: clips.text(5), model: clips.text(6)))
     }
     guard !found.isEmpty else { return }
-    // A photo on its own clock with its offset, or a clip put on the clock
-    // of its position; the stored wall clocks are searched a day wider
-    // than the window (photo_taken's index), the UTC moments compared.
-    let lenders = "offset IS NOT NULL AND (zone IS NULL OR zone IN (1, 2)) AND taken BETWEEN ? AND ?"
-    let nearest = "ORDER BY abs(taken - offset * 60000 - ?) LIMIT 1"
-    let inFolder = try database.prepare(
-      "SELECT offset, taken - offset * 60000 FROM photo WHERE \(lenders) AND folder = ? \(nearest)")
+    // The lenders: photos on their own clock with their offset, and clips
+    // put on the clock of their position; read once per folder (and per
+    // camera, for clips whose folder has none), as UTC moments in order.
+    // One query per clip, over the date index, cost a first index of
+    // 30,000 files with 9,000 clips a fifth more time.
+    let lenders = "offset IS NOT NULL AND (zone IS NULL OR zone IN (1, 2))"
+    let ofFolder = try database.prepare(
+      "SELECT taken - offset * 60000, offset FROM photo WHERE folder = ? AND \(lenders)")
     let ofCamera = try database.prepare(
-      "SELECT offset, taken - offset * 60000 FROM photo WHERE \(lenders) AND make = ? AND model = ? \(nearest)")
+      "SELECT taken - offset * 60000, offset FROM photo WHERE make = ? AND model = ? AND \(lenders)")
+    func moments(_ statement: SQLiteStatement, _ values: [Any?]) throws(SQLiteError) -> [(utc: Int64, offset: Int64)] {
+      statement.bind(values)
+      var found: [(utc: Int64, offset: Int64)] = []
+      while try statement.step() { found.append((statement.int(0), statement.int(1))) }
+      return found.sorted { $0.utc < $1.utc }
+    }
+    var offsets: [Int64: Int64] = [:]
+    for (folder, clips) in Dictionary(grouping: found, by: \.folder) {
+      let lent = try moments(ofFolder, [folder])
+      for clip in clips { offsets[clip.id] = Self.nearest(in: lent, to: clip.utc) }
+    }
+    let unplaced = found.filter { offsets[$0.id] == nil && $0.make != nil && $0.model != nil }
+    for (camera, clips) in Dictionary(grouping: unplaced, by: { [$0.make!, $0.model!] }) {
+      let lent = try moments(ofCamera, [camera[0], camera[1]])
+      for clip in clips { offsets[clip.id] = Self.nearest(in: lent, to: clip.utc) }
+    }
     let place = try database.prepare("UPDATE photo SET taken = ?, offset = ?, zone = ? WHERE id = ?")
+    let nearestCode = Int64(LocalTime.Source.nearestPhoto.code)
     try database.transaction { () throws(SQLiteError) in
       for clip in found {
-        let range: [Any?] = [
-          clip.utc - Self.nearestPhotoWindow - Self.widestOffset,
-          clip.utc + Self.nearestPhotoWindow + Self.widestOffset,
-        ]
-        var offset = try Self.nearestOffset(inFolder, range + [clip.folder, clip.utc], to: clip.utc)
-        if offset == nil, let make = clip.make, let model = clip.model {
-          offset = try Self.nearestOffset(ofCamera, range + [make, model, clip.utc], to: clip.utc)
-        }
-        if let offset {
-          try place.run([clip.utc + offset * 60_000, offset, Int64(LocalTime.Source.nearestPhoto.code), clip.id])
-        } else if clip.zone == Int64(LocalTime.Source.nearestPhoto.code) {
+        if let offset = offsets[clip.id] {
+          guard clip.zone != nearestCode || clip.offset != offset else { continue }
+          try place.run([clip.utc + offset * 60_000, offset, nearestCode, clip.id])
+        } else if clip.zone == nearestCode {
           // The photo that lent its offset went: back on this machine's clock.
           let local = Self.machineOffsetMinutes(atUTC: clip.utc)
           try place.run([clip.utc + local * 60_000, local, Int64(LocalTime.Source.thisMachine.code), clip.id])
@@ -73,15 +81,20 @@ extension LibraryScanner {
     }
   }
 
-  /// The offset in minutes of the row `statement` finds, when its moment
-  /// is within the window of `utc`.
-  private static func nearestOffset(_ statement: SQLiteStatement, _ values: [Any?], to utc: Int64) throws(SQLiteError)
-    -> Int64?
-  {
-    statement.bind(values)
-    defer { statement.bind([]) }
-    guard try statement.step(), abs(statement.int(1) - utc) <= nearestPhotoWindow else { return nil }
-    return statement.int(0)
+  /// The offset of the moment nearest `utc` among `lent` (in order), when
+  /// within the window.
+  static func nearest(in lent: [(utc: Int64, offset: Int64)], to utc: Int64) -> Int64? {
+    var low = 0
+    var high = lent.count
+    while low < high {
+      let middle = (low + high) / 2
+      if lent[middle].utc < utc { low = middle + 1 } else { high = middle }
+    }
+    let candidates = [low - 1, low].filter { lent.indices.contains($0) }
+    guard let best = candidates.min(by: { abs(lent[$0].utc - utc) < abs(lent[$1].utc - utc) }),
+      abs(lent[best].utc - utc) <= nearestPhotoWindow
+    else { return nil }
+    return lent[best].offset
   }
 
   /// This machine's offset from UTC at a moment, in minutes.
