@@ -29,7 +29,6 @@ public struct CompareMode: ModeModel {
       .init([.up, .char("k")], .panUp, help: "pan up", group: "pan, all panes"),
       .init([.down, .char("j")], .panDown, help: "pan down", group: "pan, all panes"),
       .init([.char("c"), .char("q")], .back, help: "back", hint: "back"),
-      .init([], .cancel, help: "cancel"),
     ])
 
   public mutating func update(key: Key, action: CompareAction?, app: AppState) -> ModeStep {

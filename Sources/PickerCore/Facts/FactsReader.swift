@@ -3,7 +3,16 @@ import Foundation
 
 /// Reads a local photo's facts (the header reader's, nothing decoded).
 public enum FactsReader {
-  public static func read(_ path: PathBytes, name: String) -> PhotoFacts {
+  /// `placed`: the date to say instead of the file's own, when the index
+  /// put it on a clock the file alone does not tell (a clip placed by the
+  /// photo nearest in time).
+  public static func read(_ path: PathBytes, name: String, placed: TakenDate? = nil) -> PhotoFacts {
+    var facts = readFile(path, name: name)
+    if let placed, facts.error == nil { facts.dateTaken = "\(placed.label) (\(placed.originLabel))" }
+    return facts
+  }
+
+  private static func readFile(_ path: PathBytes, name: String) -> PhotoFacts {
     var raw = pk_facts()
     let status = (path.bytes + [0]).withUnsafeBufferPointer { bytes in
       bytes.withMemoryRebound(to: CChar.self) { pk_read_facts($0.baseAddress, &raw) }

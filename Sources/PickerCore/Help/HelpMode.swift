@@ -11,7 +11,6 @@ public struct HelpMode: ModeModel {
   public static let standardKeys = KeyMap<HelpAction>(
     title: "help (?)",
     bindings: [
-      .init([], .cancel, help: "cancel"),
       .init([.down, .char("j")], .scrollDown, help: "scroll down", group: "scroll"),
       .init([.up, .char("k")], .scrollUp, help: "scroll up", group: "scroll"),
       .init([.pageDown, .char(" ")], .pageDown, help: "page down", group: "scroll"),

@@ -74,6 +74,11 @@ public struct KeyMap<Command: KeyCommand>: Hashable, Sendable {
   /// Binds `action` to exactly `keys` (none: unbound), taking them from any
   /// other action of this mode, so the new binding is never shadowed.
   public mutating func rebind(_ action: Command, to keys: [Key]) {
+    // An action the table lists no row for (one the stack's Esc or Ctrl-C
+    // stands for) gets a row of its own.
+    if !keys.isEmpty, !bindings.contains(where: { $0.action == action }) {
+      bindings.append(Binding([], action, help: action.name))
+    }
     for index in bindings.indices {
       if bindings[index].action == action {
         bindings[index].keys = keys

@@ -9,7 +9,7 @@ public struct KeyMaps: Hashable, Sendable {
   public var stack: KeyMap<StackAction> = .stack
   /// The registered modes' maps, by the mode's name; a mode missing here
   /// has its standard keys.
-  private var modes: [String: AnyKeyMap] = [:]
+  private var modes: [String: AnyHashableSendable] = [:]
   /// The modes there are (`register` adds one).
   public private(set) var registry = ModeRegistry.standard
   /// The grid keys that open a mode, by its name, where the config moved
@@ -25,12 +25,12 @@ public struct KeyMaps: Hashable, Sendable {
   /// names the actions they stand for.
   public subscript<Mode: ModeModel>(mode: Mode.Type) -> KeyMap<Mode.Action> {
     get { own(mode).merging(stack, back: Mode.backAction, cancel: Mode.cancelAction) }
-    set { modes[Mode.name] = AnyKeyMap(newValue) }
+    set { modes[Mode.name] = AnyHashableSendable(newValue) }
   }
 
   /// A mode's own keys, as its table and the config's say.
   private func own<Mode: ModeModel>(_ mode: Mode.Type) -> KeyMap<Mode.Action> {
-    modes[Mode.name]?.base as? KeyMap<Mode.Action> ?? Mode.standardKeys
+    modes[Mode.name]?.base.base as? KeyMap<Mode.Action> ?? Mode.standardKeys
   }
 
   /// Help's lines for the modes other than the grid, each "title: keys …".
@@ -113,16 +113,6 @@ extension KeyMap {
   }
 }
 
-/// A key map of some mode's actions, kept with the others.
-struct AnyKeyMap: Hashable, Sendable {
-  let base: any Hashable & Sendable
-
-  init<Command>(_ map: KeyMap<Command>) { base = map }
-
-  static func == (lhs: AnyKeyMap, rhs: AnyKeyMap) -> Bool { AnyHashable(lhs.base) == AnyHashable(rhs.base) }
-  func hash(into hasher: inout Hasher) { hasher.combine(AnyHashable(base)) }
-}
-
 extension KeyMap where Command == PromptAction {
   /// A one-line prompt's keys (search, go to date): other characters type.
   static func prompt(title: String, submit: String) -> KeyMap<PromptAction> {
@@ -132,8 +122,8 @@ extension KeyMap where Command == PromptAction {
         .init([.enter], .submit, help: submit),
         .init([.backspace], .deleteBackward, help: "delete"),
         .init([.ctrl("u")], .clear, help: "clear"),
+        // Esc's row (`StackAction`), in a prompt's word for it.
         .init([], .close, help: "close"),
-        .init([], .cancel, help: "cancel"),
       ],
       otherKeys: "other keys type")
   }

@@ -73,9 +73,13 @@ extension LibraryScanner {
           guard clip.zone != nearestCode || clip.offset != offset else { continue }
           try place.run([clip.utc + offset * 60_000, offset, nearestCode, clip.id])
         } else if clip.zone == nearestCode {
-          // The photo that lent its offset went: back on this machine's clock.
-          let local = Self.machineOffsetMinutes(atUTC: clip.utc)
-          try place.run([clip.utc + local * 60_000, local, Int64(LocalTime.Source.thisMachine.code), clip.id])
+          // The photo that lent its offset went: back on this machine's clock,
+          // as the header reader puts a UTC moment without a position.
+          let local = PhotoMetadataReader.fileTime(
+            timespec(tv_sec: Int(clip.utc / 1000), tv_nsec: Int(clip.utc % 1000) * 1_000_000))
+          try place.run([
+            local.wallClock, local.offsetMinutes.map { Int64($0) }, Int64(LocalTime.Source.thisMachine.code), clip.id,
+          ])
         }
       }
     }
@@ -95,13 +99,5 @@ extension LibraryScanner {
       abs(lent[best].utc - utc) <= nearestPhotoWindow
     else { return nil }
     return lent[best].offset
-  }
-
-  /// This machine's offset from UTC at a moment, in minutes.
-  static func machineOffsetMinutes(atUTC milliseconds: Int64) -> Int64 {
-    var seconds = time_t(milliseconds / 1000)
-    var local = tm()
-    guard localtime_r(&seconds, &local) != nil else { return 0 }
-    return Int64(local.tm_gmtoff / 60)
   }
 }

@@ -43,7 +43,6 @@ public struct PreviewMode: ModeModel {
       .init([.enter], .activate, help: "pick", hint: "pick"),
       .init([.char("i")], .facts, help: "facts", hint: "facts"),
       .init([.char("v"), .char("q")], .back, help: "back", hint: "back"),
-      .init([], .cancel, help: "cancel"),
     ])
 
   public mutating func update(key: Key, action: PreviewAction?, app: AppState) -> ModeStep {

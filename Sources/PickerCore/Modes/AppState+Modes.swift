@@ -35,14 +35,6 @@ extension AppState {
     modeStack.removeAll()
   }
 
-  /// Changes the mode on top when it is of this type (a download's progress,
-  /// a form's answer from the source).
-  mutating func changeTop<Mode: ModeModel>(_ type: Mode.Type, _ change: (inout Mode) -> Void) {
-    guard var mode = top(type) else { return }
-    change(&mode)
-    modeStack[modeStack.count - 1] = AnyMode(mode, id: modeStack[modeStack.count - 1].id)
-  }
-
   /// A key for the mode on top.
   mutating func sendToTopMode(_ key: Key) -> [Effect] {
     guard let entry = modeStack.last else { return [] }

@@ -14,7 +14,6 @@ public struct QuitConfirm: ModeModel {
     bindings: [
       .init([.enter], .print, help: "print the picks"),
       .init([.char("q")], .leave, help: "leave without them"),
-      .init([], .cancel, help: "cancel"),
     ], otherKeys: "other keys go back")
 
   /// The question says its keys: help lists none for it.

@@ -22,8 +22,6 @@ public struct SignInMode: ModeModel {
       .init([.backTab, .up], .previousField, help: "previous field"),
       .init([.backspace], .deleteBackward, help: "delete"),
       .init([.ctrl("u")], .clear, help: "clear"),
-      .init([], .back, help: "back", hint: "back"),
-      .init([], .cancel, help: "cancel"),
     ],
     otherKeys: "other keys type")
 

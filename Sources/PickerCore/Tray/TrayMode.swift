@@ -21,7 +21,6 @@ public struct TrayMode: ModeModel {
       .init([.enter], .confirm, help: "pick", hint: "pick"),
       .init([.char("t"), .up, .char("k")], .back, help: "back", hint: "back to the grid"),
       .init([.char("q")], .quit, help: "leave (asks first)"),
-      .init([], .cancel, help: "cancel"),
     ])
 
   public mutating func update(key: Key, action: TrayAction?, app: AppState) -> ModeStep {

@@ -105,9 +105,7 @@ final class EffectRunner {
     let inbox = inbox
     guard case .file(let path) = reference else { return }
     DispatchQueue.global(qos: .userInitiated).async {
-      var facts = FactsReader.read(path, name: "")
-      if let placed { facts.dateTaken = "\(placed.label) (\(placed.originLabel))" }
-      inbox.post(.factsLoaded(reference, facts))
+      inbox.post(.factsLoaded(reference, FactsReader.read(path, name: "", placed: placed)))
     }
   }
 

@@ -45,6 +45,15 @@ import Testing
     #expect(state.isOnGrid && state.selection.count == 1)
   }
 
+  /// A mode's table lists no row for Ctrl-C's action; the config can still
+  /// bind it there.
+  @Test func theConfigBindsMoreKeysToAModesCancel() {
+    var state = Self.started([KeyRebinding(mode: "tray", action: "cancel", keys: [.char("x")])])
+    state.press(.char(" "), .char("t"))
+    #expect(state.options.keys[TrayMode.self].keys(for: .cancel) == [.char("x"), .ctrl("c")])
+    #expect(state.press(.char("x")).outcome == .cancelled)
+  }
+
   @Test func aKeyAModeBindsItselfStaysTheModes() {
     var state = Self.started([KeyRebinding(mode: "preview", action: "facts", keys: [.escape])])
     state.press(.char("v"), .escape)
