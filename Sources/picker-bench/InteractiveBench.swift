@@ -57,7 +57,7 @@ struct InteractiveBench: ParsableCommand {
     var started = false
     let wanted = photos
     loop.onFrame = { state in
-      guard let scope = state.scopeStacks.first?.last, scope.hasLoadedOnce else { return false }
+      guard let scope = state.grid.scopeStacks.first?.last, scope.hasLoadedOnce else { return false }
       if let due = terminal.takeAnswered() {
         latencies.append(Double(DispatchTime.now().uptimeNanoseconds - due) / 1e6)
       }
@@ -65,7 +65,7 @@ struct InteractiveBench: ParsableCommand {
         started = true
         terminal.start()
       }
-      let scrolled = state.activeSource == 0 ? scope.focus : 0
+      let scrolled = state.grid.activeSource == 0 ? scope.focus : 0
       if scrolled >= wanted || (!scope.offersMore && scope.focus >= scope.cellCount - 1) { return true }
       if terminal.isIdle {
         terminal.queue(Self.round[step % Self.round.count])
@@ -76,7 +76,7 @@ struct InteractiveBench: ParsableCommand {
     _ = loop.run()
     let endRSS = Double(ScrollBench.residentKilobytes()) / 1024
     pipeline.shutdown()
-    report(latencies, scrolled: loop.state.scopeStacks[0].last?.focus ?? 0, endRSS: endRSS)
+    report(latencies, scrolled: loop.state.grid.scopeStacks[0].last?.focus ?? 0, endRSS: endRSS)
   }
 
   private func report(_ latencies: [Double], scrolled: Int, endRSS: Double) {

@@ -6,6 +6,7 @@ finishes its pictures. The picker must never be left stopped after fg
 
 from __future__ import annotations
 
+import re
 import subprocess
 import time
 import uuid
@@ -155,7 +156,10 @@ def test_kill_ends_a_suspended_picker_at_once(shell, picker_bin, tmp_path, comma
         # the job go, `wait` answers 148 (still stopped) at once.
         shell.send("clear; kill %1; for i in $(seq 200); do wait %1 2>/dev/null; r=$?; [ $r != 148 ] && break; "
                    "sleep 0.05; done; echo rc=$r; jobs; echo jobs-listed", "Enter")
-        shell.wait(lambda s: "jobs-listed" in s and "rc=" in s, f"kill answered (run {run})")
+        # The answer's lines, not the command line typed (shown before
+        # `clear` runs, it holds both words too).
+        shell.wait(lambda s: re.search(r"^rc=\d+\s*$", s, re.M) and re.search(r"^jobs-listed\s*$", s, re.M),
+                   f"kill answered (run {run})")
         deadline = time.monotonic() + 10
         while shell.picker_state() is not None:
             assert time.monotonic() < deadline, f"run {run}: the killed picker is still there: {shell.states()}"

@@ -47,7 +47,7 @@ extension AppState {
   mutating func answerLoad(from effects: [Effect], with items: [PhotoItem], total: Int? = nil, hasMore: Bool = false)
     -> [Effect]
   {
-    guard let load = effects.loads.last(where: { $0.sourceIndex == activeSource }) else {
+    guard let load = effects.loads.last(where: { $0.sourceIndex == grid.activeSource }) else {
       Issue.record("no load for the active source in \(effects)")
       return []
     }
@@ -75,7 +75,7 @@ extension AppState {
 extension AppState {
   /// A report for the mode on top, as its task would post it.
   func messageToTop(_ message: some Hashable & Sendable) -> AppEvent {
-    .modeMessage(modeID: modeStack.last!.id, AnyHashableSendable(message))
+    .modeMessage(modeID: modes.top!.id, AnyHashableSendable(message))
   }
 }
 

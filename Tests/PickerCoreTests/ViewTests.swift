@@ -8,7 +8,7 @@ import Testing
     var (state, effects) = Fixture.started(
       sources: [Fixture.source("Files"), Fixture.source("Picked", capabilities: [])], options: options,
       size: TerminalSize(width: 48, height: 20))
-    state.sizeLevel = 0
+    state.grid.sizeLevel = 0
     return (state, effects)
   }
 
@@ -131,7 +131,7 @@ import Testing
   @Test func indexingNewsGoesBeforeTheTmuxHint() {
     var (state, _) = Fixture.started()
     state.notice = Notice("pixel thumbnails: tmux set -g allow-passthrough on", isHint: true)
-    state.sourceStatus[0] = "Indexing 1,200 of ~5,000"
+    state.sources[0].status = "Indexing 1,200 of ~5,000"
     #expect(AppView.render(state, theme: .monochrome).plainText.contains("Indexing 1,200 of ~5,000"))
     state.notice = Notice("Nothing picked yet")
     #expect(!AppView.render(state, theme: .monochrome).plainText.contains("Indexing"))

@@ -3,25 +3,25 @@ extension AppState {
   /// as near as the row allows; day headers are stepped over. Past the
   /// last row, to the last cell when `clampToEnds`.
   mutating func moveRows(_ rows: Int, clampToEnds: Bool) {
-    let grid = gridRows
-    if grid.isUniform {
+    let rowsShown = gridRows
+    if rowsShown.isUniform {
       if rows == -1 { return moveFocus(by: -layout.columns, clampToEnds: false) }
       if rows == 1 { return moveDown() }
       return moveFocus(by: rows * layout.visibleCells / max(1, layout.visibleRows), clampToEnds: clampToEnds)
     }
     guard var scope else { return }
     let step = rows < 0 ? -1 : 1
-    var row = grid.row(ofCell: scope.focus)
-    let column = scope.focus - grid.cells(inRow: row).lowerBound
+    var row = rowsShown.row(ofCell: scope.focus)
+    let column = scope.focus - rowsShown.cells(inRow: row).lowerBound
     var moved = 0
-    while moved < abs(rows), let next = grid.tileRow(from: row, step: step) {
+    while moved < abs(rows), let next = rowsShown.tileRow(from: row, step: step) {
       row = next
       moved += 1
     }
     if moved == 0 {
       if clampToEnds { scope.focus = step < 0 ? 0 : scope.cellCount - 1 }
     } else {
-      let cells = grid.cells(inRow: row)
+      let cells = rowsShown.cells(inRow: row)
       scope.focus = min(cells.lowerBound + column, cells.upperBound - 1)
     }
     self.scope = scope
@@ -41,9 +41,9 @@ extension AppState {
   /// Rows of tiles a page key moves.
   var rowsPerPage: Int {
     guard let scope else { return 1 }
-    let grid = gridRows
-    let shown = grid.visibleRowCount(from: scope.scrollRow, layout: layout)
-    let headers = (scope.scrollRow..<(scope.scrollRow + shown)).filter(grid.isHeader).count
+    let rowsShown = gridRows
+    let shown = rowsShown.visibleRowCount(from: scope.scrollRow, layout: layout)
+    let headers = (scope.scrollRow..<(scope.scrollRow + shown)).filter(rowsShown.isHeader).count
     return max(1, shown - headers)
   }
 
@@ -96,15 +96,15 @@ extension AppState {
     case .back:
       return goToParent()
     case .loadMore:
-      if signInNeeded[activeSource] != nil {
-        openSignIn(for: activeSource)
+      if sources[grid.activeSource].signInNeeded != nil {
+        openSignIn(for: grid.activeSource)
         return []
       }
       // In place: a copy of the scope would copy every loaded item.
-      let top = scopeStacks[activeSource].count - 1
-      if scopeStacks[activeSource][top].revealPrefetched() { return [] }
-      scopeStacks[activeSource][top].revealOnArrival = true
-      return scope.isLoading ? [] : loadNextPage(sourceIndex: activeSource)
+      let top = grid.scopeStacks[grid.activeSource].count - 1
+      if grid.scopeStacks[grid.activeSource][top].revealPrefetched() { return [] }
+      grid.scopeStacks[grid.activeSource][top].revealOnArrival = true
+      return scope.isLoading ? [] : loadNextPage(sourceIndex: grid.activeSource)
     case .item(let index):
       let item = scope.items[index]
       if case .folder = item.kind { return open(folder: item) }
@@ -115,9 +115,9 @@ extension AppState {
 
   mutating func open(folder item: PhotoItem) -> [Effect] {
     let label = Sanitizer.sanitize(item.title)
-    let child = makeScope(.folder(item.id), label: label, sort: scope?.sort ?? .name, of: activeSource)
-    scopeStacks[activeSource].append(child)
-    return loadNextPage(sourceIndex: activeSource)
+    let child = makeScope(.folder(item.id), label: label, sort: scope?.sort ?? .name, of: grid.activeSource)
+    grid.scopeStacks[grid.activeSource].append(child)
+    return loadNextPage(sourceIndex: grid.activeSource)
   }
 
   /// Opens a stack like an album: its photos, the focus on its cover.
@@ -125,12 +125,12 @@ extension AppState {
     guard let stack = item.stack else { return [] }
     // Named by its cover, the photo its tile showed.
     let label = "×\(stack.count) " + Sanitizer.sanitize(stack.members[stack.coverIndex].title)
-    var child = makeScope(.stack(coverID: item.id), label: label, sort: scope?.sort ?? .name, of: activeSource)
+    var child = makeScope(.stack(coverID: item.id), label: label, sort: scope?.sort ?? .name, of: grid.activeSource)
     var page = Page(items: stack.members, hasMore: false, total: stack.count)
     page.days = Self.days(of: stack.members, placesFrom: scope?.days)
     child.receive(page)
     child.focus = 1 + stack.coverIndex
-    scopeStacks[activeSource].append(child)
+    grid.scopeStacks[grid.activeSource].append(child)
     return []
   }
 
@@ -158,16 +158,18 @@ extension AppState {
   /// results, an opened stack and a folder each are one), else leave,
   /// asking first when there are picks.
   mutating func goBack() -> [Effect] {
-    guard scopeStacks.indices.contains(activeSource), scopeStacks[activeSource].count > 1 else {
+    guard grid.scopeStacks.indices.contains(grid.activeSource), grid.scopeStacks[grid.activeSource].count > 1 else {
       return quitAsking()
     }
     return goToParent()
   }
 
   mutating func goToParent() -> [Effect] {
-    guard scopeStacks.indices.contains(activeSource), scopeStacks[activeSource].count > 1 else { return [] }
-    scopeStacks[activeSource].removeLast()
-    return relistIfNeeded(sourceIndex: activeSource)
+    guard grid.scopeStacks.indices.contains(grid.activeSource), grid.scopeStacks[grid.activeSource].count > 1 else {
+      return []
+    }
+    grid.scopeStacks[grid.activeSource].removeLast()
+    return relistIfNeeded(sourceIndex: grid.activeSource)
   }
 
   /// Shows another source: its sign-in form if it waits for one, and a
@@ -177,15 +179,16 @@ extension AppState {
     guard sources.indices.contains(index) else { return [] }
     // Photos shown again: files added or removed meanwhile are looked for.
     let refresh: [Effect] =
-      index != activeSource && sources[index].capabilities.contains(.timeline) ? [.refresh(sourceIndex: index)] : []
-    activeSource = index
+      index != grid.activeSource && sources[index].capabilities.contains(.timeline)
+      ? [.refresh(sourceIndex: index)] : []
+    grid.activeSource = index
     leaveAllModes()
-    if signInNeeded[index] != nil {
+    if sources[index].signInNeeded != nil {
       openSignIn(for: index)
       return refresh
     }
-    guard let top = scopeStacks[index].last, top.error != nil, top.canRequestPage else { return refresh }
-    scopeStacks[index][scopeStacks[index].count - 1].error = nil
+    guard let top = grid.scopeStacks[index].last, top.error != nil, top.canRequestPage else { return refresh }
+    grid.scopeStacks[index][grid.scopeStacks[index].count - 1].error = nil
     return refresh + loadNextPage(sourceIndex: index)
   }
 
@@ -195,16 +198,16 @@ extension AppState {
       notice = Notice("A stack keeps the order its photos were taken in")
       return []
     }
-    guard sources[activeSource].capabilities.contains(.sorting) else {
-      notice = Notice("\(sources[activeSource].title) keeps its own order")
+    guard sources[grid.activeSource].capabilities.contains(.sorting) else {
+      notice = Notice("\(sources[grid.activeSource].title) keeps its own order")
       return []
     }
     if case .search = scope.kind { return [] }
     // A new generation drops pages still in flight for the old order.
-    var fresh = makeScope(scope.kind, label: scope.label, sort: scope.sort.next, of: activeSource)
+    var fresh = makeScope(scope.kind, label: scope.label, sort: scope.sort.next, of: grid.activeSource)
     fresh.scrollRow = 0
     self.scope = fresh
-    return loadNextPage(sourceIndex: activeSource)
+    return loadNextPage(sourceIndex: grid.activeSource)
   }
 
   /// The largest page End asks for at a time.
@@ -220,7 +223,7 @@ extension AppState {
 
   /// Asks for the page after what the top scope of `sourceIndex` has loaded.
   mutating func loadNextPage(sourceIndex: Int) -> [Effect] {
-    guard var scope = scopeStacks[sourceIndex].last, scope.canRequestPage else { return [] }
+    guard var scope = grid.scopeStacks[sourceIndex].last, scope.canRequestPage else { return [] }
     let pageSize = layout.pageSize(requested: options.pageSize)
     // Pages count photos: folded into stacks, one may fill only part of
     // the screen, and the next is shown as it comes rather than kept for
@@ -241,7 +244,7 @@ extension AppState {
     }
     let request = PageRequest(offset: scope.nextOffset, limit: limit, sort: scope.sort)
     scope.loadingOffset = request.offset
-    scopeStacks[sourceIndex][scopeStacks[sourceIndex].count - 1] = scope
+    grid.scopeStacks[sourceIndex][grid.scopeStacks[sourceIndex].count - 1] = scope
     return [
       .load(PageLoad(sourceIndex: sourceIndex, scope: scope.kind, request: request, generation: scope.generation))
     ]
@@ -249,13 +252,13 @@ extension AppState {
 
   /// Where in the stacks a page result belongs, if its scope still exists.
   private func position(of load: PageLoad) -> Int? {
-    guard scopeStacks.indices.contains(load.sourceIndex) else { return nil }
-    return scopeStacks[load.sourceIndex].firstIndex { $0.generation == load.generation }
+    guard grid.scopeStacks.indices.contains(load.sourceIndex) else { return nil }
+    return grid.scopeStacks[load.sourceIndex].firstIndex { $0.generation == load.generation }
   }
 
   mutating func receive(_ page: Page, for load: PageLoad) -> [Effect] {
     guard let depth = position(of: load) else { return [] }
-    let scope = scopeStacks[load.sourceIndex][depth]
+    let scope = grid.scopeStacks[load.sourceIndex][depth]
     if scope.loadingNewerOffset == load.request.offset, load.request.offset < scope.baseOffset {
       receiveNewer(page, for: load, depth: depth)
       return []
@@ -269,11 +272,11 @@ extension AppState {
     // A listing read again replaces what is shown: the focus goes back to
     // the photo focused now (the user may have moved or jumped meanwhile).
     if scope.relisting, case .item(let focused)? = scope.cell(at: scope.focus) {
-      scopeStacks[load.sourceIndex][depth].refocusItemID = scope.items[focused].id
+      grid.scopeStacks[load.sourceIndex][depth].refocusItemID = scope.items[focused].id
     }
-    scopeStacks[load.sourceIndex][depth].receive(page)
+    grid.scopeStacks[load.sourceIndex][depth].receive(page)
     leaveEmptyStartingSource()
-    let isTop = depth == scopeStacks[load.sourceIndex].count - 1
+    let isTop = depth == grid.scopeStacks[load.sourceIndex].count - 1
     restoreFocus(in: load.sourceIndex, depth: depth)
     var follow = isTop ? followSeekToEnd(sourceIndex: load.sourceIndex) + followSeek(sourceIndex: load.sourceIndex) : []
     if isTop && follow.isEmpty { follow = keepEnd(sourceIndex: load.sourceIndex) }
@@ -286,22 +289,22 @@ extension AppState {
   /// paths), show one that has something instead, unless the user has
   /// already moved on.
   private mutating func leaveEmptyStartingSource() {
-    guard !hasInteracted, !keepsStartingSource, scopeStacks[activeSource].count == 1,
-      let root = scopeStacks[activeSource].first,
+    guard !grid.hasInteracted, !grid.keepsStartingSource, grid.scopeStacks[grid.activeSource].count == 1,
+      let root = grid.scopeStacks[grid.activeSource].first,
       root.hasLoadedOnce, root.items.isEmpty, !root.hasMore, root.error == nil
     else { return }
-    let candidates = scopeStacks.indices.filter { $0 != activeSource }
-    if let next = candidates.first(where: { !(scopeStacks[$0].first?.items.isEmpty ?? true) })
-      ?? candidates.first(where: { !(scopeStacks[$0].first?.hasLoadedOnce ?? true) })
+    let candidates = grid.scopeStacks.indices.filter { $0 != grid.activeSource }
+    if let next = candidates.first(where: { !(grid.scopeStacks[$0].first?.items.isEmpty ?? true) })
+      ?? candidates.first(where: { !(grid.scopeStacks[$0].first?.hasLoadedOnce ?? true) })
     {
-      activeSource = next
+      grid.activeSource = next
     }
   }
 
   mutating func receiveFailure(_ message: String, for load: PageLoad) -> [Effect] {
     guard let depth = position(of: load) else { return [] }
-    scopeStacks[load.sourceIndex][depth].fail(message)
-    if load.sourceIndex == activeSource {
+    grid.scopeStacks[load.sourceIndex][depth].fail(message)
+    if load.sourceIndex == grid.activeSource {
       notice = Notice(message, isError: true)
     }
     return []
@@ -309,10 +312,10 @@ extension AppState {
 
   /// Exit 1 when every source's root has loaded and none has anything.
   private func finishIfNothingToPick() -> [Effect] {
-    let roots = scopeStacks.compactMap(\.first)
+    let roots = grid.scopeStacks.compactMap(\.first)
     guard roots.count == sources.count,
       roots.allSatisfy({ $0.hasLoadedOnce && $0.items.isEmpty && !$0.hasMore && $0.error == nil }),
-      scopeStacks.allSatisfy({ $0.count == 1 })
+      grid.scopeStacks.allSatisfy({ $0.count == 1 })
     else { return [] }
     return [.finish(.nothingToPick)]
   }
@@ -326,25 +329,25 @@ extension AppState {
     // the screen is not full.
     if scope.stacking != nil, scope.items.count < layout.visibleCells { _ = scope.revealPrefetched() }
     scope.clampFocus()
-    let grid = GridRows(scope: scope, columns: layout.columns)
-    let focusRow = grid.row(ofCell: scope.focus)
+    let rowsShown = GridRows(scope: scope, columns: layout.columns)
+    let focusRow = rowsShown.row(ofCell: scope.focus)
     // The day's header stays in view above its first row.
-    let topWanted = grid.topRow(showingHeaderOf: focusRow)
+    let topWanted = rowsShown.topRow(showingHeaderOf: focusRow)
     if topWanted < scope.scrollRow { scope.scrollRow = topWanted }
-    if focusRow >= scope.scrollRow + grid.visibleRowCount(from: scope.scrollRow, layout: layout) {
-      scope.scrollRow = grid.firstRow(showingLast: focusRow, layout: layout)
+    if focusRow >= scope.scrollRow + rowsShown.visibleRowCount(from: scope.scrollRow, layout: layout) {
+      scope.scrollRow = rowsShown.firstRow(showingLast: focusRow, layout: layout)
     }
-    let rows = grid.count
-    let lastTop = rows > 0 ? grid.firstRow(showingLast: rows - 1, layout: layout) : 0
+    let rows = rowsShown.count
+    let lastTop = rows > 0 ? rowsShown.firstRow(showingLast: rows - 1, layout: layout) : 0
     scope.scrollRow = max(0, min(scope.scrollRow, lastTop))
     self.scope = scope
     if scope.hasNewer, scope.hasLoadedOnce, scope.seekItem == nil, scope.error == nil, focusRow <= layout.visibleRows {
-      let newer = loadNewerPage(sourceIndex: activeSource)
+      let newer = loadNewerPage(sourceIndex: grid.activeSource)
       if !newer.isEmpty { return newer }
     }
     let nearEnd = rows - focusRow <= layout.visibleRows + 1
     if scope.hasLoadedOnce, scope.hasMore, scope.canRequestPage, scope.error == nil, nearEnd {
-      return loadNextPage(sourceIndex: activeSource)
+      return loadNextPage(sourceIndex: grid.activeSource)
     }
     return []
   }

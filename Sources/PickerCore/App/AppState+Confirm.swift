@@ -32,7 +32,7 @@ extension AppState {
       }
       check = PickCheck(
         outputs: [output], titles: [item.title], keys: [nil],
-        pickedKeys: [SelectionKey(sourceID: sources[activeSource].id, itemID: item.id)])
+        pickedKeys: [SelectionKey(sourceID: sources[grid.activeSource].id, itemID: item.id)])
     }
     if let refusal = refusal(toPrint: check) {
       notice = Notice(refusal, isError: true)
@@ -51,7 +51,7 @@ extension AppState {
     let isGone = { (output: PickedOutput) in if case .local(let path) = output { missing.contains(path) } else { false }
     }
     let goneKeys = zip(check.outputs, check.keys).compactMap { isGone($0) ? $1 : nil }
-    missingPicks.formUnion(goneKeys)
+    confirmFlow.missingPicks.formUnion(goneKeys)
     let kept = check.outputs.indices.filter { !isGone(check.outputs[$0]) }
     let firstGone = check.outputs.indices.first { isGone(check.outputs[$0]) }.map {
       Sanitizer.sanitize(check.titles[$0])
@@ -68,8 +68,8 @@ extension AppState {
       notice = Notice("\(gone): nothing to print", isError: true)
       return []
     }
-    guard missing.isSubset(of: acknowledgedMissing) else {
-      acknowledgedMissing = missing
+    guard missing.isSubset(of: confirmFlow.acknowledgedMissing) else {
+      confirmFlow.acknowledgedMissing = missing
       let others = kept.count == 1 ? "the other one" : "the other \(kept.count)"
       notice = Notice("\(gone) (✗ in the tray): Enter again prints \(others), t then x removes it", isError: true)
       return []
@@ -93,7 +93,7 @@ extension AppState {
   }
 
   private mutating func finishConfirm(_ check: PickCheck) -> [Effect] {
-    confirmed = check
+    confirmFlow.confirmed = check
     let paths = check.localPaths
     if paths.count < check.outputs.count { return startDownload(check.outputs, titles: check.titles) }
     return [.finish(.picked(paths))]

@@ -14,7 +14,7 @@ extension AppState {
       scope.seekItem = total - 1
       scope.holdsEnd = true
       self.scope = scope
-      return loadNextPage(sourceIndex: activeSource)
+      return loadNextPage(sourceIndex: grid.activeSource)
     }
     scope.holdsEnd = true
     var effects: [Effect] = []
@@ -24,7 +24,7 @@ extension AppState {
     }
     scope.focus = scope.lastItemIndex
     self.scope = scope
-    if scope.seeksEnd && scope.canRequestPage { effects = loadNextPage(sourceIndex: activeSource) }
+    if scope.seeksEnd && scope.canRequestPage { effects = loadNextPage(sourceIndex: grid.activeSource) }
     scrollToBottom()
     return effects
   }
@@ -32,9 +32,9 @@ extension AppState {
   /// Scrolls so the last row (Load-more's, when shown) is on screen; the
   /// focus stays visible (see `keepFocusVisibleAndPrefetch`).
   mutating func scrollToBottom() {
-    let grid = gridRows
-    guard var scope, grid.count > 0 else { return }
-    scope.scrollRow = grid.firstRow(showingLast: grid.count - 1, layout: layout)
+    let rowsShown = gridRows
+    guard var scope, rowsShown.count > 0 else { return }
+    scope.scrollRow = rowsShown.firstRow(showingLast: rowsShown.count - 1, layout: layout)
     self.scope = scope
   }
 
@@ -42,7 +42,7 @@ extension AppState {
   /// focus goes back to the last photo, and when the listing grew past
   /// what is loaded, End runs again.
   mutating func keepEnd(sourceIndex: Int) -> [Effect] {
-    guard sourceIndex == activeSource, isOnGrid, let scope, scope.holdsEnd, scope.seekItem == nil, !scope.seeksEnd,
+    guard sourceIndex == grid.activeSource, isOnGrid, let scope, scope.holdsEnd, scope.seekItem == nil, !scope.seeksEnd,
       !scope.relisting, scope.loadingOffset == nil
     else { return [] }
     if scope.offersMore { return focusLastItem() }
@@ -54,7 +54,7 @@ extension AppState {
 
   /// A page arrived while End was seeking the end: follow it there.
   mutating func followSeekToEnd(sourceIndex: Int) -> [Effect] {
-    guard sourceIndex == activeSource, var scope, scope.seeksEnd else { return [] }
+    guard sourceIndex == grid.activeSource, var scope, scope.seeksEnd else { return [] }
     if !scope.hasMore { scope.seeksEnd = false }
     scope.focus = scope.lastItemIndex
     self.scope = scope

@@ -2,7 +2,7 @@ extension AppState {
   /// Says in the footer that an unfinished run's picks can come back.
   public mutating func offerResume(_ offer: ResumeOffer) {
     guard !offer.photos.isEmpty else { return }
-    resumeOffer = offer
+    confirmFlow.resumeOffer = offer
     let count = offer.photos.count
     let noun = count == 1 ? "pick" : "picks"
     notice = Notice("\(count) \(noun) from a run that did not finish: R restores \(count == 1 ? "it" : "them")")
@@ -11,11 +11,11 @@ extension AppState {
   /// Adds the offered picks to the selection (after what is picked already,
   /// within --max) and says how many came back and how many could not.
   public mutating func restorePicks() {
-    guard let offer = resumeOffer else {
+    guard let offer = confirmFlow.resumeOffer else {
       notice = Notice("Nothing to restore: no earlier run left picks")
       return
     }
-    resumeOffer = nil
+    confirmFlow.resumeOffer = nil
     var restored = 0
     var overLimit = 0
     for photo in offer.photos where !selection.contains(photo.key) {

@@ -18,14 +18,14 @@ extension AppState {
     guard sources.indices.contains(index) else { return [] }
     switch change {
     case .status(let text):
-      sourceStatus[index] = text
+      sources[index].status = text
       return []
     case .contentChanged:
       // Every listing of the source may have changed; the one on screen is
       // listed again now, the others when they are shown again.
-      for depth in scopeStacks[index].indices {
-        if case .stack = scopeStacks[index][depth].kind { continue }
-        scopeStacks[index][depth].needsRelist = true
+      for depth in grid.scopeStacks[index].indices {
+        if case .stack = grid.scopeStacks[index][depth].kind { continue }
+        grid.scopeStacks[index][depth].needsRelist = true
       }
       return relistIfNeeded(sourceIndex: index)
     }
@@ -37,9 +37,9 @@ extension AppState {
   /// with a page, a jump or End waits until it is done (its page arriving
   /// calls this again).
   mutating func relistIfNeeded(sourceIndex index: Int) -> [Effect] {
-    guard scopeStacks.indices.contains(index), var top = scopeStacks[index].last, top.needsRelist,
+    guard grid.scopeStacks.indices.contains(index), var top = grid.scopeStacks[index].last, top.needsRelist,
       top.hasLoadedOnce, top.loadingOffset == nil, top.loadingNewerOffset == nil, top.seekItem == nil, !top.seeksEnd,
-      typedAhead.isEmpty
+      grid.typedAhead.isEmpty
     else { return [] }
     if case .item(let focused)? = top.cell(at: top.focus) { top.refocusItemID = top.items[focused].id }
     let pageSize = layout.pageSize(requested: options.pageSize)
@@ -47,17 +47,17 @@ extension AppState {
     let request = PageRequest(
       offset: top.baseOffset, limit: max(pageSize, min(top.loadedPhotoCount, Self.seekPageLimit)), sort: top.sort)
     top.startRelisting()
-    scopeStacks[index][scopeStacks[index].count - 1] = top
+    grid.scopeStacks[index][grid.scopeStacks[index].count - 1] = top
     return [.load(PageLoad(sourceIndex: index, scope: top.kind, request: request, generation: top.generation))]
   }
 
   /// The relisted page is in: the focus goes back to its photo.
   mutating func restoreFocus(in sourceIndex: Int, depth: Int) {
-    guard let id = scopeStacks[sourceIndex][depth].refocusItemID else { return }
-    scopeStacks[sourceIndex][depth].refocusItemID = nil
-    let scope = scopeStacks[sourceIndex][depth]
+    guard let id = grid.scopeStacks[sourceIndex][depth].refocusItemID else { return }
+    grid.scopeStacks[sourceIndex][depth].refocusItemID = nil
+    let scope = grid.scopeStacks[sourceIndex][depth]
     if let index = scope.itemIndex(ofPhotoID: id) {
-      scopeStacks[sourceIndex][depth].focus = index + (scope.isRoot ? 0 : 1)
+      grid.scopeStacks[sourceIndex][depth].focus = index + (scope.isRoot ? 0 : 1)
     }
   }
 }

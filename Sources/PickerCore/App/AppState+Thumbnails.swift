@@ -24,14 +24,14 @@ extension AppState {
     // A mode that shows pictures of its own (the preview, compare) says which.
     if let wanted = topMode?.wantedImages(app: self) { return wanted }
     guard let scope, options.showsThumbnails else { return [] }
-    let grid = gridRows
-    let shown = grid.visibleRowCount(from: scope.scrollRow, layout: layout)
+    let rowsShown = gridRows
+    let shown = rowsShown.visibleRowCount(from: scope.scrollRow, layout: layout)
     let visible = scope.scrollRow..<(scope.scrollRow + shown)
     let below = visible.upperBound..<(visible.upperBound + shown)
     let above = max(0, scope.scrollRow - 1)..<scope.scrollRow
     var requests: [ImageRequest] = []
     func add(rows: Range<Int>, priority: Int) {
-      for index in rows.flatMap({ grid.cells(inRow: $0) }) {
+      for index in rows.flatMap({ rowsShown.cells(inRow: $0) }) {
         guard case .item(let itemIndex)? = scope.cell(at: index),
           let key = thumbnailKey(for: scope.items[itemIndex])
         else { continue }

@@ -9,8 +9,8 @@ extension AppState {
   var focusAwaitsPage: Bool {
     guard let scope else { return false }
     if !scope.hasLoadedOnce { return true }
-    guard scope.error == nil, signInNeeded[activeSource] == nil else { return false }
-    return carriedMove != nil || (scope.revealOnArrival && scope.hasMore)
+    guard scope.error == nil, sources[grid.activeSource].signInNeeded == nil else { return false }
+    return grid.carriedMove != nil || (scope.revealOnArrival && scope.hasMore)
   }
 
   /// End is still on its way to the last photo: Enter, Space and the
@@ -28,9 +28,9 @@ extension AppState {
     guard isOnGrid else { return false }
     let action = options.keys.grid.action(for: key)
     if action == .cancel || action == .quit || action == .back { return false }
-    if endInFlight { return !typedAhead.isEmpty || action == .activate || action == .toggle || action == .preview }
+    if endInFlight { return !grid.typedAhead.isEmpty || action == .activate || action == .toggle || action == .preview }
     guard focusAwaitsPage else { return false }
-    return !typedAhead.isEmpty || action?.actsOnPhotos == true
+    return !grid.typedAhead.isEmpty || action?.actsOnPhotos == true
   }
 
   /// A move that ran past the loaded photos while the next page comes
@@ -38,18 +38,20 @@ extension AppState {
   /// land 60 screens down, not one page boundary short per page).
   mutating func carry(_ amount: Int, rows: Bool) {
     guard amount > 0, let scope, scope.revealOnArrival, scope.hasMore else { return }
-    carriedMove = CarriedMove(amount: amount, inRows: rows, generation: scope.generation)
+    grid.carriedMove = CarriedMove(amount: amount, inRows: rows, generation: scope.generation)
   }
 
   /// The page is in: the rest of the move is made.
   mutating func applyCarriedMove() {
-    guard let move = carriedMove, isOnGrid, let scope else { return }
+    guard let move = grid.carriedMove, isOnGrid, let scope else { return }
     guard move.generation == scope.generation else {
-      carriedMove = nil
+      grid.carriedMove = nil
       return
     }
-    if scope.revealOnArrival && scope.hasMore && scope.error == nil && signInNeeded[activeSource] == nil { return }
-    carriedMove = nil
+    if scope.revealOnArrival && scope.hasMore && scope.error == nil && sources[grid.activeSource].signInNeeded == nil {
+      return
+    }
+    grid.carriedMove = nil
     if move.inRows {
       moveRows(move.amount, clampToEnds: true)
     } else {
@@ -59,12 +61,12 @@ extension AppState {
 
   /// Applies the keys typed ahead once their page is there.
   mutating func replayTypedAhead() -> [Effect] {
-    guard !typedAhead.isEmpty, isOnGrid, !focusAwaitsPage, !endInFlight else { return [] }
-    let keys = typedAhead
-    typedAhead = []
+    guard !grid.typedAhead.isEmpty, isOnGrid, !focusAwaitsPage, !endInFlight else { return [] }
+    let keys = grid.typedAhead
+    grid.typedAhead = []
     // Typed for a scope the user has left (another source clicked, a folder
     // opened): they would act on photos never seen.
-    guard scope?.generation == typedAheadScope else { return [] }
+    guard scope?.generation == grid.typedAheadScope else { return [] }
     var effects: [Effect] = []
     for key in keys { effects += update(.key(key)) }
     return effects

@@ -6,6 +6,12 @@ public struct SourceSummary: Hashable, Sendable {
   public var icon: String
   public var capabilities: SourceCapabilities
   public var rootLabel: String
+  /// What the source says of work it does by itself ("Indexing 1,200 of
+  /// ~5,000"), shown while it is on screen.
+  public var status: String?
+  /// The form of a source that waits for the user to sign in; the bar
+  /// marks it with *.
+  public var signInNeeded: AuthPrompt?
 
   public init(id: String, title: String, icon: String, capabilities: SourceCapabilities, rootLabel: String) {
     self.id = id

@@ -9,18 +9,18 @@ extension AppState {
       effects = start()
     case .key(let key):
       notice = nil
-      hasInteracted = true
+      grid.hasInteracted = true
       if isTooSmall && !actsWhileTooSmall(key) {
         effects = []
       } else if waitsForPage(before: key) {
-        if typedAhead.isEmpty { typedAheadScope = scope?.generation }
-        typedAhead.append(key)
+        if grid.typedAhead.isEmpty { grid.typedAheadScope = scope?.generation }
+        grid.typedAhead.append(key)
         effects = []
       } else {
         effects = handle(key)
       }
     case .mouse(let mouse):
-      hasInteracted = true
+      grid.hasInteracted = true
       effects = isTooSmall ? [] : handle(mouse)
     case .resize(let newSize):
       size = newSize
@@ -50,11 +50,11 @@ extension AppState {
       effects = receiveCheck(check, missing: missing, notFiles: notFiles)
     case .factsLoaded(let reference, var read):
       // The name was set when asked for, from the listing.
-      read.name = facts[reference]?.name ?? read.name
-      facts[reference] = read
+      read.name = readings.facts[reference]?.name ?? read.name
+      readings.facts[reference] = read
       effects = []
     case .sharpnessScored(let reference, let score):
-      sharpness[reference] = .some(score)
+      readings.sharpness[reference] = .some(score)
       effects = []
     }
     showNote()
@@ -83,9 +83,9 @@ extension AppState {
   private mutating func start() -> [Effect] {
     guard !sources.isEmpty else { return [.finish(.nothingToPick)] }
     var effects: [Effect] = []
-    for index in sources.indices where scopeStacks[index].isEmpty {
+    for index in sources.indices where grid.scopeStacks[index].isEmpty {
       let root = makeScope(.root, label: sources[index].rootLabel, of: index)
-      scopeStacks[index] = [root]
+      grid.scopeStacks[index] = [root]
       effects += loadNextPage(sourceIndex: index)
     }
     return effects
@@ -130,8 +130,8 @@ extension AppState {
     case .toggle: toggleFocused()
     case .activate: return activateFocused()
     case .parent: return goToParent()
-    case .nextSource: return switchSource(to: (activeSource + 1) % max(1, sources.count))
-    case .previousSource: return switchSource(to: (activeSource + sources.count - 1) % max(1, sources.count))
+    case .nextSource: return switchSource(to: (grid.activeSource + 1) % max(1, sources.count))
+    case .previousSource: return switchSource(to: (grid.activeSource + sources.count - 1) % max(1, sources.count))
     case .source(let index):
       if sources.indices.contains(index) { return switchSource(to: index) }
     case .search: openSearchPrompt()
@@ -141,8 +141,8 @@ extension AppState {
       } else {
         enter(TrayMode(focus: selection.count - 1))
       }
-    case .bigger: sizeLevel = min(sizeLevel + 1, GridLayout.thumbnailSizes.count - 1)
-    case .smaller: sizeLevel = max(sizeLevel - 1, 0)
+    case .bigger: grid.sizeLevel = min(grid.sizeLevel + 1, GridLayout.thumbnailSizes.count - 1)
+    case .smaller: grid.sizeLevel = max(grid.sizeLevel - 1, 0)
     case .cycleSort: return cycleSort()
     case .signOut: return signOut()
     case .help: enter(HelpMode())
@@ -199,17 +199,17 @@ extension AppState {
 
   /// The cell under a screen point, if it is on a tile.
   func cell(atX x: Int, y: Int, in scope: Scope) -> Int? {
-    let grid = gridRows
-    if grid.isUniform {
+    let rowsShown = gridRows
+    if rowsShown.isUniform {
       guard let (row, column) = layout.hit(x: x, y: y, scrollRow: scope.scrollRow) else { return nil }
       return row * layout.columns + column
     }
-    var top = layout.gridTop + grid.stickyLines(atRow: scope.scrollRow)
+    var top = layout.gridTop + rowsShown.stickyLines(atRow: scope.scrollRow)
     var row = scope.scrollRow
-    while row < grid.count, top < layout.gridTop + layout.gridHeight {
-      let height = grid.height(ofRow: row, layout: layout)
+    while row < rowsShown.count, top < layout.gridTop + layout.gridHeight {
+      let height = rowsShown.height(ofRow: row, layout: layout)
       if y < top + height {
-        let cells = grid.cells(inRow: row)
+        let cells = rowsShown.cells(inRow: row)
         let column = x / (layout.tileWidth + 1)
         guard !cells.isEmpty, x >= 0, x % (layout.tileWidth + 1) < layout.tileWidth,
           column < cells.count

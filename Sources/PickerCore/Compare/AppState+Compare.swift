@@ -43,7 +43,7 @@ extension AppState {
 
   /// A compared photo's size upright, once its facts are read.
   func comparedSize(_ photo: ComparedPhoto) -> PixelSize? {
-    facts[photo.reference]?.metadata.uprightSize
+    readings.facts[photo.reference]?.metadata.uprightSize
   }
 
   /// The active pane's photo and its box in screen pixels.
@@ -74,10 +74,10 @@ extension AppState {
     var intents: [ModeIntent] = []
     for photo in state.shown {
       guard case .file = photo.reference else { continue }
-      if facts[photo.reference] == nil {
+      if readings.facts[photo.reference] == nil {
         intents.append(.readFacts(photo.reference, name: Sanitizer.sanitize(photo.title), listed: nil))
       }
-      if sharpness[photo.reference] == nil { intents.append(.scoreSharpness(photo.reference)) }
+      if readings.sharpness[photo.reference] == nil { intents.append(.scoreSharpness(photo.reference)) }
     }
     return intents
   }
@@ -87,7 +87,7 @@ extension AppState {
   /// Each shown photo's sharpness as 0-100 of the sharpest shown, once all
   /// are scored; nil before, or for a photo that could not be.
   public func compareScores(_ state: CompareState) -> [Int?] {
-    let raw = state.shown.map { photo -> Double? in sharpness[photo.reference] ?? nil }
+    let raw = state.shown.map { photo -> Double? in readings.sharpness[photo.reference] ?? nil }
     let known = raw.compactMap { $0 }
     guard let top = known.max(), top > 0, known.count == raw.count else { return raw.map { _ in nil } }
     return raw.map { $0.map { Int(($0 / top * 100).rounded()) } }

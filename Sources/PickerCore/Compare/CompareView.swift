@@ -30,7 +30,7 @@ enum CompareView {
       screen.put(
         DisplayWidth.truncate(name, to: pane.width), x: pane.x, y: captionY,
         style: active ? theme.notice.bolded : theme.text)
-      var line = summary(state.facts[photo.reference])
+      var line = summary(state.readings.facts[photo.reference])
       if let score = scores[index] {
         // 0-100 of the sharpest shown; ★ marks it.
         line = (score == 100 ? "★ sharpest" : "sharpness \(score)") + (line.isEmpty ? "" : " · " + line)

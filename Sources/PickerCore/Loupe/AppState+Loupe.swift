@@ -26,7 +26,9 @@ extension AppState {
   /// as the preview opens), else what its source listed.
   public var previewedPhotoSize: PixelSize? {
     guard let item = previewedItem else { return nil }
-    if let reference = previewReference(for: item), let size = facts[reference]?.metadata.uprightSize { return size }
+    if let reference = previewReference(for: item), let size = readings.facts[reference]?.metadata.uprightSize {
+      return size
+    }
     return item.listedSize
   }
 }

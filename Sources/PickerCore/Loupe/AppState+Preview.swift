@@ -110,7 +110,7 @@ extension AppState {
   /// The previewed photo's facts, when not read yet: a local file's are
   /// read once; a remote photo's come from what its source listed.
   func previewFactsWanted() -> ModeIntent? {
-    guard let item = previewedItem, let reference = previewReference(for: item), facts[reference] == nil else {
+    guard let item = previewedItem, let reference = previewReference(for: item), readings.facts[reference] == nil else {
       return nil
     }
     let name = Sanitizer.sanitize(item.title)

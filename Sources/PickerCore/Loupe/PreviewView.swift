@@ -68,7 +68,7 @@ enum PreviewView {
     screen.fill(x: x, y: 0, width: width, height: screen.height - 1, style: theme.text)
     for y in 0..<(screen.height - 1) { screen.put("│", x: x, y: y, style: theme.border) }
     guard let item = state.previewedItem, let reference = state.previewReference(for: item) else { return }
-    let facts = state.facts[reference] ?? PhotoFacts(name: Sanitizer.sanitize(item.title), isLoading: true)
+    let facts = state.readings.facts[reference] ?? PhotoFacts(name: Sanitizer.sanitize(item.title), isLoading: true)
     var rows = facts.rows
     if let (score, count) = state.stackSharpness(of: item) {
       rows.append(("Sharpness", score == 100 ? "★ sharpest of a stack of \(count)" : "\(score) (stack of \(count))"))

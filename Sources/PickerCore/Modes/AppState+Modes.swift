@@ -3,41 +3,35 @@
 /// wait, unchanged, until the user comes back to them.
 extension AppState {
   /// No mode is open: the grid has the keys.
-  public var isOnGrid: Bool { modeStack.isEmpty }
+  public var isOnGrid: Bool { modes.isEmpty }
 
   /// The mode on top, which gets the keys.
-  public var topMode: (any ModeModel)? { modeStack.last?.base }
+  public var topMode: (any ModeModel)? { modes.top?.base }
 
   /// The mode on top when it is of this type.
-  public func top<Mode: ModeModel>(_ type: Mode.Type) -> Mode? { modeStack.last?.base as? Mode }
+  public func top<Mode: ModeModel>(_ type: Mode.Type) -> Mode? { modes.top?.base as? Mode }
 
   /// Opens `mode` over the one on screen; going back returns to it.
   mutating func enter(_ mode: some ModeModel) {
     // A mode may move the focus (the preview steps through photos): End's
     // hold on the last photo ends here, like at any other key.
     scope?.holdsEnd = false
-    modeStack.append(AnyMode(mode, id: nextModeID))
-    nextModeID += 1
+    modes.push(mode)
   }
 
   /// Back one mode: to the one below, the grid at last.
   mutating func leaveMode() {
-    _ = modeStack.popLast()
-  }
-
-  mutating func forgetModeReads() {
-    facts.removeAll()
-    sharpness.removeAll()
+    modes.pop()
   }
 
   /// Back to the grid (another source shown, a download done).
   mutating func leaveAllModes() {
-    modeStack.removeAll()
+    modes.removeAll()
   }
 
   /// A key for the mode on top.
   mutating func sendToTopMode(_ key: Key) -> [Effect] {
-    guard let entry = modeStack.last else { return [] }
+    guard let entry = modes.top else { return [] }
     var mode = entry.base
     let step = mode.handle(key, app: self)
     return settle(entry, as: mode, after: step)
@@ -45,7 +39,7 @@ extension AppState {
 
   /// A click, a drag or the wheel for the mode on top.
   mutating func sendToTopMode(_ mouse: MouseEvent) -> [Effect] {
-    guard let entry = modeStack.last else { return [] }
+    guard let entry = modes.top else { return [] }
     var mode = entry.base
     let step = mode.update(mouse: mouse, app: self)
     return settle(entry, as: mode, after: step)
@@ -53,7 +47,7 @@ extension AppState {
 
   /// After every event: the mode on top asks for what it shows.
   mutating func afterEventOfTopMode() -> [Effect] {
-    guard let entry = modeStack.last else { return [] }
+    guard let entry = modes.top else { return [] }
     var mode = entry.base
     let step = mode.afterEvent(app: self)
     return settle(entry, as: mode, after: step)
@@ -62,7 +56,7 @@ extension AppState {
   /// A report of a mode's task, to that mode wherever it is on the stack;
   /// dropped when it has left.
   mutating func deliver(_ message: AnyHashableSendable, toMode id: Int) -> [Effect] {
-    guard let entry = modeStack.first(where: { $0.id == id }) else { return [] }
+    guard let entry = modes.entry(id: id) else { return [] }
     var mode = entry.base
     let step = mode.receiveAny(message, app: self)
     return settle(entry, as: mode, after: step)
@@ -70,23 +64,17 @@ extension AppState {
 
   /// The modes on the stack that run tasks: those gone after an event are
   /// told to stop (`stopTasks(ofModesGoneFrom:)`).
-  var modesWithTasks: [Int] { modeStack.filter { type(of: $0.base).runsTasks }.map(\.id) }
+  var modesWithTasks: [Int] { modes.entries.filter { type(of: $0.base).runsTasks }.map(\.id) }
 
   func stopTasks(ofModesGoneFrom before: [Int]) -> [Effect] {
-    let now = Set(modeStack.map(\.id))
+    let now = Set(modes.entries.map(\.id))
     return before.filter { !now.contains($0) }.map { .stopModeTasks(modeID: $0) }
   }
 
   /// Puts the updated mode back where it was, or takes it off when it is
   /// done, then carries out what it asked for, in order.
   private mutating func settle(_ entry: AnyMode, as mode: any ModeModel, after step: ModeStep) -> [Effect] {
-    if let index = modeStack.firstIndex(where: { $0.id == entry.id }) {
-      if step.leaves {
-        modeStack.remove(at: index)
-      } else {
-        modeStack[index] = AnyMode(mode, id: entry.id)
-      }
-    }
+    modes.settle(id: entry.id, as: mode, leaves: step.leaves)
     return step.intents.flatMap { carryOut($0, of: entry.id) }
   }
 
@@ -107,16 +95,16 @@ extension AppState {
     case .grid(.search(let query)): return search(query)
     case .grid(.goToDate(let query)): return goToDate(query, today: options.today)
     case .readFacts(let reference, let name, let listed, let placed):
-      guard facts[reference] == nil else { return [] }
+      guard readings.facts[reference] == nil else { return [] }
       if let listed {
-        facts[reference] = listed
+        readings.facts[reference] = listed
         return []
       }
-      facts[reference] = PhotoFacts(name: name, isLoading: true)
+      readings.facts[reference] = PhotoFacts(name: name, isLoading: true)
       return [.readFacts(reference, placed: placed)]
     case .scoreSharpness(let reference):
-      guard sharpness[reference] == nil else { return [] }
-      sharpness[reference] = .some(nil)
+      guard readings.sharpness[reference] == nil else { return [] }
+      readings.sharpness[reference] = .some(nil)
       return [.scoreSharpness(reference)]
     case .run(let task): return [.modeTask(modeID: modeID, task)]
     case .finish(let outcome): return [.finish(outcome)]

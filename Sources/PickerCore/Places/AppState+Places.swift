@@ -9,15 +9,15 @@ extension AppState {
       return []
     }
     var effects: [Effect] = []
-    if index != activeSource { effects += switchSource(to: index) }
+    if index != grid.activeSource { effects += switchSource(to: index) }
     // P again inside Places: back to the countries.
-    let stack = scopeStacks[index]
+    let stack = grid.scopeStacks[index]
     if let first = stack.firstIndex(where: { Self.isPlaces($0.kind) }) {
-      scopeStacks[index].removeLast(stack.count - first - 1)
+      grid.scopeStacks[index].removeLast(stack.count - first - 1)
       return effects + relistIfNeeded(sourceIndex: index)
     }
     let places = makeScope(.folder(PlaceFolder.countries.id), label: "Places", sort: scope?.sort ?? .name, of: index)
-    scopeStacks[index].append(places)
+    grid.scopeStacks[index].append(places)
     return effects + loadNextPage(sourceIndex: index)
   }
 

@@ -1,8 +1,8 @@
 /// Search (`/`): the prompt, and the scope of results it opens.
 extension AppState {
   mutating func openSearchPrompt() {
-    guard sources[activeSource].capabilities.contains(.search) else {
-      notice = Notice("\(sources[activeSource].title) cannot search")
+    guard sources[grid.activeSource].capabilities.contains(.search) else {
+      notice = Notice("\(sources[grid.activeSource].title) cannot search")
       return
     }
     enter(SearchPrompt())
@@ -19,13 +19,13 @@ extension AppState {
     case .search(_, let within): folder = within
     // A stack's photos are few and on screen: its parent's folder is searched.
     case .stack:
-      let depth = scopeStacks[activeSource].count - 2
-      if depth >= 0, case .folder(let id) = scopeStacks[activeSource][depth].kind { folder = id }
+      let depth = grid.scopeStacks[grid.activeSource].count - 2
+      if depth >= 0, case .folder(let id) = grid.scopeStacks[grid.activeSource][depth].kind { folder = id }
     }
-    if case .search = current.kind { scopeStacks[activeSource].removeLast() }
+    if case .search = current.kind { grid.scopeStacks[grid.activeSource].removeLast() }
     let results = makeScope(
-      .search(query: query, folder: folder), label: "search: " + Sanitizer.sanitize(query), of: activeSource)
-    scopeStacks[activeSource].append(results)
-    return loadNextPage(sourceIndex: activeSource)
+      .search(query: query, folder: folder), label: "search: " + Sanitizer.sanitize(query), of: grid.activeSource)
+    grid.scopeStacks[grid.activeSource].append(results)
+    return loadNextPage(sourceIndex: grid.activeSource)
   }
 }

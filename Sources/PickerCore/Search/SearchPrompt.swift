@@ -29,7 +29,7 @@ public struct SearchPrompt: ModeModel {
 
   public func draw(app: AppState, theme: Theme, into screen: inout Screen) {
     FooterView.drawPrompt(
-      "Search \(app.sources[app.activeSource].title): ", typed: query, theme: theme, y: screen.height - 1,
+      "Search \(app.sources[app.grid.activeSource].title): ", typed: query, theme: theme, y: screen.height - 1,
       into: &screen)
   }
 }

@@ -1,7 +1,7 @@
 extension AppState {
   /// Shows the sign-in form of a source that waits for one.
   mutating func openSignIn(for index: Int) {
-    guard let prompt = signInNeeded[index] else { return }
+    guard let prompt = sources[index].signInNeeded else { return }
     if top(SignInMode.self)?.form.sourceIndex == index { return }
     enter(SignInMode(SignInForm(sourceIndex: index, prompt: prompt)))
   }
@@ -10,12 +10,12 @@ extension AppState {
   /// reason, the bar marks the source, and the form opens if the user is
   /// looking at that source (never over another source, help or search).
   mutating func receiveSignInNeeded(_ message: String, prompt: AuthPrompt, for load: PageLoad) -> [Effect] {
-    guard scopeStacks.indices.contains(load.sourceIndex),
-      let depth = scopeStacks[load.sourceIndex].firstIndex(where: { $0.generation == load.generation })
+    guard grid.scopeStacks.indices.contains(load.sourceIndex),
+      let depth = grid.scopeStacks[load.sourceIndex].firstIndex(where: { $0.generation == load.generation })
     else { return [] }
-    scopeStacks[load.sourceIndex][depth].fail(message)
-    signInNeeded[load.sourceIndex] = prompt
-    if load.sourceIndex == activeSource, isOnGrid || top(TrayMode.self) != nil {
+    grid.scopeStacks[load.sourceIndex][depth].fail(message)
+    sources[load.sourceIndex].signInNeeded = prompt
+    if load.sourceIndex == grid.activeSource, isOnGrid || top(TrayMode.self) != nil {
       openSignIn(for: load.sourceIndex)
     }
     return []
@@ -25,7 +25,7 @@ extension AppState {
   /// failed for want of it loads again.
   mutating func signedIn(sourceIndex index: Int) -> [Effect] {
     guard sources.indices.contains(index) else { return [] }
-    signInNeeded[index] = nil
+    sources[index].signInNeeded = nil
     notice = Notice("Signed in to \(sources[index].title)")
     return retryAfterSignIn(sourceIndex: index)
   }
@@ -37,7 +37,7 @@ extension AppState {
       notice = Notice("Download failed: \(error) (the selection is kept)", isError: true)
       return
     }
-    signInNeeded[index] = prompt
+    sources[index].signInNeeded = prompt
     var form = SignInForm(sourceIndex: index, prompt: prompt)
     form.error = error
     enter(SignInMode(form))
@@ -45,30 +45,30 @@ extension AppState {
 
   /// The scope on top of the source's stack loads again if it failed.
   private mutating func retryAfterSignIn(sourceIndex index: Int) -> [Effect] {
-    guard var top = scopeStacks[index].last else { return [] }
+    guard var top = grid.scopeStacks[index].last else { return [] }
     guard top.error != nil || !top.hasLoadedOnce else { return [] }
     top.error = nil
-    scopeStacks[index][scopeStacks[index].count - 1] = top
+    grid.scopeStacks[index][grid.scopeStacks[index].count - 1] = top
     return top.isLoading ? [] : loadNextPage(sourceIndex: index)
   }
 
   /// `O`: forget the credentials of the source on screen. Its pages are
   /// dropped; the selection stays.
   mutating func signOut() -> [Effect] {
-    guard sources[activeSource].capabilities.contains(.auth) else {
-      notice = Notice("\(sources[activeSource].title) has no sign-in")
+    guard sources[grid.activeSource].capabilities.contains(.auth) else {
+      notice = Notice("\(sources[grid.activeSource].title) has no sign-in")
       return []
     }
-    let root = makeScope(.root, label: sources[activeSource].rootLabel, of: activeSource)
-    scopeStacks[activeSource] = [root]
-    notice = Notice("Signing out of \(sources[activeSource].title)…")
-    return [.signOut(sourceIndex: activeSource)]
+    let root = makeScope(.root, label: sources[grid.activeSource].rootLabel, of: grid.activeSource)
+    grid.scopeStacks[grid.activeSource] = [root]
+    notice = Notice("Signing out of \(sources[grid.activeSource].title)…")
+    return [.signOut(sourceIndex: grid.activeSource)]
   }
 
   /// Signed out: the root loads again, and the source asks for the form.
   mutating func receiveSignedOut(sourceIndex index: Int) -> [Effect] {
-    guard scopeStacks.indices.contains(index), scopeStacks[index].count == 1 else { return [] }
-    if index == activeSource { notice = Notice("Signed out of \(sources[index].title)") }
+    guard grid.scopeStacks.indices.contains(index), grid.scopeStacks[index].count == 1 else { return [] }
+    if index == grid.activeSource { notice = Notice("Signed out of \(sources[index].title)") }
     return loadNextPage(sourceIndex: index)
   }
 }

@@ -5,10 +5,10 @@ extension AppState {
   mutating func toggleStacks() {
     options.stacksPhotos.toggle()
     let rule = options.stacksPhotos ? options.stackingRule : nil
-    for source in scopeStacks.indices {
-      for depth in scopeStacks[source].indices where scopeStacks[source][depth].groupsByDay {
-        if case .stack = scopeStacks[source][depth].kind { continue }
-        scopeStacks[source][depth].restack(rule)
+    for source in grid.scopeStacks.indices {
+      for depth in grid.scopeStacks[source].indices where grid.scopeStacks[source][depth].groupsByDay {
+        if case .stack = grid.scopeStacks[source][depth].kind { continue }
+        grid.scopeStacks[source][depth].restack(rule)
       }
     }
     notice = Notice(
@@ -25,7 +25,7 @@ extension AppState {
     for member in stack.bySharpness {
       guard let output = member.pickedOutput else { continue }
       let photo = PickedPhoto(key: selectionKey(for: member), title: member.title, output: output)
-      if let signature = member.signature { sharpness[photo.reference] = .some(signature.sharpness) }
+      if let signature = member.signature { readings.sharpness[photo.reference] = .some(signature.sharpness) }
       photos.append(photo)
     }
     guard photos.count >= 2 else { return false }
@@ -39,8 +39,8 @@ extension AppState {
   /// stack's size: for a stack's tile, or a photo of the stack opened.
   public func stackSharpness(of item: PhotoItem) -> (score: Int, count: Int)? {
     if let stack = item.stack { return stack.score(of: item.id).map { ($0, stack.count) } }
-    guard case .stack(let coverID)? = scope?.kind, scopeStacks[activeSource].count >= 2 else { return nil }
-    let parent = scopeStacks[activeSource][scopeStacks[activeSource].count - 2]
+    guard case .stack(let coverID)? = scope?.kind, grid.scopeStacks[grid.activeSource].count >= 2 else { return nil }
+    let parent = grid.scopeStacks[grid.activeSource][grid.scopeStacks[grid.activeSource].count - 2]
     guard let index = parent.itemIndex(ofPhotoID: coverID), let stack = parent.items[index].stack else { return nil }
     return stack.score(of: item.id).map { ($0, stack.count) }
   }

@@ -108,14 +108,14 @@ extension AppState {
       scope.moveWindow(to: target, generation: takeGeneration())
       scope.seekItem = target
       self.scope = scope
-      return loadNextPage(sourceIndex: activeSource)
+      return loadNextPage(sourceIndex: grid.activeSource)
     }
     if let index = scope.itemIndex(atListingOffset: target) {
       scope.seekItem = nil
       scope.focus = index + (scope.isRoot ? 0 : 1)
-      let grid = GridRows(scope: scope, columns: layout.columns)
-      let row = grid.row(ofCell: scope.focus)
-      scope.scrollRow = grid.topRow(showingHeaderOf: row)
+      let rowsShown = GridRows(scope: scope, columns: layout.columns)
+      let row = rowsShown.row(ofCell: scope.focus)
+      scope.scrollRow = rowsShown.topRow(showingHeaderOf: row)
       self.scope = scope
       return []
     }
@@ -123,16 +123,18 @@ extension AppState {
     _ = scope.revealPrefetched()
     self.scope = scope
     if scope.itemIndex(atListingOffset: target) != nil { return land(onItem: target) }
-    return scope.canRequestPage && scope.hasMore ? loadNextPage(sourceIndex: activeSource) : []
+    return scope.canRequestPage && scope.hasMore ? loadNextPage(sourceIndex: grid.activeSource) : []
   }
 
   /// The page before the window, asked for as the focus nears its top.
   mutating func loadNewerPage(sourceIndex: Int) -> [Effect] {
-    guard var scope = scopeStacks[sourceIndex].last, scope.hasNewer, scope.loadingNewerOffset == nil else { return [] }
+    guard var scope = grid.scopeStacks[sourceIndex].last, scope.hasNewer, scope.loadingNewerOffset == nil else {
+      return []
+    }
     let pageSize = layout.pageSize(requested: options.pageSize)
     let offset = max(0, scope.baseOffset - pageSize)
     scope.loadingNewerOffset = offset
-    scopeStacks[sourceIndex][scopeStacks[sourceIndex].count - 1] = scope
+    grid.scopeStacks[sourceIndex][grid.scopeStacks[sourceIndex].count - 1] = scope
     let request = PageRequest(offset: offset, limit: scope.baseOffset - offset, sort: scope.sort)
     return [
       .load(PageLoad(sourceIndex: sourceIndex, scope: scope.kind, request: request, generation: scope.generation))
@@ -142,18 +144,18 @@ extension AppState {
   /// The newer page is in: in front of the window, the focus and the view
   /// on the same photo as before.
   mutating func receiveNewer(_ page: Page, for load: PageLoad, depth: Int) {
-    var scope = scopeStacks[load.sourceIndex][depth]
+    var scope = grid.scopeStacks[load.sourceIndex][depth]
     let before = GridRows(scope: scope, columns: layout.columns)
     let focusLine = before.row(ofCell: scope.focus) - scope.scrollRow
     scope.prepend(page, from: load.request.offset)
     let after = GridRows(scope: scope, columns: layout.columns)
     scope.scrollRow = max(0, after.row(ofCell: scope.focus) - focusLine)
-    scopeStacks[load.sourceIndex][depth] = scope
+    grid.scopeStacks[load.sourceIndex][depth] = scope
   }
 
   /// A page arrived while a jump waits for its target: land, or ask on.
   mutating func followSeek(sourceIndex: Int) -> [Effect] {
-    guard sourceIndex == activeSource, let scope, let target = scope.seekItem else { return [] }
+    guard sourceIndex == grid.activeSource, let scope, let target = scope.seekItem else { return [] }
     if scope.itemIndex(atListingOffset: target) != nil { return land(onItem: target) }
     guard scope.hasMore else {
       self.scope?.seekItem = nil

@@ -40,7 +40,7 @@ public enum AppView {
   /// "~/Pictures/Trip / Sea        1–12 of 40 · name"
   static func drawBreadcrumb(_ state: AppState, theme: Theme, into screen: inout Screen) {
     guard let scope = state.scope else { return }
-    let stack = state.scopeStacks[state.activeSource]
+    let stack = state.grid.scopeStacks[state.grid.activeSource]
     let path = stack.map(\.label).joined(separator: " / ")
     var status: String
     if !scope.hasLoadedOnce {
@@ -56,7 +56,7 @@ public enum AppView {
       let first = scope.baseOffset + 1
       let last = scope.baseOffset + loaded
       status = last > first ? "\(first)–\(last) of \(total)" : "\(last) of \(total)"
-      if state.sources[state.activeSource].capabilities.contains(.sorting) {
+      if state.sources[state.grid.activeSource].capabilities.contains(.sorting) {
         status += " · \(scope.sort.rawValue)"
       }
       if scope.isLoading { status += " · loading…" }

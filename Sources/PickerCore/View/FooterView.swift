@@ -22,7 +22,7 @@ enum FooterView {
     let trayFocus = focus ?? -1
     // Files found gone at a confirm are marked, so the user sees which.
     let names = selection.photos.map { photo in
-      let mark = state.missingPicks.contains(photo.key) ? "✗ " : ""
+      let mark = state.confirmFlow.missingPicks.contains(photo.key) ? "✗ " : ""
       return " " + mark + DisplayWidth.truncate(Sanitizer.sanitize(photo.title), to: 30) + " "
     }
     // Start late enough that the focused name fits on the line.
@@ -37,7 +37,7 @@ enum FooterView {
     if first > 0 { x += screen.put(" …", x: x, y: y, style: theme.muted) }
     for index in first..<names.count {
       x += 1
-      let isGone = state.missingPicks.contains(selection.photos[index].key)
+      let isGone = state.confirmFlow.missingPicks.contains(selection.photos[index].key)
       let style = index == trayFocus ? theme.trayFocus : isGone ? theme.error : theme.text
       let used = screen.put(names[index], x: x, y: y, style: style, maxWidth: screen.width - x)
       if used < DisplayWidth.of(names[index]) { break }
@@ -46,7 +46,10 @@ enum FooterView {
   }
 
   static func drawBottomLine(_ state: AppState, theme: Theme, y: Int, into screen: inout Screen) {
-    if state.notice?.isHint ?? true, let status = state.sourceStatus[state.activeSource], state.isOnGrid {
+    if state.notice?.isHint ?? true,
+      let status = state.sources.indices.contains(state.grid.activeSource)
+        ? state.sources[state.grid.activeSource].status : nil, state.isOnGrid
+    {
       screen.put(DisplayWidth.truncate(status, to: screen.width), x: 0, y: y, style: theme.notice)
       return
     }
@@ -128,7 +131,9 @@ extension AppState {
     var words: [GridAction: String] = [:]
     if let hint = activationHint { words[.activate] = hint }
     if focusedItem?.stack != nil { words[.toggle] = "picks the sharpest" }
-    if scopeStacks.indices.contains(activeSource), scopeStacks[activeSource].count <= 1 { words[.back] = "" }
+    if grid.scopeStacks.indices.contains(grid.activeSource), grid.scopeStacks[grid.activeSource].count <= 1 {
+      words[.back] = ""
+    }
     return words
   }
 

@@ -3,7 +3,7 @@ enum GridView {
   static func draw(_ state: AppState, theme: Theme, into screen: inout Screen) {
     guard let scope = state.scope else { return }
     let layout = state.layout
-    let sourceID = state.sources[state.activeSource].id
+    let sourceID = state.sources[state.grid.activeSource].id
     let grid = state.gridRows
     var top = layout.gridTop
     var row = scope.scrollRow

@@ -2,7 +2,7 @@
 enum SourceBarView {
   static func labels(_ state: AppState) -> [String] {
     state.sources.enumerated().map { index, source in
-      let mark = state.signInNeeded[index] != nil ? "*" : ""
+      let mark = state.sources[index].signInNeeded != nil ? "*" : ""
       let icon = Self.icon(state.options.sourceIcons[source.id] ?? source.icon, ascii: state.options.asciiIcons)
       let title = Sanitizer.sanitize(source.title)
       return "[\(index + 1) \(icon.isEmpty ? "" : icon + " ")\(title)\(mark)]"
@@ -23,7 +23,7 @@ enum SourceBarView {
   static func draw(_ state: AppState, theme: Theme, into screen: inout Screen) {
     var x = 0
     for (index, label) in labels(state).enumerated() {
-      let style = index == state.activeSource ? theme.activeSource : theme.inactiveSource
+      let style = index == state.grid.activeSource ? theme.activeSource : theme.inactiveSource
       x += screen.put(label, x: x, y: 0, style: style, maxWidth: screen.width - x)
       x += 1
     }

@@ -48,7 +48,7 @@ package final class PickerSession {
     case .outcome(.cancelled): return .cancelled
     case .outcome(.nothingToPick): return .nothingToPick
     case .outcome(.picked(let lines)):
-      guard let confirmed = finalState?.confirmed, confirmed.outputs.count == lines.count else {
+      guard let confirmed = finalState?.confirmFlow.confirmed, confirmed.outputs.count == lines.count else {
         // Not reached: every pick ends through a confirm.
         return .picked(lines.map { PickedItem(sourceID: "", itemID: "", titleBytes: [], path: $0, url: nil) })
       }
@@ -93,7 +93,7 @@ package final class PickerSession {
     var state = AppState(
       sources: sources.map(SourceSummary.init), activeSource: startingSource, options: appOptions,
       size: terminal.size)
-    state.keepsStartingSource = options.keepsStartingSource
+    state.grid.keepsStartingSource = options.keepsStartingSource
     if let notice = traits.graphics.notice { state.notice = Notice(notice, isHint: true) }
     if let journal = options.journal {
       journal.run = JournalFile.run(of: state.sources)
@@ -117,7 +117,7 @@ package final class PickerSession {
     let offer = ResumeOffer(
       journal: saved, openSources: Set(sources.map(\.id)), exists: { DirectoryReader.fileKind($0) == .file })
     if options.resumesJournal {
-      state.resumeOffer = offer
+      state.confirmFlow.resumeOffer = offer
       state.restorePicks()
     } else {
       state.offerResume(offer)

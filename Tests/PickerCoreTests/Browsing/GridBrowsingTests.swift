@@ -65,10 +65,10 @@ import Testing
     state.press(.right)
     #expect(state.focusedTitle == "IMG_8.jpg")
     state.press(.left, .left, .enter)
-    #expect(state.scopeStacks[0].count == 1 && state.focusedTitle == "Album")
+    #expect(state.grid.scopeStacks[0].count == 1 && state.focusedTitle == "Album")
     _ = state.press(.enter)
     state.press(.backspace)
-    #expect(state.scopeStacks[0].count == 1)
+    #expect(state.grid.scopeStacks[0].count == 1)
   }
 
   @Test func stalePagesAreDropped() {
@@ -109,21 +109,21 @@ import Testing
 
   @Test func anEmptyStartingSourceGivesWayToOneWithPhotos() {
     var (state, effects) = Fixture.started(sources: [Fixture.source("Files"), Fixture.source("Picked")])
-    state.activeSource = 1
+    state.grid.activeSource = 1
     _ = state.update(.pageLoaded(effects.loads[1], Page(items: [], hasMore: false)))
-    #expect(state.activeSource == 0)
+    #expect(state.grid.activeSource == 0)
     // Once the user has pressed a key, the picker no longer switches alone.
     var (touched, touchedEffects) = Fixture.started(sources: [Fixture.source("Files"), Fixture.source("Picked")])
-    touched.activeSource = 1
+    touched.grid.activeSource = 1
     touched.press(.char("j"))
     _ = touched.update(.pageLoaded(touchedEffects.loads[1], Page(items: [], hasMore: false)))
-    #expect(touched.activeSource == 1)
+    #expect(touched.grid.activeSource == 1)
     // Nor when the user named the starting source.
     var chosen = Fixture.started(sources: [Fixture.source("Files"), Fixture.source("Picked")])
-    chosen.0.activeSource = 1
-    chosen.0.keepsStartingSource = true
+    chosen.0.grid.activeSource = 1
+    chosen.0.grid.keepsStartingSource = true
     _ = chosen.0.update(.pageLoaded(chosen.1.loads[1], Page(items: [], hasMore: false)))
-    #expect(chosen.0.activeSource == 1)
+    #expect(chosen.0.grid.activeSource == 1)
   }
 
   @Test func sortCycleReloadsWithTheNewOrder() {
@@ -143,11 +143,11 @@ import Testing
     _ = state.update(.pageLoaded(effects.loads[1], Page(items: Fixture.photos(6...9), hasMore: false)))
     state.press(.right, .right)
     state.press(.tab)
-    #expect(state.activeSource == 1 && state.focusedTitle == "IMG_6.jpg")
+    #expect(state.grid.activeSource == 1 && state.focusedTitle == "IMG_6.jpg")
     state.press(.char("1"))
-    #expect(state.activeSource == 0 && state.focusedTitle == "IMG_3.jpg")
+    #expect(state.grid.activeSource == 0 && state.focusedTitle == "IMG_3.jpg")
     state.press(.backTab)
-    #expect(state.activeSource == 1)
+    #expect(state.grid.activeSource == 1)
   }
 
   @Test func searchPushesAResultsScope() {
@@ -176,6 +176,6 @@ import Testing
     let open = state.update(.mouse(MouseEvent(kind: .doubleClick, x: 3, y: 3)))
     #expect(open.loads.first?.scope == .folder("A"))
     _ = state.update(.mouse(MouseEvent(kind: .click, x: 12, y: 0)))
-    #expect(state.activeSource == 0)
+    #expect(state.grid.activeSource == 0)
   }
 }

@@ -76,7 +76,7 @@ import Testing
     #expect(!state.press(.char("i")).contains(.readFacts(reference)), "already read")
     // Back on the grid the facts go: a long session keeps only what shows.
     _ = state.press(.escape)
-    #expect(state.isOnGrid && state.facts.isEmpty)
+    #expect(state.isOnGrid && state.readings.facts.isEmpty)
     #expect(state.press(.char("v")).contains(.readFacts(reference)), "read again when shown again")
   }
 
@@ -114,7 +114,7 @@ import Testing
     _ = state.press(.enter)
     // A click on B's tab ("[1 ▤ A] [2 ▤ B]"), then B's first page comes.
     _ = state.update(.mouse(MouseEvent(kind: .click, x: 10, y: 0)))
-    #expect(state.activeSource == 1)
+    #expect(state.grid.activeSource == 1)
     let after = state.answerLoad(from: effects, with: Fixture.photos(1...3), total: 3)
     #expect(!after.contains { if case .finish = $0 { return true } else { return false } })
   }

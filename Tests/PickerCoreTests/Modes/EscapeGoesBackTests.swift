@@ -64,7 +64,7 @@ import Testing
       state.press(key)
       #expect(state.topMode.map { Swift.type(of: $0) == type } == true, "\(key) opened \(type)")
       #expect(state.press(.escape).outcome == nil, "Esc in \(key)'s mode")
-      #expect(state.isOnGrid && state.modeStack.isEmpty, "Esc left \(key)'s mode")
+      #expect(state.isOnGrid && state.modes.isEmpty, "Esc left \(key)'s mode")
       // Still in the folder: leaving a mode never leaves the listing.
       #expect(state.scope!.kind == .folder("Trips"))
     }
@@ -112,7 +112,7 @@ import Testing
 @Suite struct EmptyListingTests {
   @Test func enterOnAnEmptyListingEndsWithNothingToPick() {
     var (state, effects) = Fixture.started(sources: [Fixture.source(), Fixture.source("Other")])
-    state.keepsStartingSource = true
+    state.grid.keepsStartingSource = true
     _ = state.update(.pageLoaded(effects.loads[1], Page(items: Fixture.photos(1...2), hasMore: false)))
     _ = state.update(
       .pageLoaded(effects.loads[0], Page(items: [], hasMore: false, note: "No photos between 1 Jan 2030 and today")))
@@ -122,11 +122,11 @@ import Testing
 
   @Test func enterOnAnEmptyListingPrintsWhatWasPickedElsewhere() {
     var (state, effects) = Fixture.started(sources: [Fixture.source(), Fixture.source("Other")])
-    state.keepsStartingSource = true
+    state.grid.keepsStartingSource = true
     _ = state.update(.pageLoaded(effects.loads[1], Page(items: Fixture.photos(1...2), hasMore: false)))
     _ = state.update(.pageLoaded(effects.loads[0], Page(items: [], hasMore: false)))
     state.press(.tab, .char(" "), .tab)
-    #expect(state.activeSource == 0 && state.selection.count == 1)
+    #expect(state.grid.activeSource == 0 && state.selection.count == 1)
     #expect(state.press(.enter).outcome == .picked([PathBytes("/p/IMG_1.jpg")]))
   }
 }

@@ -21,7 +21,7 @@ import Testing
   @Test func pOpensTheCountriesOfPhotosFromAnyTabAndEscGoesBackUp() {
     var (state, _) = Self.started()
     var effects = state.press(.char("P"))
-    #expect(state.activeSource == 1)
+    #expect(state.grid.activeSource == 1)
     #expect(folderID(effects) == PlaceFolder.countries.id)
     #expect(state.scope?.label == "Places")
     effects = state.answerLoad(
@@ -35,7 +35,7 @@ import Testing
     state.press(.char("P"))
     #expect(state.scope?.label == "Places")
     state.press(.escape)
-    #expect(state.scope?.isRoot == true && state.activeSource == 1)
+    #expect(state.scope?.isRoot == true && state.grid.activeSource == 1)
   }
 
   @Test func withoutASourceWithPlacesPSaysWhere() {

@@ -87,7 +87,7 @@ import Testing
     var state = Self.signInAsked()
     let effects = state.update(state.messageToTop(SignInMode.Message.finished(error: nil)))
     #expect(state.isOnGrid)
-    #expect(state.signInNeeded[1] == nil)
+    #expect(state.sources[1].signInNeeded == nil)
     #expect(effects.loads.count == 1)
     #expect(effects.loads.first?.sourceIndex == 1)
     #expect(state.notice?.text == "Signed in to Stock")
@@ -224,7 +224,7 @@ import Testing
     _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))
     let load = effects.loads.first { $0.sourceIndex == 1 }!
     _ = state.update(.pageFailed(load, "Holiday exited with status 1"))
-    #expect(state.scopeStacks[1].last?.error != nil)
+    #expect(state.grid.scopeStacks[1].last?.error != nil)
     let retry = state.update(.key(.tab))
     #expect(retry.loads.map(\.sourceIndex) == [1])
     #expect(state.scope?.error == nil)
@@ -253,7 +253,7 @@ import Testing
     _ = state.answerLoad(from: effects, with: first, total: 60, hasMore: true)
     let load = PageLoad(
       sourceIndex: 0, scope: .root, request: PageRequest(offset: 6, limit: 48), generation: state.scope!.generation)
-    state.scopeStacks[0][0].loadingOffset = 6
+    state.grid.scopeStacks[0][0].loadingOffset = 6
     _ = state.update(.pageLoaded(load, Page(items: first, hasMore: true, total: 60)))
     #expect(state.scope?.offersMore == false)
     #expect(state.scope?.total == 6)

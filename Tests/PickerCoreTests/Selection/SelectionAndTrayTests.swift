@@ -127,6 +127,6 @@ import Testing
     state.press(.char("+"))
     #expect(state.layout.thumbnailWidth == 24 && state.layout.columns == 4)
     state.press(.char("-"), .char("-"), .char("-"), .char("-"))
-    #expect(state.sizeLevel == 0 && state.layout.columns == 11)
+    #expect(state.grid.sizeLevel == 0 && state.layout.columns == 11)
   }
 }

@@ -141,7 +141,7 @@ import Testing
     #expect(compare.photos.map(\.key.itemID) == ["b3.jpg", "b2.jpg", "b4.jpg", "b1.jpg", "b5.jpg"])
     #expect(compare.shown.count == 4)
     // The index's scores: nothing to decode again.
-    #expect(state.sharpness[compare.photos[0].reference] == .some(90))
+    #expect(state.readings.sharpness[compare.photos[0].reference] == .some(90))
     // Space picks the active (sharpest) photo; Enter confirms it.
     state.press(.char(" "))
     let effects = state.press(.enter)

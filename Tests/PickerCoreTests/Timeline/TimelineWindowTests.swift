@@ -136,7 +136,7 @@ import Testing
     // A change and Enter both come before End's page: Enter waits for it.
     _ = state.update(.sourceChanged(sourceIndex: 0, .contentChanged))
     #expect(state.press(.enter).outcome == nil)
-    #expect(!state.typedAhead.isEmpty, "Enter waits while End is on its way")
+    #expect(!state.grid.typedAhead.isEmpty, "Enter waits while End is on its way")
     var effects = Self.answer(&state, end)
     #expect(state.focusedTitle == "p99999.jpg")
     // The typed-ahead Enter confirmed the oldest photo.
