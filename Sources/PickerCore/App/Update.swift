@@ -57,14 +57,29 @@ extension AppState {
       readings.sharpness[reference] = .some(score)
       effects = []
     }
-    showNote()
-    applyCarriedMove()
-    effects += replayTypedAhead()
-    effects += keepFocusVisibleAndPrefetch()
-    keepWantedThumbnails()
+    effects += deriveGrid(after: event)
     // What the mode on top needs read for what it shows.
     effects += afterEventOfTopMode()
     effects += stopTasks(ofModesGoneFrom: modesWithTasks)
+    return effects
+  }
+
+  /// What follows from the grid's state once an event is applied: the
+  /// scope's note, moves and keys that waited for a page, the scroll kept on
+  /// the focus with the next page asked for, the thumbnails wanted. A
+  /// picture's arrival or progress changes nothing these read (the scope,
+  /// the focus, the size, the modes, the facts), so it skips them: a page
+  /// of thumbnails from memory comes as one event each, in one frame.
+  private mutating func deriveGrid(after event: AppEvent) -> [Effect] {
+    switch event {
+    case .thumbnailLoaded, .thumbnailProgress: return []
+    default: break
+    }
+    showNote()
+    applyCarriedMove()
+    var effects = replayTypedAhead()
+    effects += keepFocusVisibleAndPrefetch()
+    keepWantedThumbnails()
     return effects
   }
 

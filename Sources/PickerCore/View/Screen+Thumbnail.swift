@@ -22,7 +22,19 @@ extension Screen {
   /// A one-column symbol for a glyph; anything else (which libchafa should
   /// never give with our symbol map) becomes a space.
   static func symbol(_ scalar: UInt32) -> String {
+    if scalar < 0x80 { return asciiSymbols[Int(scalar)] }
+    if (0x2500..<0x2900).contains(scalar) { return blockSymbols[Int(scalar - 0x2500)] }
+    return checkedSymbol(scalar)
+  }
+
+  private static func checkedSymbol(_ scalar: UInt32) -> String {
     guard let unicode = Unicode.Scalar(scalar), DisplayWidth.of(unicode) == 1 else { return " " }
     return String(Character(unicode))
   }
+
+  // Every cell of every symbol thumbnail on screen goes through `symbol`
+  // each frame: the scalars libchafa uses (ASCII, box drawing, blocks,
+  // shapes, braille) are looked up, their width checked once.
+  private static let asciiSymbols = (0..<UInt32(0x80)).map(checkedSymbol)
+  private static let blockSymbols = (UInt32(0x2500)..<0x2900).map(checkedSymbol)
 }
