@@ -150,17 +150,12 @@ extension AppState {
     case .source(let index):
       if sources.indices.contains(index) { return switchSource(to: index) }
     case .search: openSearchPrompt()
-    case .focusTray:
-      if selection.isEmpty {
-        notice = Notice("Nothing picked yet: Space picks the focused photo")
-      } else {
-        enter(TrayMode(focus: selection.count - 1))
-      }
+    case .focusTray: openTray()
     case .bigger: grid.sizeLevel = min(grid.sizeLevel + 1, GridLayout.thumbnailSizes.count - 1)
     case .smaller: grid.sizeLevel = max(grid.sizeLevel - 1, 0)
     case .cycleSort: return cycleSort()
     case .signOut: return signOut()
-    case .help: enter(HelpMode())
+    case .help: openHelp()
     case .cancel: return [.finish(.cancelled)]
     case .quit: return quitAsking()
     case .back: return goBack()

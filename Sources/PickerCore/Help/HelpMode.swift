@@ -55,3 +55,8 @@ public enum HelpAction: String, CaseIterable, KeyCommand {
   public var name: String { rawValue }
   public static var bindable: [Self] { allCases }
 }
+
+extension AppState {
+  /// `?`: every key, over whatever is on screen.
+  mutating func openHelp() { enter(HelpMode()) }
+}

@@ -31,6 +31,10 @@ public protocol ModeModel: Hashable, Sendable {
   /// How the grid opens it (`ModeRegistry`); nil when another mode or the
   /// app opens it (a download by Enter, a form by its source).
   static var opening: ModeOpening<Self>? { get }
+  /// A source's sign-in form, asked for by a page that failed, opens over
+  /// it (the tray: the grid is still what the user looks at); otherwise
+  /// the form waits until the user comes back to the source.
+  static var givesWayToSignIn: Bool { get }
 
   /// A key: `action` is what the mode's key map binds it to, nil when it
   /// binds nothing (prompts type such keys).
@@ -131,6 +135,7 @@ extension ModeModel {
   public mutating func afterEvent(app: AppState) -> ModeStep { .stay }
   public static var backAction: Action? { nil }
   public static var cancelAction: Action? { nil }
+  public static var givesWayToSignIn: Bool { false }
   public mutating func receive(_ message: Message, app: AppState) -> ModeStep { .stay }
   public func wantedImages(app: AppState) -> [ImageRequest]? { nil }
 }

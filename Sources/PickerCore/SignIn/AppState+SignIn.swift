@@ -15,7 +15,7 @@ extension AppState {
     else { return [] }
     grid.scopeStacks[load.sourceIndex][depth].fail(message)
     sources[load.sourceIndex].signInNeeded = prompt
-    if load.sourceIndex == grid.activeSource, isOnGrid || top(TrayMode.self) != nil {
+    if load.sourceIndex == grid.activeSource, isOnGrid || topMode.map { type(of: $0).givesWayToSignIn } == true {
       openSignIn(for: load.sourceIndex)
     }
     return []

@@ -47,6 +47,7 @@ public struct TrayMode: ModeModel {
   }
 
   public var placement: ModePlacement { .bottomLine }
+  public static let givesWayToSignIn = true
 
   /// The tray's line with the focused pick marked, and the tray's keys on
   /// the line below (unless a message takes it).
@@ -64,4 +65,15 @@ public enum TrayAction: String, CaseIterable, KeyCommand {
   case previous, next, first, last, remove, back, confirm, quit, cancel
   public var name: String { rawValue }
   public static var bindable: [Self] { allCases }
+}
+
+extension AppState {
+  /// `t`: the tray, on the last pick; with none, a notice says how to pick.
+  mutating func openTray() {
+    if selection.isEmpty {
+      notice = Notice("Nothing picked yet: Space picks the focused photo")
+    } else {
+      enter(TrayMode(focus: selection.count - 1))
+    }
+  }
 }

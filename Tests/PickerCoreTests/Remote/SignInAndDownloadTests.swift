@@ -50,6 +50,21 @@ import Testing
     }
   }
 
+  /// The tray leaves the grid in view: the form opens over it. Help does
+  /// not give way; the form waits for the source to be shown again.
+  @Test func theFormOpensOverTheTrayButNotOverHelp() {
+    for (key, opens) in [(Key.char("t"), true), (Key.char("?"), false)] {
+      let stock = Fixture.source("Stock", id: "web:Stock", capabilities: [.auth])
+      var (state, effects) = Fixture.started(sources: [stock])
+      _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))
+      state.press(.char(" "), key)
+      #expect(!state.isOnGrid, "\(key) opened nothing")
+      let load = effects.loads.first { $0.sourceIndex == 0 }!
+      _ = state.update(.pageNeedsSignIn(load, "sign in", Self.prompt))
+      #expect((state.top(SignInMode.self) != nil) == opens, "over \(key): \(String(describing: state.topMode))")
+    }
+  }
+
   @Test func typingFillsFieldsAndEnterSubmitsOnTheLast() {
     var state = Self.signInAsked()
     state.press(.char("m"), .char("e"), .enter, .char("p"), .char("w"), .backspace, .char("x"))
