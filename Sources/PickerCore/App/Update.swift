@@ -48,13 +48,11 @@ extension AppState {
       effects = receive(change, from: index)
     case .pickedChecked(let check, let missing, let notFiles):
       effects = receiveCheck(check, missing: missing, notFiles: notFiles)
-    case .factsLoaded(let reference, var read):
-      // The name was set when asked for, from the listing.
-      read.name = readings.facts[reference]?.name ?? read.name
-      readings.facts[reference] = read
+    case .factsLoaded(let reference, let read):
+      readings.receiveFacts(read, for: reference)
       effects = []
     case .sharpnessScored(let reference, let score):
-      readings.sharpness[reference] = .some(score)
+      readings.receiveSharpness(score, for: reference)
       effects = []
     }
     effects += deriveGrid(after: event)

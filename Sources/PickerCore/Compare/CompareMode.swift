@@ -105,7 +105,11 @@ public struct CompareMode: ModeModel {
   }
 
   /// The facts and sharpness of the photos on screen, each read once.
-  public mutating func afterEvent(app: AppState) -> ModeStep { .run(app.compareFactsWanted(compared)) }
+  public mutating func afterEvent(app: AppState) -> ModeStep {
+    // Every compared photo's, not only the page's: a stack's scores come
+    // from its signatures, not read again when paging.
+    .run([.keepReadings(Set(compared.photos.map(\.reference)))] + app.compareFactsWanted(compared))
+  }
 
   public func wantedImages(app: AppState) -> [ImageRequest]? { app.wantedCompareImages(compared) }
 

@@ -119,6 +119,11 @@ public struct PreviewMode: ModeModel {
   public mutating func afterEvent(app: AppState) -> ModeStep {
     var step = ModeStep.stay
     if let pending = pendingZoom, app.previewedPhotoSize != nil { step = zoom(pending, app: app) }
+    // Facts are kept for the photo on screen only: stepping on forgets the
+    // last one's (read again, a header, if the user comes back).
+    if let reference = app.previewedItem.flatMap(app.previewReference(for:)) {
+      step.intents.append(.keepReadings([reference]))
+    }
     if let facts = app.previewFactsWanted() { step.intents.append(facts) }
     return step
   }

@@ -106,6 +106,7 @@ extension AppState {
       guard readings.sharpness[reference] == nil else { return [] }
       readings.sharpness[reference] = .some(nil)
       return [.scoreSharpness(reference)]
+    case .keepReadings(let references): readings.keep(only: references)
     case .run(let task): return [.modeTask(modeID: modeID, task)]
     case .finish(let outcome): return [.finish(outcome)]
     case .signedIn(let sourceIndex): return signedIn(sourceIndex: sourceIndex)

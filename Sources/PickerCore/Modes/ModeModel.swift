@@ -85,6 +85,9 @@ public enum ModeIntent: Sendable {
   /// file alone does not tell (a clip placed by the photo nearest in time).
   case readFacts(ImageReference, name: String, listed: PhotoFacts?, placed: TakenDate? = nil)
   case scoreSharpness(ImageReference)
+  /// The photos it shows now: facts and scores of any other are forgotten,
+  /// and their reads not begun are dropped (`PhotoReadings.keep`).
+  case keepReadings(Set<ImageReference>)
   /// Work outside the update, its reports coming back to this mode as
   /// its messages; stopped when the mode leaves.
   case run(ModeTask)

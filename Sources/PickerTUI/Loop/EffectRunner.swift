@@ -13,6 +13,8 @@ final class EffectRunner {
   /// Nil when thumbnails are off.
   private let thumbnails: ThumbnailDemand?
   private let downloader: Downloader
+  /// Facts and sharpness, dropped when their photo leaves the screen first.
+  let readings = ReadingQueue()
   /// Set when a mode with tasks leaves, by its id.
   private var modeTaskStops: [Int: CancellationFlag] = [:]
   /// What the UI was told of each source, to tell it when that changes.
@@ -104,7 +106,7 @@ final class EffectRunner {
   private func readFacts(_ reference: ImageReference, placed: TakenDate?) {
     let inbox = inbox
     guard case .file(let path) = reference else { return }
-    DispatchQueue.global(qos: .userInitiated).async {
+    readings.enqueue(reference) {
       inbox.post(.factsLoaded(reference, FactsReader.read(path, name: "", placed: placed)))
     }
   }
@@ -114,7 +116,7 @@ final class EffectRunner {
   private func scoreSharpness(_ reference: ImageReference) {
     let inbox = inbox
     guard case .file(let path) = reference else { return }
-    DispatchQueue.global(qos: .userInitiated).async {
+    readings.enqueue(reference) {
       inbox.post(.sharpnessScored(reference, PhotoSignature.read(file: path)?.sharpness))
     }
   }

@@ -54,6 +54,7 @@ package final class EventLoop {
         // in this same frame.
         if index == pending.count { pending += runner.handOverThumbnails(state.thumbnailWishes) }
       }
+      if !pending.isEmpty { runner.readings.keep(only: state.readings.pending) }
       if !pending.isEmpty {
         if state.selection != journaled {
           journaled = state.selection

@@ -80,6 +80,28 @@ import Testing
     #expect(state.press(.char("v")).contains(.readFacts(reference)), "read again when shown again")
   }
 
+  /// Stepping on keeps the facts of the photo on screen only; a read of
+  /// one stepped past that comes back late is not kept, and the photo's
+  /// facts are asked for again when it is shown again.
+  @Test func factsAreKeptForThePhotoOnScreenOnly() {
+    var state = loaded(Fixture.photos(1...3))
+    let first = ImageReference.file(PathBytes("/p/IMG_1.jpg"))
+    let second = ImageReference.file(PathBytes("/p/IMG_2.jpg"))
+    _ = state.press(.char("v"))
+    #expect(state.readings.pending == [first])
+    #expect(state.press(.right).contains(.readFacts(second)))
+    #expect(state.readings.pending == [second], "the first photo's read is no longer awaited")
+    _ = state.update(.factsLoaded(first, PhotoFacts(name: "")))
+    #expect(state.readings.facts[first] == nil, "a late read of a photo stepped past is dropped")
+    var read = PhotoFacts(name: "")
+    read.metadata.model = "Fujifilm X-T4"
+    _ = state.update(.factsLoaded(second, read))
+    #expect(state.readings.facts[second]?.metadata.model == "Fujifilm X-T4")
+    #expect(state.readings.facts[second]?.name == "IMG_2.jpg", "the listing's name stays")
+    #expect(state.press(.left).contains(.readFacts(first)), "read again when shown again")
+    #expect(state.readings.facts.keys.sorted { "\($0)" < "\($1)" } == [first])
+  }
+
   @Test func pastTheLastLoadedPhotoTheNextPageLoads() {
     var state = loaded(Fixture.photos(1...2), hasMore: true)
     _ = state.press(.char("v"))
