@@ -10,7 +10,7 @@ extension AppState {
     // A long timeline: the window moves to its last page.
     if let total = scope.total, scope.days != nil, total - scope.nextOffset > Self.windowJumpLimit {
       let pageSize = layout.pageSize(requested: options.pageSize)
-      scope.moveWindow(to: max(0, total - pageSize), generation: takeGeneration())
+      scope.moveWindow(to: max(0, total - pageSize), generation: grid.takeGeneration())
       scope.seekItem = total - 1
       scope.holdsEnd = true
       self.scope = scope

@@ -5,7 +5,7 @@ extension AppState {
   /// taken, groups its photos by day.
   mutating func makeScope(_ kind: Scope.Kind, label: String, sort: SortOrder = .name, of index: Int) -> Scope {
     let isTimeline = sources.indices.contains(index) && sources[index].capabilities.contains(.timeline)
-    var scope = Scope(kind: kind, label: label, generation: takeGeneration(), sort: isTimeline ? .date : sort)
+    var scope = Scope(kind: kind, label: label, generation: grid.takeGeneration(), sort: isTimeline ? .date : sort)
     scope.groupsByDay = isTimeline || sort == .date
     if case .stack = kind {
     } else if scope.groupsByDay && options.stacksPhotos {

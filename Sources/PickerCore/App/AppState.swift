@@ -59,6 +59,4 @@ public struct AppState: Hashable, Sendable {
   func selectionKey(for item: PhotoItem) -> SelectionKey {
     SelectionKey(sourceID: sources[grid.activeSource].id, itemID: item.id)
   }
-
-  mutating func takeGeneration() -> Int { grid.takeGeneration() }
 }

@@ -21,6 +21,17 @@ public struct SourceSummary: Hashable, Sendable {
     self.rootLabel = rootLabel
   }
 
+  /// What the source says of itself now (a command source learns what it
+  /// can do once it runs); what the UI keeps of it (its status line, the
+  /// form it waits for) stays.
+  mutating func takeDescription(_ described: SourceSummary) {
+    id = described.id
+    title = described.title
+    icon = described.icon
+    capabilities = described.capabilities
+    rootLabel = described.rootLabel
+  }
+
   public init(_ source: any PhotoSource) {
     self.init(
       id: source.id, title: source.title, icon: source.icon,

@@ -34,7 +34,7 @@ extension AppState {
     case .signedOut(let index):
       effects = receiveSignedOut(sourceIndex: index)
     case .sourceUpdated(let index, let summary):
-      if sources.indices.contains(index) { sources[index] = summary }
+      if sources.indices.contains(index) { sources[index].takeDescription(summary) }
       effects = []
     case .modeMessage(let id, let message):
       effects = deliver(message, toMode: id)

@@ -12,7 +12,7 @@ extension AppState {
       return [.finish(.picked(lines))]
     }
     // The download is the mode's task: it starts once the mode is open.
-    enter(DownloadMode(DownloadPlan(id: takeGeneration(), outputs: outputs, titles: titles)))
+    enter(DownloadMode(DownloadPlan(id: grid.takeGeneration(), outputs: outputs, titles: titles)))
     return []
   }
 }

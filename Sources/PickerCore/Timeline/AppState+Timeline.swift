@@ -105,7 +105,7 @@ extension AppState {
     if target < scope.baseOffset || target - scope.nextOffset > Self.windowJumpLimit, scope.days != nil {
       // Far away: a window of its own, starting at the target (a day's
       // first photo, or End's last page).
-      scope.moveWindow(to: target, generation: takeGeneration())
+      scope.moveWindow(to: target, generation: grid.takeGeneration())
       scope.seekItem = target
       self.scope = scope
       return loadNextPage(sourceIndex: grid.activeSource)

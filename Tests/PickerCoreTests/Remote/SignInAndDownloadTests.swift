@@ -65,6 +65,19 @@ import Testing
     }
   }
 
+  /// A command source that tells what it can do once it runs keeps its
+  /// mark and its status line.
+  @Test func aSourceDescribingItselfAgainKeepsItsMark() {
+    var state = Self.signInAsked()
+    state.sources[1].status = "Indexing 1,200 of ~5,000"
+    var described = Fixture.source("Stock", id: "web:Stock", capabilities: [.paging, .auth])
+    described.title = "Stock photos"
+    _ = state.update(.sourceUpdated(sourceIndex: 1, described))
+    #expect(SourceBarView.labels(state) == ["[1 ▤ Files]", "[2 ▤ Stock photos*]"])
+    #expect(state.sources[1].status == "Indexing 1,200 of ~5,000")
+    #expect(state.sources[1].capabilities == [.paging, .auth])
+  }
+
   @Test func typingFillsFieldsAndEnterSubmitsOnTheLast() {
     var state = Self.signInAsked()
     state.press(.char("m"), .char("e"), .enter, .char("p"), .char("w"), .backspace, .char("x"))
