@@ -46,7 +46,7 @@ extension AppState {
   /// the same files gone) prints the others.
   mutating func receiveCheck(_ check: PickCheck, missing: Set<PathBytes>, notFiles: Set<PathBytes> = []) -> [Effect] {
     // A second Enter's check, once a download has started, is late.
-    if top(DownloadMode.self) != nil { return [] }
+    if let top = topMode, type(of: top).carriesConfirmOut { return [] }
     if missing.isEmpty { return finishConfirm(check) }
     let isGone = { (output: PickedOutput) in if case .local(let path) = output { missing.contains(path) } else { false }
     }

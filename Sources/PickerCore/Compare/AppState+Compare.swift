@@ -14,6 +14,22 @@ extension AppState {
     enter(CompareMode(CompareState(photos: selection.photos)))
   }
 
+  /// Compare on a stack: its photos sharpest first, with the sharpness
+  /// the index knew (nothing decoded again). False when fewer than two
+  /// of them can be compared.
+  mutating func compare(stack: PhotoStack) -> Bool {
+    var photos: [ComparedPhoto] = []
+    for member in stack.bySharpness {
+      guard let output = member.pickedOutput else { continue }
+      let photo = PickedPhoto(key: selectionKey(for: member), title: member.title, output: output)
+      if let signature = member.signature { readings.sharpness[photo.reference] = .some(signature.sharpness) }
+      photos.append(photo)
+    }
+    guard photos.count >= 2 else { return false }
+    enter(CompareMode(CompareState(photos: photos)))
+    return true
+  }
+
   /// Where the shown photos' panes are: the screen less the status line.
   public func comparePanes(_ state: CompareState) -> [CompareLayout.Pane] {
     CompareLayout.panes(count: state.shown.count, width: size.width, height: max(1, size.height - 1))

@@ -24,6 +24,7 @@ public struct DownloadMode: ModeModel {
   /// Esc and Ctrl-C stop the download; the picks stay.
   public static let backAction: DownloadAction? = .cancelDownload
   public static let cancelAction: DownloadAction? = .cancelDownload
+  public static let carriesConfirmOut = true
   public static let standardKeys = KeyMap<DownloadAction>(
     title: "downloading",
     bindings: [

@@ -1,6 +1,6 @@
 /// The key maps of every mode: the grid's, the one used while the terminal
 /// is too small, and one per registered mode (`ModeRegistry`), looked up by
-/// the mode's type (`keys[TrayMode.self]`). The config's `[keys]` and
+/// the mode's type (`keys[M.self]`). The config's `[keys]` and
 /// `[keys.MODE]` tables change them (`KeyRebinding`).
 public struct KeyMaps: Hashable, Sendable {
   public var grid: KeyMap<GridAction>

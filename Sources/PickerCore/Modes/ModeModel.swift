@@ -35,6 +35,9 @@ public protocol ModeModel: Hashable, Sendable {
   /// it (the tray: the grid is still what the user looks at); otherwise
   /// the form waits until the user comes back to the source.
   static var givesWayToSignIn: Bool { get }
+  /// It carries a confirm out (a download): while it is on top, the late
+  /// check of a second Enter is dropped.
+  static var carriesConfirmOut: Bool { get }
 
   /// A key: `action` is what the mode's key map binds it to, nil when it
   /// binds nothing (prompts type such keys).
@@ -139,6 +142,7 @@ extension ModeModel {
   public static var backAction: Action? { nil }
   public static var cancelAction: Action? { nil }
   public static var givesWayToSignIn: Bool { false }
+  public static var carriesConfirmOut: Bool { false }
   public mutating func receive(_ message: Message, app: AppState) -> ModeStep { .stay }
   public func wantedImages(app: AppState) -> [ImageRequest]? { nil }
 }

@@ -1,13 +1,5 @@
 /// Search (`/`): the prompt, and the scope of results it opens.
 extension AppState {
-  mutating func openSearchPrompt() {
-    guard sources[grid.activeSource].capabilities.contains(.search) else {
-      notice = Notice("\(sources[grid.activeSource].title) cannot search")
-      return
-    }
-    enter(SearchPrompt())
-  }
-
   /// Opens the results of `query` over the folder on screen; searching from
   /// results replaces them rather than stacking results.
   mutating func search(_ query: String) -> [Effect] {

@@ -16,22 +16,6 @@ extension AppState {
         ? "Stacks on: near-identical shots show as one tile (Enter opens one; S turns them off)"
         : "Stacks off: every photo shows on its own (S turns them on)")
   }
-
-  /// Compare on a stack: its photos sharpest first, with the sharpness
-  /// the index knew (nothing decoded again). False when fewer than two
-  /// of them can be compared.
-  mutating func compare(stack: PhotoStack) -> Bool {
-    var photos: [ComparedPhoto] = []
-    for member in stack.bySharpness {
-      guard let output = member.pickedOutput else { continue }
-      let photo = PickedPhoto(key: selectionKey(for: member), title: member.title, output: output)
-      if let signature = member.signature { readings.sharpness[photo.reference] = .some(signature.sharpness) }
-      photos.append(photo)
-    }
-    guard photos.count >= 2 else { return false }
-    enter(CompareMode(CompareState(photos: photos)))
-    return true
-  }
 }
 
 extension AppState {

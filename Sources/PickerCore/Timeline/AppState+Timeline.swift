@@ -163,13 +163,4 @@ extension AppState {
     }
     return scope.canRequestPage ? loadNextPage(sourceIndex: sourceIndex) : []
   }
-
-  /// The go-to-date prompt (`:`).
-  mutating func openGoToDate() {
-    guard scope?.groupsByDay == true else {
-      notice = Notice("Go to date works in Photos and in folders sorted by date taken (s)")
-      return
-    }
-    enter(DatePrompt())
-  }
 }

@@ -1,5 +1,4 @@
-/// What the preview's loupe needs to know of the app: where the picture
-/// goes and the photo's size. The loupe itself is the preview's
+/// Where the preview's picture goes and the photo's size, for its loupe
 /// (`PreviewMode.loupe`).
 extension AppState {
   /// Columns the mini-map takes at the right of a zoomed preview (kept
