@@ -54,7 +54,7 @@ let package = Package(
     .target(name: "PickerCore", dependencies: ["CImaging", "CNetworking", "CSQLite"]),
     // The picker as a library: the terminal backend (the only code that
     // touches ncurses), the event loop, and the public `Picker` API.
-    .target(name: "PickerTUI", dependencies: ["CNcurses", "PickerCore"]),
+    .target(name: "PickerTUI", dependencies: ["CNcurses", "CSystemCalls", "PickerCore"]),
     // The command: arguments, config, output and exit codes.
     .executableTarget(
       name: "picker-tui",

@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 ssize_t pk_io_read_once(int fd, void *buffer, size_t size) {
@@ -70,3 +72,33 @@ int pk_io_poll(struct pollfd *fds, nfds_t count, int timeout_ms) {
   while (found < 0 && errno == EINTR);
   return found;
 }
+
+#if defined(__linux__) && defined(SYS_sched_setattr) && defined(SYS_sched_getattr)
+// The kernel's struct sched_attr, first version (48 bytes): glibc does not
+// declare it everywhere.
+struct pk_sched_attr {
+  uint32_t size;
+  uint32_t policy;
+  uint64_t flags;
+  int32_t nice;
+  uint32_t priority;
+  uint64_t runtime;
+  uint64_t deadline;
+  uint64_t period;
+};
+
+int pk_sched_request_slice(unsigned long long nanoseconds) {
+  struct pk_sched_attr attr;
+  memset(&attr, 0, sizeof attr);
+  // The thread's own policy and niceness are kept; only the slice changes.
+  if (syscall(SYS_sched_getattr, 0, &attr, (unsigned)sizeof attr, 0) != 0) return -1;
+  attr.size = sizeof attr;
+  attr.runtime = nanoseconds;
+  return syscall(SYS_sched_setattr, 0, &attr, 0) == 0 ? 0 : -1;
+}
+#else
+int pk_sched_request_slice(unsigned long long nanoseconds) {
+  (void)nanoseconds;
+  return -1;
+}
+#endif

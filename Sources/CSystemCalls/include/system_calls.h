@@ -29,6 +29,14 @@ int pk_io_write_all(int fd, const void *data, size_t size);
 // poll(2), again when a signal interrupts it (with the same timeout).
 int pk_io_poll(struct pollfd *fds, nfds_t count, int timeout_ms);
 
+// Asks the scheduler to give the calling thread short turns of `nanoseconds`
+// (Linux 6.12's custom slice for ordinary threads, sched_setattr's
+// sched_runtime): a thread that wakes for a key then runs ahead of threads
+// that use up their longer default turns (the thumbnail decoders) instead of
+// waiting for one of them to finish its turn. 0 when taken; -1 where the
+// kernel has no such request (the thread keeps its default turns).
+int pk_sched_request_slice(unsigned long long nanoseconds);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,3 +1,4 @@
+import CSystemCalls
 import Foundation
 import PickerCore
 
@@ -41,6 +42,10 @@ package final class EventLoop {
 
   /// Runs until the user confirms or cancels, or a signal arrives.
   package func run(takeSignal: () -> Int32 = { 0 }) -> LoopEnd {
+    // The loop wakes for a key and sleeps again within a millisecond or two;
+    // with short turns it runs as it wakes, not after a decoder's turn
+    // (which on two busy cores held a key's frame 3-6 ms).
+    _ = pk_sched_request_slice(500_000)
     var pending: [AppEvent] = [.resize(terminal.size), .start]
     while true {
       var index = 0
