@@ -50,8 +50,22 @@ let package = Package(
     .target(name: "CNetworking", dependencies: ["CXML2", "CSystemCalls"]),
     // Debian's SQLite, for the library index of dates taken.
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-    // Everything that can be tested without a terminal.
-    .target(name: "PickerCore", dependencies: ["CImaging", "CNetworking", "CSQLite"]),
+    // Everything that can be tested without a terminal, in layers: each
+    // target sees only those below it, so the compiler refuses a cycle
+    // (docs/layout.md). PickerCore, the top, re-exports them all.
+    // Paths, geometry, keys, notices, text, decoding into pixels.
+    .target(name: "PickerBase", dependencies: ["CImaging"]),
+    // The screen as cells, thumbnails as symbols or images, the graphics
+    // protocols, the input decoder.
+    .target(name: "PickerTerminal", dependencies: ["PickerBase", "CImaging"]),
+    // Local sources, the library index, places, stacks, facts, the selection.
+    .target(name: "PickerLibrary", dependencies: ["PickerBase", "CImaging", "CSQLite"]),
+    // The thumbnail pipeline, its caches and the loupe.
+    .target(name: "PickerImaging", dependencies: ["PickerTerminal", "PickerLibrary", "CImaging"]),
+    // Remote sources: HTTP, WebDAV, rclone, web services, command sources.
+    .target(name: "PickerRemote", dependencies: ["PickerImaging", "CNetworking"]),
+    // The app: its state and update, the grid, the modes, views, keys, config.
+    .target(name: "PickerCore", dependencies: ["PickerRemote", "CImaging", "CNetworking"]),
     // The picker as a library: the terminal backend (the only code that
     // touches ncurses), the event loop, and the public `Picker` API.
     .target(name: "PickerTUI", dependencies: ["CNcurses", "CSystemCalls", "PickerCore"]),
@@ -81,7 +95,11 @@ let package = Package(
     ),
     .target(name: "PickerTestSupport", dependencies: ["PickerCore", "CTestEncoders"]),
     .testTarget(
-      name: "PickerCoreTests", dependencies: ["PickerCore", "PickerTestSupport"], exclude: ["Golden"]),
+      name: "PickerCoreTests",
+      dependencies: [
+        "PickerBase", "PickerTerminal", "PickerLibrary", "PickerImaging", "PickerRemote", "PickerCore",
+        "PickerTestSupport",
+      ], exclude: ["Golden"]),
     .testTarget(name: "PickerTUITests", dependencies: ["PickerTUI"]),
   ],
   swiftLanguageModes: [.v6]

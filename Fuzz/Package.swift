@@ -5,7 +5,7 @@
 //
 // The main package has no library product, so `.package(path: "..")` could
 // not import PickerCore without changing the main manifest. Instead
-// Sources/PickerCore, CImaging, CNetworking, CSystemCalls and CChafa here are symlinks to
+// Sources/Picker* (the layers), CImaging, CNetworking, CSystemCalls and CChafa here are symlinks to
 // the real folders: the same sources, compiled a second time with coverage
 // instrumentation and AddressSanitizer. The C targets below repeat the main
 // manifest's; keep them in step with it.
@@ -54,7 +54,15 @@ let package = Package(
       name: "CNetworking", dependencies: ["CXML2", "CSystemCalls"],
       cSettings: [.unsafeFlags(["-fsanitize=fuzzer-no-link,address"])], linkerSettings: [.linkedLibrary("curl")]),
     .systemLibrary(name: "CSQLite"),
-    .target(name: "PickerCore", dependencies: ["CImaging", "CNetworking", "CSQLite"], swiftSettings: instrumented),
+    // The picker's layers, as in the main manifest.
+    .target(name: "PickerBase", dependencies: ["CImaging"], swiftSettings: instrumented),
+    .target(name: "PickerTerminal", dependencies: ["PickerBase", "CImaging"], swiftSettings: instrumented),
+    .target(name: "PickerLibrary", dependencies: ["PickerBase", "CImaging", "CSQLite"], swiftSettings: instrumented),
+    .target(
+      name: "PickerImaging", dependencies: ["PickerTerminal", "PickerLibrary", "CImaging"], swiftSettings: instrumented),
+    .target(name: "PickerRemote", dependencies: ["PickerImaging", "CNetworking"], swiftSettings: instrumented),
+    .target(
+      name: "PickerCore", dependencies: ["PickerRemote", "CImaging", "CNetworking"], swiftSettings: instrumented),
     .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"]),
     harness("fuzz-config"),
     harness("fuzz-jsonrpc"),

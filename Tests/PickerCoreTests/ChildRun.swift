@@ -1,6 +1,11 @@
 import Foundation
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 #if canImport(Glibc)
   import Glibc

@@ -1,14 +1,3 @@
-/// The size of the terminal in cells.
-public struct TerminalSize: Hashable, Sendable {
-  public var width: Int
-  public var height: Int
-
-  public init(width: Int, height: Int) {
-    self.width = width
-    self.height = height
-  }
-}
-
 /// Where the grid and its tiles go for a terminal size and thumbnail size.
 ///
 /// A tile is a bordered box: the thumbnail area, then the caption row.

@@ -1,6 +1,11 @@
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// Edges a new user falls over: notes from a listing, keys while the
 /// terminal is too small to show the grid.

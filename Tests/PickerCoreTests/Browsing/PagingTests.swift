@@ -1,6 +1,11 @@
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// Paging is not a chore: moving past the last row shows the next page,
 /// End goes to the real end when the size is known, Load-more stays for the

@@ -1,6 +1,11 @@
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// Compare: the picked photos side by side, their panes, the active one,
 /// picks and drops, paging by four, and one zoom for every pane.

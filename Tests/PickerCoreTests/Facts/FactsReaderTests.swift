@@ -2,7 +2,12 @@ import Foundation
 import PickerTestSupport
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// Facts read back from real files: images our encoders make, with EXIF
 /// written by exiftool (as a camera or a photo manager would leave it).

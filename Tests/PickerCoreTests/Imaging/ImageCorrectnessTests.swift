@@ -2,7 +2,12 @@ import Foundation
 import PickerTestSupport
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// Photos shown right whatever wrote them: 16-bit PNGs, orientation in PNG
 /// and WebP, stale or corrupt EXIF thumbnails, very large sensors.

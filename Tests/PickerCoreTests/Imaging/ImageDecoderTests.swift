@@ -2,7 +2,12 @@ import Foundation
 import PickerTestSupport
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 @Suite struct ImageDecoderTests {
   @Test func anEmbeddedThumbnailServesWhenItCoversTheEnoughBox() throws {

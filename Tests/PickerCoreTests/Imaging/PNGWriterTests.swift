@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// The cache's own PNG writer (png_write.c, huffman_deflate.c), read back
 /// by libpng and zlib, which check every CRC and the Adler-32.

@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// A loader for `test:NAME` URLs that counts its loads, remembers their
 /// order, and can hold every load at a gate until the test opens it.

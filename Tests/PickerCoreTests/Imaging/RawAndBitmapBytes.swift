@@ -1,4 +1,9 @@
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// Camera RAW and BMP files written byte by byte: no tool here writes DNG,
 /// and the encoder makes no BMP.

@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// Camera RAWs show the camera's own preview, upright; BMPs decode through
 /// stb_image. LibRaw runs in this process here: the helper process the

@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// A video's thumbnail is a frame FFmpeg's libraries decode (in this
 /// process here; the picker runs them in its helper): not the black first

@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// The loupe's whole photos: two photos decode side by side (no lock held
 /// while decoding), two views of one photo decode it once, and a failed

@@ -1,6 +1,11 @@
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// Every mode's keys are data in one `KeyMap` type: handlers look keys up
 /// in it, hints and help are made from it, and the config rebinds it.

@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// Every date a camera, a phone or an export writes, in the order the
 /// picker tries them: EXIF (the Exif IFD, then IFD0, also inside a RAF),

@@ -1,6 +1,11 @@
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 @Suite struct DateParsingTests {
   let latest = CivilDate(year: 2026, month: 1, day: 1).dayNumber

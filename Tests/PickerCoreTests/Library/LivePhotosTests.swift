@@ -2,7 +2,12 @@ import CImaging
 import Foundation
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// Live Photos (a still and a MOV of the same name) and Motion Photos: the
 /// index pairs them, the timeline marks the still LIVE, and the MOV is

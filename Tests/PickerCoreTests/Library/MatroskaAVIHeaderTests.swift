@@ -2,7 +2,12 @@ import CImaging
 import Foundation
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// The header reader on Matroska, WebM and AVI files ffmpeg makes: the
 /// length, the video track's size, codec and frame rate, and the date

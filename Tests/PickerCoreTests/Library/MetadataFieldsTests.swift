@@ -3,7 +3,12 @@ import Foundation
 import PickerTestSupport
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// The one metadata record's table (`PhotoMetadata.fields`): the index's
 /// columns, its insert and its schema's version are made from it, and so

@@ -2,7 +2,12 @@ import Foundation
 import PickerTestSupport
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// The library's header reader on real files: the EXIF date, camera, lens,
 /// orientation and place from every format that carries EXIF (tagged by

@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// Signatures read into the index after a scan, from real PNG files: only
 /// for photos with a neighbour close in time, once, and the timeline's

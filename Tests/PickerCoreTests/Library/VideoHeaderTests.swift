@@ -2,7 +2,12 @@ import CImaging
 import Foundation
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// The header reader on videos ffmpeg makes (and exiftool turns): the moov
 /// box found at the end and at the start, the duration, the video track's

@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// Videos are listed with the photos in Files, Photos and given paths,
 /// marked and with their length; a Live Photo's MOV is not listed on its

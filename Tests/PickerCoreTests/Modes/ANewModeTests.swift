@@ -1,6 +1,11 @@
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// A mode written outside the picker's own files: a counter on the bottom
 /// line. It needs nothing but its type: the stack hands it the keys, its

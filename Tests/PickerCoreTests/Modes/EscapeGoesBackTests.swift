@@ -1,6 +1,11 @@
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// Esc goes back one level wherever it is pressed: out of a mode (a
 /// prompt, the tray, help, the preview, compare) to the one below, out of

@@ -1,6 +1,11 @@
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// Esc and Ctrl-C are bound once, by the stack (`[keys.modes]`): every mode
 /// gets them on the action it names for them, help and hints show them

@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// `[places]` in the config, read and applied by the namer.
 @Suite struct PlaceCorrectionsTests {

@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// The time zones the picker ships (Resources/zones.bin) for the places of
 /// Resources/places.bin, looked up the way a video's position will be: the

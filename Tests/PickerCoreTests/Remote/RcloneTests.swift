@@ -1,6 +1,11 @@
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// The rclone source's pure parts: `operations/list` entries as items, and
 /// listed URLs moved onto the running daemon's address.

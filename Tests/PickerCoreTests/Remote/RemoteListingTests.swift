@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 @Suite struct RemoteListingTests {
   func page(_ json: String, base: String? = "http://h:1/api") throws -> Page {

@@ -1,6 +1,11 @@
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// The WebDAV source's two pure parts: reading a PROPFIND reply safely, and
 /// turning its entries into albums and photos without leaving the base URL.

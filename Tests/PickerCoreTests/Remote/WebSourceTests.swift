@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// WebSource against Tests/Servers/photo_server.py: 2 albums of 3 photos
 /// and 5 root photos, behind the token "secret".

@@ -1,6 +1,11 @@
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// Truecolor cells of opaque pictures: two colours split by the block
 /// symbol closest to the picture (block_cells.c), in the code points

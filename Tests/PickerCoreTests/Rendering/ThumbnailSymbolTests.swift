@@ -1,6 +1,11 @@
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// The symbols a thumbnail's cells are drawn with: one column each, or a
 /// space, the same from the looked-up ranges as from the width check.

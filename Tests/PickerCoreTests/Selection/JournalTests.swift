@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// The selection journal: exact bytes through JSON, what can come back, and
 /// the file written late, once, privately.

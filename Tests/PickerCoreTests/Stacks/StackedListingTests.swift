@@ -1,6 +1,11 @@
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// Stacks in a listing by date: a burst is one tile with its count and its
 /// sharpest photo as the cover; Enter opens it, Space picks the cover, `c`

@@ -1,6 +1,11 @@
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// The hash, the sharpness score and the stacking rule, on generated
 /// scenes: a burst is one scene shifted and blurred by known amounts.

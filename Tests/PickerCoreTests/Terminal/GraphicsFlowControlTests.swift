@@ -1,6 +1,11 @@
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// A terminal on a virtual clock: a tty buffer of `capacity` bytes that it
 /// reads `speed` bytes a second from, answering each DA1 it reads.

@@ -1,6 +1,11 @@
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// A terminal that takes `room` bytes, then is full until given more.
 private final class SlowTerminal {

@@ -1,6 +1,11 @@
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 private func image(_ graphics: GraphicsProtocol = .kitty, columns: Int = 2, rows: Int = 2) -> PixelThumbnail {
   PixelThumbnail(

@@ -1,6 +1,11 @@
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// Days flow: short days share a row, each under its own header, shortened
 /// to its tiles' width; a day that does not fit starts a row, one longer

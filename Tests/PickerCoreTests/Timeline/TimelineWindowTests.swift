@@ -1,6 +1,11 @@
 import Testing
 
+@testable import PickerBase
 @testable import PickerCore
+@testable import PickerImaging
+@testable import PickerLibrary
+@testable import PickerRemote
+@testable import PickerTerminal
 
 /// A long timeline is shown through a window: End, a far date and Home move
 /// it instead of loading every page between, and it grows at its top as

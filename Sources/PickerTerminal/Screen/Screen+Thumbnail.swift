@@ -1,7 +1,7 @@
 extension Screen {
   /// Draws a thumbnail centred in an area it was made for (never larger):
   /// cells as text, a picture as a placement over blank cells.
-  mutating func draw(_ thumbnail: Thumbnail, centredIn area: (x: Int, y: Int, width: Int, height: Int)) {
+  package mutating func draw(_ thumbnail: Thumbnail, centredIn area: (x: Int, y: Int, width: Int, height: Int)) {
     let left = area.x + max(0, (area.width - thumbnail.columns) / 2)
     let top = area.y + max(0, (area.height - thumbnail.rows) / 2)
     switch thumbnail {

@@ -57,7 +57,7 @@ extension PhotoSource {
 
 extension Array {
   /// The slice a page request asks for, clamped to the array.
-  func page(_ request: PageRequest) -> (items: ArraySlice<Element>, hasMore: Bool) {
+  package func page(_ request: PageRequest) -> (items: ArraySlice<Element>, hasMore: Bool) {
     let start = Swift.min(Swift.max(request.offset, 0), count)
     let end = start + Swift.min(Swift.max(request.limit, 0), count - start)
     return (self[start..<end], end < count)

@@ -41,7 +41,7 @@ public enum ImageEncoder {
 
   /// `text` as the C arrays of keys and of values png_write.c takes, for
   /// the length of `body`.
-  static func withCText<Result>(
+  package static func withCText<Result>(
     _ text: [(String, String)],
     _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<UnsafePointer<CChar>?>?, Int32) -> Result
   ) -> Result {

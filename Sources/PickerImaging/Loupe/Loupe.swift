@@ -85,7 +85,7 @@ public struct Loupe: Hashable, Sendable {
   /// fit is reckoned in `fitBox`, the view kept on the photo in `box`. The
   /// preview and compare both zoom through it; the notice says why 100%
   /// changed nothing.
-  static func zoomed(
+  package static func zoomed(
     _ step: ZoomStep, from current: Loupe?, photo size: PixelSize, fitBox: PixelSize, box: PixelSize
   ) -> (loupe: Loupe?, notice: Notice?) {
     let fit = fitScale(image: size, box: fitBox)
@@ -112,28 +112,18 @@ public struct Loupe: Hashable, Sendable {
   public var percent: String { "\(Int((scale * 100).rounded()))%" }
 }
 
-/// A rectangle of pixels.
-public struct PixelRect: Hashable, Sendable {
-  public var x: Int
-  public var y: Int
-  public var width: Int
-  public var height: Int
+/// A screen cell the pointer was on.
+package struct LoupeDragPoint: Hashable, Sendable {
+  package var x: Int
+  package var y: Int
 
-  public init(x: Int, y: Int, width: Int, height: Int) {
+  package init(x: Int, y: Int) {
     self.x = x
     self.y = y
-    self.width = width
-    self.height = height
   }
 }
 
-/// A screen cell the pointer was on.
-struct LoupeDragPoint: Hashable, Sendable {
-  var x: Int
-  var y: Int
-}
-
 /// The loupe's zoom keys, wherever they are pressed.
-enum ZoomStep: Hashable, Sendable {
+package enum ZoomStep: Hashable, Sendable {
   case `in`, out, actualSize, fit
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Copies a local file into an open descriptor, in chunks, with progress.
-enum FileCopy {
-  static func copy(
+package enum FileCopy {
+  package static func copy(
     from path: PathBytes, into file: Int32, progress: @Sendable (Int64, Int64?) -> Void,
     isCancelled: @Sendable () -> Bool
   ) throws(SourceError) {

@@ -4,7 +4,7 @@ import CImaging
 public enum ImageFormat: String, Sendable {
   case jpeg, png, webp, gif, heif, tiff, jxl, raw, bmp, video
 
-  init?(_ raw: pk_format) {
+  package init?(_ raw: pk_format) {
     switch raw {
     case PK_FORMAT_JPEG: self = .jpeg
     case PK_FORMAT_PNG: self = .png
@@ -23,16 +23,6 @@ public enum ImageFormat: String, Sendable {
   /// The format of these first bytes, or nil.
   public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
     ImageFormat(bytes.withUnsafeBufferPointer { pk_sniff_format($0.baseAddress, $0.count) })
-  }
-}
-
-/// A size in pixels.
-public struct PixelSize: Hashable, Sendable {
-  public var width: Int
-  public var height: Int
-  public init(width: Int, height: Int) {
-    self.width = width
-    self.height = height
   }
 }
 

@@ -33,7 +33,7 @@ public struct PhotoStack: Hashable, Sendable {
   /// The entry a listing shows for these photos: the photo itself when
   /// alone, else the cover carrying the stack. The entry keeps the first
   /// member's date, so a stack stays in the day it starts in.
-  static func entry(for members: [PhotoItem]) -> PhotoItem {
+  package static func entry(for members: [PhotoItem]) -> PhotoItem {
     guard members.count > 1 else { return members[0] }
     let stack = PhotoStack(members: members)
     var entry = stack.cover
@@ -69,7 +69,7 @@ extension StackingRule {
   }
 
   /// Whether `item` joins the entry before it (a photo, or a stack's last member).
-  func joins(_ item: PhotoItem, after entry: PhotoItem) -> Bool {
+  package func joins(_ item: PhotoItem, after entry: PhotoItem) -> Bool {
     guard item.kind == .photo, entry.kind == .photo, !item.isMissing, !entry.isMissing else { return false }
     return joins(photo(item), after: photo(entry.photos[entry.photos.count - 1]))
   }

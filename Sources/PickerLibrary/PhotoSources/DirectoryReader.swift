@@ -102,7 +102,7 @@ public enum DirectoryReader {
     status(path).map(modificationTime(of:)) ?? 0
   }
 
-  static func modificationTime(of info: stat) -> Int {
+  package static func modificationTime(of info: stat) -> Int {
     #if canImport(Darwin)
       return Int(info.st_mtimespec.tv_sec)
     #else
@@ -123,7 +123,7 @@ public enum DirectoryReader {
 
   /// stat(2), following links, or strerror of why it failed (read at once:
   /// any later call may change errno).
-  static func statusOrError(_ path: PathBytes) -> Result<stat, StatError> {
+  package static func statusOrError(_ path: PathBytes) -> Result<stat, StatError> {
     var info = stat()
     let result = (path.bytes + [0]).withUnsafeBufferPointer { buffer in
       buffer.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) }
@@ -131,7 +131,7 @@ public enum DirectoryReader {
     return result == 0 ? .success(info) : .failure(StatError(message: String(cString: strerror(errno))))
   }
 
-  struct StatError: Error {
-    var message: String
+  package struct StatError: Error {
+    package var message: String
   }
 }

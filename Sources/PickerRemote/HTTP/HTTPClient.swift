@@ -192,15 +192,6 @@ private final class TransferWatcher {
   }
 }
 
-/// A flag set from a cancellation handler and read by a transfer thread.
-public final class CancellationFlag: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = false
-  public init() {}
-  public var isSet: Bool { lock.withLock { value } }
-  public func set() { lock.withLock { value = true } }
-}
-
 /// Calls `body` with the strings as a C array that lives for the call.
 func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
   let copies = strings.map { strdup($0) }

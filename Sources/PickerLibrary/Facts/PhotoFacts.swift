@@ -59,16 +59,16 @@ public struct PhotoFacts: Hashable, Sendable {
     return (names[code] ?? names[code.lowercased()]).map { "\($0) (\(code))" } ?? code
   }
 
-  static func decimal(_ value: Double, digits: Int) -> String { String(format: "%.\(digits)f", value) }
+  package static func decimal(_ value: Double, digits: Int) -> String { String(format: "%.\(digits)f", value) }
 
-  static func bytes(_ count: Int64) -> String {
+  package static func bytes(_ count: Int64) -> String {
     if count >= 1 << 20 { return decimal(Double(count) / Double(1 << 20), digits: 1) + " MB" }
     if count >= 1 << 10 { return decimal(Double(count) / Double(1 << 10), digits: 0) + " KB" }
     return "\(count) bytes"
   }
 
   /// 1/250 s, or 2.5 s.
-  static func exposure(_ seconds: Double) -> String {
+  package static func exposure(_ seconds: Double) -> String {
     if seconds > 0 && seconds < 1 { return "1/\(Int((1 / seconds).rounded())) s" }
     return decimal(seconds, digits: 1) + " s"
   }

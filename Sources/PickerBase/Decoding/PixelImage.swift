@@ -11,7 +11,7 @@ import CImaging
 public final class PixelImage: @unchecked Sendable {
   package var raw: pk_image
 
-  init(taking raw: pk_image) { self.raw = raw }
+  package init(taking raw: pk_image) { self.raw = raw }
 
   /// Pixels from RGBA bytes (width * height * 4 of them); for tests and
   /// generated images.
@@ -48,7 +48,7 @@ public final class PixelImage: @unchecked Sendable {
 
   /// Shrinks this image in place. Only for an image nobody else holds yet
   /// (fresh from the decoder): shared images never change.
-  func shrink(maxWidth: Int, maxHeight: Int) {
+  package func shrink(maxWidth: Int, maxHeight: Int) {
     _ = pk_image_fit(&raw, Int32(maxWidth), Int32(maxHeight))
   }
 

@@ -1,0 +1,3 @@
+// The layers below, seen by every file here and by what imports this one.
+@_exported import PickerLibrary
+@_exported import PickerTerminal
