@@ -25,6 +25,9 @@ struct InteractiveBench: ParsableCommand {
   @Option(help: "Terminal size in cells, as WxH.")
   var size = "120x40"
 
+  @Option(help: "Decoding threads (default: one a core, as the picker).")
+  var workers: Int?
+
   @Flag(help: "Print one JSON object.")
   var json = false
 
@@ -50,7 +53,7 @@ struct InteractiveBench: ParsableCommand {
     }
     let cacheRoot = BenchCache.makeRoot()
     defer { BenchCache.remove(cacheRoot) }
-    let pipeline = BenchCache.pipeline(root: cacheRoot)
+    let pipeline = BenchCache.pipeline(root: cacheRoot, workers: workers)
     let loop = BenchCache.loop(sources: sources, options: options, terminal: terminal, pipeline: pipeline)
     var latencies: [Double] = []
     var step = 0

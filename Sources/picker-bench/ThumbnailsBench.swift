@@ -217,9 +217,10 @@ enum BenchCache {
   }
 
   /// The real pipeline with a private freedesktop cache at `root`.
-  static func pipeline(root: String) -> ImagePipeline {
+  static func pipeline(root: String, workers: Int? = nil) -> ImagePipeline {
     var configuration = ImagePipeline.Configuration()
     configuration.diskCache = FreedesktopThumbnailCache(root: root)
+    if let workers { configuration.workerCount = max(1, workers) }
     return ImagePipeline(configuration: configuration)
   }
 
