@@ -70,6 +70,11 @@ public final class ImagePipeline: Sendable {
   /// running now (and their cache writes) before the process exits.
   public func shutdown(timeout: Double = 0.5) { core.queue.shutdown(timeout: timeout) }
 
+  /// Between these, thumbnails asked for wake no idle worker: the UI holds
+  /// the wakes while it works out a frame and lets them go once it is drawn.
+  public func holdWorkerWakes() { core.queue.holdWakes() }
+  public func releaseWorkerWakes() { core.queue.releaseWakes() }
+
   /// Waits until nothing is queued or running.
   package func waitUntilIdle() { core.queue.waitUntilIdle() }
 

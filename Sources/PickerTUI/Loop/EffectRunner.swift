@@ -12,6 +12,7 @@ final class EffectRunner {
   let inbox: Inbox
   /// Nil when thumbnails are off.
   private let thumbnails: ThumbnailDemand?
+  private let pipeline: ImagePipeline?
   private let downloader: Downloader
   /// Facts and sharpness, dropped when their photo leaves the screen first.
   let readings = ReadingQueue()
@@ -24,6 +25,7 @@ final class EffectRunner {
     self.sources = sources
     self.inbox = inbox
     self.thumbnails = pipeline.map(ThumbnailDemand.init)
+    self.pipeline = pipeline
     self.downloader = downloader
     self.summaries = sources.map(SourceSummary.init)
     watchChanges()
@@ -134,6 +136,11 @@ final class EffectRunner {
       inbox.post(.pickedChecked(check, missing: Set(missing), notFiles: Set(notFiles)))
     }
   }
+
+  /// While the loop works out a frame, thumbnails asked for wake no idle
+  /// worker (`ImagePipeline.holdWorkerWakes`); once it is drawn they do.
+  func holdWorkerWakes() { pipeline?.holdWorkerWakes() }
+  func releaseWorkerWakes() { pipeline?.releaseWorkerWakes() }
 
   /// Hands the state's thumbnail wishes to the pipeline after a batch.
   /// Thumbnails already in memory come back at once, as events to apply

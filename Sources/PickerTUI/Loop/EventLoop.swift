@@ -48,6 +48,8 @@ package final class EventLoop {
     _ = pk_sched_request_slice(500_000)
     var pending: [AppEvent] = [.resize(terminal.size), .start]
     while true {
+      // Workers woken now would take a core from this frame.
+      runner.holdWorkerWakes()
       var index = 0
       while index < pending.count {
         for effect in state.update(pending[index]) {
@@ -68,6 +70,7 @@ package final class EventLoop {
         terminal.draw(AppView.render(state, theme: theme))
         if let onFrame, onFrame(state) { return .outcome(.cancelled) }
       }
+      runner.releaseWorkerWakes()
       let signal = takeSignal()
       if signal != 0 { return .signal(signal) }
       pending = waitForEvents()

@@ -115,6 +115,22 @@ func testRequest(_ name: String, priority: Int = 0) -> ImageRequest {
     #expect(results.count("b1") == 0 && results.count("b2") == 0)
   }
 
+  @Test func heldWakesLetAnIdleWorkerSleepUntilTheFrameIsDrawn() {
+    let loader = CountingLoader()
+    let pipeline = pipeline(loader)
+    let results = Results()
+    // The one worker does a job, then goes back to waiting for the next.
+    pipeline.load(testRequest("first"), completion: results.record("first"))
+    #expect(eventually { results.count("first") == 1 })
+    usleep(50_000)
+    pipeline.holdWorkerWakes()
+    pipeline.load(testRequest("held"), completion: results.record("held"))
+    usleep(100_000)
+    #expect(loader.loads(of: "held") == 0, "no worker woke while the wakes were held")
+    pipeline.releaseWorkerWakes()
+    #expect(eventually { results.count("held") == 1 })
+  }
+
   @Test func higherPrioritiesRunFirst() {
     let loader = CountingLoader(gated: true)
     let pipeline = pipeline(loader)
