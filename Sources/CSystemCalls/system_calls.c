@@ -87,17 +87,21 @@ struct pk_sched_attr {
   uint64_t period;
 };
 
-int pk_sched_request_slice(unsigned long long nanoseconds) {
+long long pk_sched_request_slice(unsigned long long nanoseconds) {
   struct pk_sched_attr attr;
   memset(&attr, 0, sizeof attr);
   // The thread's own policy and niceness are kept; only the slice changes.
   if (syscall(SYS_sched_getattr, 0, &attr, (unsigned)sizeof attr, 0) != 0) return -1;
+  // SCHED_OTHER, SCHED_BATCH, SCHED_IDLE: for the others `runtime` is a
+  // budget, not a turn.
+  if (attr.policy != 0 && attr.policy != 3 && attr.policy != 5) return -1;
+  unsigned long long previous = attr.runtime;
   attr.size = sizeof attr;
   attr.runtime = nanoseconds;
-  return syscall(SYS_sched_setattr, 0, &attr, 0) == 0 ? 0 : -1;
+  return syscall(SYS_sched_setattr, 0, &attr, 0) == 0 ? (long long)previous : -1;
 }
 #else
-int pk_sched_request_slice(unsigned long long nanoseconds) {
+long long pk_sched_request_slice(unsigned long long nanoseconds) {
   (void)nanoseconds;
   return -1;
 }

@@ -31,11 +31,13 @@ int pk_io_poll(struct pollfd *fds, nfds_t count, int timeout_ms);
 
 // Asks the scheduler to give the calling thread short turns of `nanoseconds`
 // (Linux 6.12's custom slice for ordinary threads, sched_setattr's
-// sched_runtime): a thread that wakes for a key then runs ahead of threads
-// that use up their longer default turns (the thumbnail decoders) instead of
-// waiting for one of them to finish its turn. 0 when taken; -1 where the
-// kernel has no such request (the thread keeps its default turns).
-int pk_sched_request_slice(unsigned long long nanoseconds);
+// sched_runtime; 0 asks for the default again): a thread that wakes for a
+// key then runs ahead of threads that use up their longer default turns (the
+// thumbnail decoders) instead of waiting for one of them to finish its turn.
+// Returns the thread's request before (0: the default), to give back when
+// done; -1 when refused, or for a real-time or deadline thread, which is
+// left alone. Kernels before 6.12 take the call and change nothing.
+long long pk_sched_request_slice(unsigned long long nanoseconds);
 
 #ifdef __cplusplus
 }

@@ -72,8 +72,8 @@ public final class ImagePipeline: Sendable {
 
   /// Between these, thumbnails asked for wake no idle worker: the UI holds
   /// the wakes while it works out a frame and lets them go once it is drawn.
-  public func holdWorkerWakes() { core.queue.holdWakes() }
-  public func releaseWorkerWakes() { core.queue.releaseWakes() }
+  package func holdWorkerWakes() { core.queue.holdWakes() }
+  package func releaseWorkerWakes() { core.queue.releaseWakes() }
 
   /// Waits until nothing is queued or running.
   package func waitUntilIdle() { core.queue.waitUntilIdle() }

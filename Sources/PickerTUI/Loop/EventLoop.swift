@@ -45,7 +45,13 @@ package final class EventLoop {
     // The loop wakes for a key and sleeps again within a millisecond or two;
     // with short turns it runs as it wakes, not after a decoder's turn
     // (which on two busy cores held a key's frame 3-6 ms).
-    _ = pk_sched_request_slice(500_000)
+    let previousSlice = pk_sched_request_slice(500_000)
+    defer {
+      // An embedding program's thread gets its turns back as they were, and
+      // the decoders their wakes, however the run ends.
+      if previousSlice >= 0 { _ = pk_sched_request_slice(UInt64(previousSlice)) }
+      runner.releaseWorkerWakes()
+    }
     var pending: [AppEvent] = [.resize(terminal.size), .start]
     while true {
       // Workers woken now would take a core from this frame.

@@ -111,7 +111,9 @@ final class JobQueue: @unchecked Sendable {
   /// worker woken while the UI thread works out a frame takes a core from
   /// it there and then: on two cores the key's frame waited 3-5 ms behind
   /// the wakes of its own thumbnail requests. Busy workers still take the
-  /// new jobs as they finish theirs.
+  /// new jobs as they finish theirs (and the broadcast of a job done wakes
+  /// the idle ones too: held wakes spare a frame the wakes it would cause,
+  /// not every wake).
   func holdWakes() { condition.withLock { holdsWakes = true } }
 
   /// Wakes the workers for the jobs queued since `holdWakes`.
