@@ -48,6 +48,10 @@ let package = Package(
     // libcurl (opened when first needed) behind one blocking request that never follows redirects
     // itself, and the multistatus reader.
     .target(name: "CNetworking", dependencies: ["CXML2", "CSystemCalls"]),
+    // Stars, rejects and labels written as XMP with exempi (the Adobe XMP
+    // Toolkit's C API), opened when the first verdict is written
+    // (optional_exempi.h), not linked.
+    .target(name: "CXMP", dependencies: ["CSystemCalls"]),
     // Debian's SQLite, for the library index of dates taken.
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
     // Everything that can be tested without a terminal, in layers: each
@@ -59,7 +63,7 @@ let package = Package(
     // protocols, the input decoder.
     .target(name: "PickerTerminal", dependencies: ["PickerBase", "CImaging"]),
     // Local sources, the library index, places, stacks, facts, the selection.
-    .target(name: "PickerLibrary", dependencies: ["PickerBase", "CImaging", "CSQLite"]),
+    .target(name: "PickerLibrary", dependencies: ["PickerBase", "CImaging", "CSQLite", "CXMP"]),
     // The thumbnail pipeline, its caches and the loupe.
     .target(name: "PickerImaging", dependencies: ["PickerTerminal", "PickerLibrary", "CImaging"]),
     // Remote sources: HTTP, WebDAV, rclone, web services, command sources.

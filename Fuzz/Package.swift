@@ -5,7 +5,7 @@
 //
 // The main package has no library product, so `.package(path: "..")` could
 // not import PickerCore without changing the main manifest. Instead
-// Sources/Picker* (the layers), CImaging, CNetworking, CSystemCalls and CChafa here are symlinks to
+// Sources/Picker* (the layers), CImaging, CNetworking, CSystemCalls, CXMP and CChafa here are symlinks to
 // the real folders: the same sources, compiled a second time with coverage
 // instrumentation and AddressSanitizer. The C targets below repeat the main
 // manifest's; keep them in step with it.
@@ -54,10 +54,13 @@ let package = Package(
       name: "CNetworking", dependencies: ["CXML2", "CSystemCalls"],
       cSettings: [.unsafeFlags(["-fsanitize=fuzzer-no-link,address"])], linkerSettings: [.linkedLibrary("curl")]),
     .systemLibrary(name: "CSQLite"),
+    .target(
+      name: "CXMP", dependencies: ["CSystemCalls"], cSettings: [.unsafeFlags(["-fsanitize=fuzzer-no-link,address"])]),
     // The picker's layers, as in the main manifest.
     .target(name: "PickerBase", dependencies: ["CImaging"], swiftSettings: instrumented),
     .target(name: "PickerTerminal", dependencies: ["PickerBase", "CImaging"], swiftSettings: instrumented),
-    .target(name: "PickerLibrary", dependencies: ["PickerBase", "CImaging", "CSQLite"], swiftSettings: instrumented),
+    .target(
+      name: "PickerLibrary", dependencies: ["PickerBase", "CImaging", "CSQLite", "CXMP"], swiftSettings: instrumented),
     .target(
       name: "PickerImaging", dependencies: ["PickerTerminal", "PickerLibrary", "CImaging"], swiftSettings: instrumented),
     .target(name: "PickerRemote", dependencies: ["PickerImaging", "CNetworking"], swiftSettings: instrumented),
@@ -71,6 +74,7 @@ let package = Package(
     harness("fuzz-image-decoder"),
     harness("fuzz-dav-listing"),
     harness("fuzz-png-writer"),
+    harness("fuzz-xmp-culling"),
   ],
   swiftLanguageModes: [.v6]
 )

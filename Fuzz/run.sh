@@ -11,7 +11,7 @@ seconds="${FUZZ_SECONDS:-60}"
 # Only this folder: the default .build belongs to the normal build.
 scratch=.build-fuzz
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(config jsonrpc web-listing input-decoder image-decoder dav-listing png-writer)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(config jsonrpc web-listing input-decoder image-decoder dav-listing png-writer xmp-culling)
 
 "$swift" build -c release --package-path Fuzz --scratch-path "$scratch" || exit 1
 bin="$("$swift" build -c release --package-path Fuzz --scratch-path "$scratch" --show-bin-path)"

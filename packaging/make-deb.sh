@@ -36,7 +36,7 @@ chmod -R u=rwX,go=rX "$stage"
 # dpkg-shlibdeps reads the package's name from a debian/control.
 mkdir -p "$work/src/debian"
 printf 'Source: picker-tui\n\nPackage: picker-tui\nArchitecture: any\n' >"$work/src/debian/control"
-# The codecs and libcurl are opened when first needed, not linked
+# The codecs, libcurl and exempi are opened when first needed, not linked
 # (Sources/CImaging/optional_codecs.h, Sources/CNetworking/optional_curl.h),
 # so the binary's own entries do not name them. A program built here (not
 # shipped) that uses the same functions from the same lists lets
@@ -45,16 +45,18 @@ printf 'Source: picker-tui\n\nPackage: picker-tui\nArchitecture: any\n' >"$work/
 cat >"$work/opened-later.c" <<'PROGRAM'
 #define PK_OPTIONAL_CODECS_FILLING_IN
 #define PK_OPTIONAL_CURL_FILLING_IN
+#define PK_OPTIONAL_EXEMPI_FILLING_IN
 #include "optional_codecs.h"
 #include "optional_curl.h"
+#include "optional_exempi.h"
 #define PK_USE(name) (void (*)(void))name,
 void (*const used[])(void) = {PK_HEIF_FUNCTIONS(PK_USE) PK_JXL_FUNCTIONS(PK_USE) PK_RAW_FUNCTIONS(PK_USE)
   PK_AVUTIL_FUNCTIONS(PK_USE) PK_AVCODEC_FUNCTIONS(PK_USE) PK_AVFORMAT_FUNCTIONS(PK_USE)
-  PK_SWSCALE_FUNCTIONS(PK_USE) PK_CURL_FUNCTIONS(PK_USE)};
+  PK_SWSCALE_FUNCTIONS(PK_USE) PK_CURL_FUNCTIONS(PK_USE) PK_EXEMPI_FUNCTIONS(PK_USE)};
 int main(void) { return used[0] == 0; }
 PROGRAM
 cc "$work/opened-later.c" -o "$work/opened-later" -ISources/CImaging -ISources/CSystemCalls/include \
-  -ISources/CNetworking -lheif -ljxl -lraw_r -lavutil -lavcodec -lavformat -lswscale -lcurl
+  -ISources/CNetworking -ISources/CXMP -lheif -ljxl -lraw_r -lavutil -lavcodec -lavformat -lswscale -lcurl -lexempi
 depends="$(cd "$work/src" && dpkg-shlibdeps -O -e"$stage/usr/bin/picker-tui" -e"$work/opened-later" 2>/dev/null |
   sed -n 's/^shlibs:Depends=//p')"
 [ -n "$depends" ] || { echo "dpkg-shlibdeps found no dependencies" >&2; exit 1; }

@@ -27,6 +27,9 @@ packages=(libncurses-dev ncurses-term pkg-config
   libcurl4-openssl-dev libxml2-dev
   # The library index (dates taken, cameras) is an SQLite database.
   libsqlite3-dev
+  # Stars, rejects and labels are written as XMP with exempi (the Adobe
+  # XMP Toolkit's C API), opened when the first verdict is written.
+  libexempi-dev
   # `make install` drops the toolchain folder SwiftPM writes into the
   # binary's RUNPATH (the Swift runtime is linked in).
   patchelf)
@@ -46,6 +49,9 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
   # exiftool writes the EXIF facts the preview tests read back; Adobe RGB and
   # ProPhoto profiles (libgs-common) make the colour-profile test photos.
   packages+=(libimage-exiftool-perl libgs-common)
+  # exiv2 reads back the XMP sidecars the culling tests write, as a second
+  # opinion beside exiftool's.
+  packages+=(exiv2)
   # ffmpeg makes the test videos the header reader's tests read (dates,
   # durations, a moov at the end or at the start).
   packages+=(ffmpeg)

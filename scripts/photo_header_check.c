@@ -33,6 +33,8 @@ static void print_header(const char *path, int rc, const pk_photo_header *h) {
   printf(", \"is_video\": %d, \"duration_seconds\": %.6f, \"frame_rate\": %.6f, \"created_since_1904\": %llu",
          h->is_video, h->duration_seconds, h->frame_rate, (unsigned long long)h->created_since_1904);
   print_string("video_codec", h->video_codec);
+  printf(", \"has_rating\": %d, \"rating\": %d, \"label\": %d", h->culling.has_rating, h->culling.rating,
+         h->culling.label);
 }
 
 static uint8_t *load(const char *path, size_t *size) {

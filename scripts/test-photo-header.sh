@@ -4,7 +4,7 @@
 # sanitizers and a driver (scripts/photo_header_check.c), makes sample
 # photos and videos of every format it reads (with exiftool, Pillow and,
 # when present, heif-enc and ffmpeg), compares each field with what
-# exiftool reports,
+# exiftool reports (the rating and label with its XMP tags),
 # mutates the samples through the in-memory entry point, and measures how
 # many files a second one core reads from the page cache.
 #   scripts/test-photo-header.sh [--keep]   (--keep: leave the samples behind)
@@ -21,7 +21,8 @@ python3 -c 'import PIL' 2>/dev/null || { echo "needs Python Pillow" >&2; exit 1;
 
 sources=("$root/Sources/CImaging/photo_header.c" "$root/Sources/CImaging/exif_jpeg_header.c" "$root/Sources/CImaging/video_header.c"
   "$root/Sources/CImaging/matroska_header.c" "$root/Sources/CImaging/avi_header.c" "$root/Sources/CImaging/x3f_header.c"
-  "$root/Sources/CImaging/embedded_dates.c" "$root/Sources/CSystemCalls/system_calls.c" "$root/scripts/photo_header_check.c")
+  "$root/Sources/CImaging/embedded_dates.c" "$root/Sources/CImaging/xmp_culling.c" "$root/Sources/CSystemCalls/system_calls.c"
+  "$root/scripts/photo_header_check.c")
 include=(-I "$root/Sources/CImaging/include" -I "$root/Sources/CSystemCalls/include")
 # x3f_header.c's snprintf of a date is bounded by gmtime's ranges, which
 # gcc's -Wformat-truncation cannot see.
@@ -152,7 +153,7 @@ def ascii(tag, text):
 def rationals(order, tag, values):
     return (tag, 5, len(values), b"".join(struct.pack(order + "II", n, d) for n, d in values))
 
-def hand_made_tiff(path, order):
+def hand_made_tiff(path, order, xmp=None):
     w, h = 300, 230
     pixels = random.randbytes(w * h * 3)
     exif = [ascii(0x9003, "2019:02:03 04:05:06"), ascii(0x9291, "045"), ascii(0x9011, "+05:30"),
@@ -167,7 +168,8 @@ def hand_made_tiff(path, order):
                 (277, 3, 1, struct.pack(order + "H", 3)), (278, 4, 1, struct.pack(order + "I", h)),
                 (279, 4, 1, struct.pack(order + "I", len(pixels))), ascii(0x10F, "PENTAX"),
                 ascii(0x110, "PENTAX K-3 Mark III   "), (0x112, 3, 1, struct.pack(order + "H", 3)),
-                (0x8769, 4, 1, struct.pack(order + "I", exif_at)), (0x8825, 4, 1, struct.pack(order + "I", gps_at))]
+                (0x8769, 4, 1, struct.pack(order + "I", exif_at)), (0x8825, 4, 1, struct.pack(order + "I", gps_at))] + \
+               ([(700, 7, len(xmp), xmp)] if xmp else [])
     ifd0_at = 8 + len(pixels)
     gap = random.randbytes(100000)
     exif_at = ifd0_at + len(ifd(order, ifd0(0, 0))) + len(gap)
@@ -317,6 +319,103 @@ hand_made_heif("heif_exif_in_idat.heic", split=False)
 exif_checked("heif_exif_in_idat.heic", like="jpeg_full.jpg", override={"format": 5, "width": 4032, "height": 3024})
 hand_made_heif("heif_exif_in_two_extents.heic", split=True)
 exif_checked("heif_exif_in_two_extents.heic")
+
+# Ratings and labels in the photo's own XMP (xmp_culling.c), mostly
+# written by exiftool: a JPEG's XMP segment, also past the first read;
+# digiKam's labels; Microsoft's RatingPercent (MicrosoftPhoto:Rating),
+# which is no xmp:Rating; IFD0's XMLPacket in a TIFF, a DNG and a PEF, and
+# by hand past the first read and larger than it; a HEIF's XMP item.
+RATED = ["-XMP-xmp:Rating=4", "-XMP-xmp:Label=Red"]
+picture(320, 240).save("xmp_jpeg_rated.jpg", quality=90)
+tags("xmp_jpeg_rated.jpg", *FULL, *RATED)
+exif_checked("xmp_jpeg_rated.jpg")
+picture(320, 240).save("xmp_jpeg_digikam.jpg", quality=90)
+tags("xmp_jpeg_digikam.jpg", "-XMP-digiKam:ColorLabel=6", "-XMP-digiKam:PickLabel=1", "-XMP-digiKam:TagsList=People/Ann")
+exif_checked("xmp_jpeg_digikam.jpg", written=False)
+picture(320, 240).save("xmp_jpeg_rating_percent.jpg", quality=90)
+tags("xmp_jpeg_rating_percent.jpg", "-XMP-microsoft:RatingPercent=80", "-XMP-xmp:Label=Approved")
+exif_checked("xmp_jpeg_rating_percent.jpg", written=False)
+picture(320, 240).save("rated.jpg", quality=90)
+tags("rated.jpg", *OTHER, "-XMP-xmp:Rating=2", "-XMP-xmp:Label=yellow")
+segments, rest = jpeg_segments(open("rated.jpg", "rb").read())
+with open("xmp_jpeg_far.jpg", "wb") as f:
+    f.write(b"\xff\xd8" + junk_segment(60000) + junk_segment(60000) + b"".join(segments) + rest)
+exif_checked("xmp_jpeg_far.jpg")
+# darktable's reject and colour labels (exiftool does not know the
+# labels), in a packet put in by hand, after a Microsoft rating that must
+# not count.
+darktable_packet = b"""<x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="XMP Core 4.4.0-Exiv2">
+ <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+  <rdf:Description rdf:about=""
+    xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+    xmlns:MicrosoftPhoto="http://ns.microsoft.com/photo/1.0/"
+    xmlns:darktable="http://darktable.sf.net/"
+   MicrosoftPhoto:Rating="99"
+   xmp:Rating="-1"
+   darktable:xmp_version="5">
+   <darktable:colorlabels>
+    <rdf:Seq>
+     <rdf:li>3</rdf:li>
+     <rdf:li>0</rdf:li>
+    </rdf:Seq>
+   </darktable:colorlabels>
+  </rdf:Description>
+ </rdf:RDF>
+</x:xmpmeta>"""
+xmp_segment = b"http://ns.adobe.com/xap/1.0/\0" + darktable_packet
+segments, rest = jpeg_segments(open("rated.jpg", "rb").read())
+segments = [s for s in segments if not s[4:].startswith(b"http://ns.adobe.com/xap/1.0/")]
+with open("xmp_jpeg_darktable.jpg", "wb") as f:
+    f.write(b"\xff\xd8" + b"\xff\xe1" + struct.pack(">H", len(xmp_segment) + 2) + xmp_segment + b"".join(segments) + rest)
+exif_checked("xmp_jpeg_darktable.jpg", override={"label": 4})
+os.remove("rated.jpg")
+
+picture(64, 48).save("xmp_tiff_rated.tif")
+tags("xmp_tiff_rated.tif", *OTHER, "-XMP-xmp:Rating=3", "-XMP-xmp:Label=Green")
+exif_checked("xmp_tiff_rated.tif")
+# By hand, as exiftool moves the packet to the front: IFD0's packet past
+# 200 KB, the Exif IFD 100 KB past it (the window goes there and back); and
+# a packet of 100 KB, larger than the window, its rating at its start.
+def packet(attributes, padding=0):
+    return (b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+            b'<rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" ' + attributes + b'/>'
+            + b" " * padding + b"</rdf:RDF></x:xmpmeta>")
+hand_made_tiff("xmp_tiff_far.tif", ">", xmp=packet(b'xmp:Rating="5" xmp:Label="Purple"'))
+exif_checked("xmp_tiff_far.tif")
+hand_made_tiff("xmp_tiff_large_packet.tif", "<", xmp=packet(b'xmp:Rating="2"', padding=100000))
+exif_checked("xmp_tiff_large_packet.tif")
+picture(64, 48).save("xmp_dng_rated.dng", format="TIFF")
+tags("xmp_dng_rated.dng", *OTHER, "-DNGVersion=1.4.0.0", "-XMP-xmp:Rating=1", "-XMP-xmp:Label=Blue")
+exif_checked("xmp_dng_rated.dng")
+shutil.copy("tiff_far_ifds_little_endian.pef", "xmp_pef_rated.pef")
+tags("xmp_pef_rated.pef", "-XMP-xmp:Rating=-1")
+exif_checked("xmp_pef_rated.pef")
+
+def xmp_packet_at(path):
+    """Where IFD0's XMLPacket (tag 700) lies in a TIFF."""
+    data = open(path, "rb").read()
+    order = ">" if data[:2] == b"MM" else "<"
+    at = struct.unpack(order + "I", data[4:8])[0]
+    for i in range(struct.unpack(order + "H", data[at:at + 2])[0]):
+        tag, kind, count, value = struct.unpack(order + "HHII", data[at + 2 + 12 * i:at + 14 + 12 * i])
+        if tag == 700:
+            return value
+    return None
+print(f"xmp_tiff_far.tif: XMP at {xmp_packet_at('xmp_tiff_far.tif')}, "
+      f"xmp_dng_rated.dng: at {xmp_packet_at('xmp_dng_rated.dng')}")
+
+if shutil.which("heif-enc"):
+    picture(320, 240).save("heic_source.png")
+    subprocess.run(["heif-enc", "-q", "50", "heic_source.png", "-o", "xmp_heic_rated.heic"], check=True, capture_output=True)
+    os.remove("heic_source.png")
+    tags("xmp_heic_rated.heic", *OTHER, "-XMP-xmp:Rating=5", "-XMP-xmp:Label=Purple")
+    exif_checked("xmp_heic_rated.heic")
+try:
+    picture(160, 120).save("xmp_avif_rated.avif", quality=60)
+    tags("xmp_avif_rated.avif", *FULL, "-XMP-xmp:Rating=2", "-XMP-digiKam:ColorLabel=4")
+    exif_checked("xmp_avif_rated.avif")
+except Exception as error:  # Pillow built without AVIF
+    print(f"skip: AVIF with XMP ({error})")
 
 # Videos, when ffmpeg is here: Matroska and WebM, AVI, made by ffmpeg and
 # rearranged by hand where ffmpeg writes nothing of the kind (Info and
@@ -475,6 +574,8 @@ PY
 cd "$work/samples"
 mapfile -t names < <(python3 -c 'import json; print("\n".join(json.load(open("expect.json"))))')
 exiftool -j -n -q -q "${names[@]}" > exiftool.json 2>/dev/null || true
+exiftool -j -n -G1 -q -q -XMP-xmp:Rating -XMP-xmp:Label -XMP-digiKam:ColorLabel -XMP-digiKam:PickLabel "${names[@]}" \
+  > exiftool_xmp.json 2>/dev/null || true
 "$work/check" --bytes "${names[@]}" > ours.jsonl
 
 python3 - <<'PY'
@@ -482,6 +583,7 @@ import calendar, json, time
 
 expect = json.load(open("expect.json"))
 theirs = {entry["SourceFile"]: entry for entry in json.load(open("exiftool.json"))}
+their_xmp = {entry["SourceFile"]: entry for entry in json.load(open("exiftool_xmp.json"))}
 ours = {entry["path"]: entry for entry in map(json.loads, open("ours.jsonl"))}
 # exiftool calls a TIFF with RW2's magic but no Panasonic make plain RAW.
 formats = {"JPEG": 1, "PNG": 2, "WEBP": 3, "Extended WEBP": 3, "TIFF": 4, "ORF": 4, "RW2": 4, "RAW": 4, "DNG": 4, "PEF": 4, "NEF": 4, "ARW": 4, "CR2": 4,
@@ -498,6 +600,21 @@ def from_exiftool(e):
     want["has_gps"] = int("GPSLatitude" in e and "GPSLongitude" in e)
     if want["has_gps"]:
         want["latitude"], want["longitude"] = e["GPSLatitude"], e["GPSLongitude"]
+    want.update(culling(their_xmp.get(e["SourceFile"], {})))
+    return want
+
+def culling(x):
+    """The rating and label by xmp_culling.h's rules, from exiftool's XMP tags."""
+    want = {"has_rating": 0, "rating": 0, "label": 0}
+    rating = x.get("XMP-xmp:Rating")
+    if rating is not None and -1 <= int(float(rating)) <= 5:
+        want["has_rating"], want["rating"] = 1, int(float(rating))
+    elif x.get("XMP-digiKam:PickLabel") == 1:
+        want["has_rating"], want["rating"] = 1, -1
+    names = {"red": 1, "yellow": 2, "green": 3, "blue": 4, "purple": 5}
+    want["label"] = names.get(str(x.get("XMP-xmp:Label", "")).strip().lower(), 0)
+    if want["label"] == 0:
+        want["label"] = {1: 1, 3: 2, 4: 3, 5: 4, 6: 5}.get(x.get("XMP-digiKam:ColorLabel"), 0)
     return want
 
 # Matroska's CodecID as the reader names it (MP4's codes).
@@ -552,12 +669,14 @@ for name, rule in expect.items():
             problems.append("the in-memory entry point disagrees")
         if rule.get("written") and want["date_original"] == "":
             problems.append("exiftool found no date where one was written")
+        if name.startswith("xmp_") and "percent" not in name and not (want.get("has_rating") or want.get("label")):
+            problems.append("no rating or label where one was written")
     if problems:
         failed += 1
         print(f"FAIL {name}: " + "; ".join(problems))
     else:
         passed += 1
-        shown = ("format", "width", "height", "date_original") + (("duration_seconds", "frame_rate", "video_codec", "created_since_1904") if got.get("is_video") else ())
+        shown = ("format", "width", "height", "date_original") + (("rating", "label") if got.get("has_rating") or got.get("label") else ()) + (("duration_seconds", "frame_rate", "video_codec", "created_since_1904") if got.get("is_video") else ())
         fields = ", ".join(f"{k}={got[k]}" for k in shown if k in got)
         print(f"ok   {name} ({rule['source']}: {len(want)} fields; {fields})")
 print(f"fields: {passed} passed, {failed} failed")

@@ -3,9 +3,12 @@
 // (newsroom tools). Both readers only look at the bytes they are given and
 // copy at most `capacity` bytes out, so a hostile packet costs a bounded
 // scan.
+#define _GNU_SOURCE  // memmem
 #include "embedded_dates.h"
 
 #include <string.h>
+
+#include "xmp_property.h"
 
 static void copy_text(char *out, size_t capacity, const uint8_t *from, size_t length) {
   if (capacity == 0) return;
@@ -20,12 +23,19 @@ static void copy_text(char *out, size_t capacity, const uint8_t *from, size_t le
 
 static int is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
-// The value of property `name` at its first use as an attribute or an
-// element that has one; 0 when it has none.
-static int property(const uint8_t *data, size_t size, const char *name, char *out, size_t capacity) {
+// Each use of the name is found with memmem, which skips the packet's
+// padding and text far faster than a byte-by-byte loop: a photo's packet
+// is read by several of these scans during indexing.
+int pk_xmp_property(const uint8_t *data, size_t size, const char *name, char *out, size_t capacity) {
   size_t length = strlen(name);
-  for (size_t at = 1; at + length < size; at++) {
-    if (data[at] != (uint8_t)name[0] || memcmp(data + at, name, length) != 0) continue;
+  if (length == 0) return 0;
+  for (size_t from = 1; from + length < size;) {
+    const uint8_t *hit = memmem(data + from, size - from, name, length);
+    if (hit == NULL) return 0;
+    size_t at = (size_t)(hit - data);
+    from = at + 1;
+    // The name must leave a byte after it for what follows.
+    if (at + length >= size) return 0;
     // A name starts after '<' or a space: not the end of a longer name, nor
     // a closing tag.
     uint8_t before = data[at - 1];
@@ -64,7 +74,7 @@ int pk_xmp_date(const uint8_t *data, size_t size, char *out, size_t capacity) {
   if (data == NULL || capacity == 0) return 0;
   static const char *const names[] = {"exif:DateTimeOriginal", "photoshop:DateCreated", "xmp:CreateDate"};
   for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
-    if (property(data, size, names[n], out, capacity)) return 1;
+    if (pk_xmp_property(data, size, names[n], out, capacity)) return 1;
   }
   out[0] = 0;
   return 0;

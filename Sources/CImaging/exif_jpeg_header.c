@@ -8,6 +8,7 @@
 #include "embedded_dates.h"
 #include "header_source.h"
 #include "photo_header.h"
+#include "xmp_culling.h"
 
 // MARK: TIFF and EXIF
 
@@ -26,6 +27,7 @@ typedef struct {
   uint32_t next_ifd;                     // IFD0's link to IFD1 (0: none)
   uint32_t thumbnail_offset, thumbnail_length;  // IFD1's JPEG thumbnail (0: none)
   int raw_hint;  // IFD0 has DNGVersion, SubIFDs or a maker
+  uint32_t xmp_offset, xmp_length;  // IFD0's XMLPacket (0: none)
 } tiff;
 
 static uint32_t t16(const tiff *t, const uint8_t *p) { return t->big_endian ? be16(p) : le16(p); }
@@ -117,6 +119,10 @@ static void read_ifd(tiff *t, uint32_t offset, int kind, pk_photo_header *h) {
       else if (tag == 0x8825) t->gps_ifd = entry_number(t, e);
       else if (tag == 0x0132) entry_text(t, e, h->date_time, sizeof h->date_time);
       else if (tag == 0x9003) entry_text(t, e, h->date_original_ifd0, sizeof h->date_original_ifd0);
+      else if (tag == 0x02BC && (t16(t, e + 2) == 1 || t16(t, e + 2) == 7) && t32(t, e + 4) > 4) {
+        t->xmp_length = t32(t, e + 4);
+        t->xmp_offset = t32(t, e + 8);
+      }
       if (tag == 0xC612 || tag == 0x014A || tag == 0x010F) t->raw_hint = 1;
     } else if (kind == ifd1) {
       if (tag == 0x0201) t->thumbnail_offset = entry_number(t, e);
@@ -161,6 +167,22 @@ static void read_apple_maker_note(const tiff *t, pk_photo_header *h) {
   read_ifd(&note, 14, apple_ifd, h);
 }
 
+// IFD0's XMP packet (what Lightroom, darktable and exiftool write into a
+// TIFF or DNG), read after the IFDs so that moving the window onto it costs
+// them nothing. A packet larger than the window is read in its first 64
+// KiB: the scan needs every value it takes to end inside the bytes, so a
+// cut packet gives less, never a wrong value.
+static void read_tiff_xmp(tiff *t, pk_photo_header *h) {
+  uint64_t length = t->xmp_length < window_capacity ? t->xmp_length : window_capacity;
+  if (t->xmp_offset > t->limit || length > t->limit - t->xmp_offset) return;
+  uint64_t at = t->base + t->xmp_offset;
+  cover(t->s, at, length);
+  pk_xmp_culling culling;
+  if (in_window(t->s, at, length) &&
+      pk_xmp_culling_read(t->s->window + (at - t->s->window_at), (size_t)length, &culling))
+    h->culling = culling;
+}
+
 // The TIFF structure at file offset `base`: a TIFF file's own, or an EXIF
 // block (an "Exif\0\0" before it is skipped: some writers keep it where
 // only the TIFF header belongs). Only IFD0 and the Exif and GPS IFDs it
@@ -193,6 +215,7 @@ void pk_header_read_tiff_as(source *s, uint64_t base, uint64_t limit, int first,
   if (t.exif_ifd != 0) read_ifd(&t, t.exif_ifd, exif_ifd, h);
   if (t.gps_ifd != 0) read_ifd(&t, t.gps_ifd, gps_ifd, h);
   if (t.maker_note != 0) read_apple_maker_note(&t, h);
+  if (t.xmp_length != 0) read_tiff_xmp(&t, h);
   if (h->width == 0 && h->height == 0) {
     int ifd0_size = t.ifd0_width != 0 && t.ifd0_height != 0 && !t.ifd0_reduced;
     h->width = dimension(ifd0_size ? t.ifd0_width : t.exif_width);
@@ -237,7 +260,7 @@ void pk_header_read_jpeg_at(source *s, uint64_t base, pk_photo_header *h) {
   static const char xmp_id[] = "http://ns.adobe.com/xap/1.0/";  // and its NUL
   static const char photoshop_id[] = "Photoshop 3.0";          // and its NUL
   uint64_t at = base + 2;
-  int exif_seen = 0;
+  int exif_seen = 0, xmp_seen = 0;
   for (int hop = 0; hop < max_hops; hop++) {
     uint8_t m[32];
     if (!fetch(s, at, m, 4) || m[0] != 0xFF) return;
@@ -259,11 +282,18 @@ void pk_header_read_jpeg_at(source *s, uint64_t base, pk_photo_header *h) {
       pk_header_read_tiff(s, at + 10, length - 8, h);
     } else if (marker == 0xE1 && length > 2 + sizeof xmp_id && !h->xmp_date[0] &&
                fetch(s, at + 4, m, sizeof xmp_id) && memcmp(m, xmp_id, sizeof xmp_id) == 0) {
-      // The packet is read where it lies, once in the window.
+      // The packet is read where it lies, once in the window. The first one
+      // gives the rating and label; later ones are read only while no date
+      // was found, as the first always is.
       uint64_t packet = at + 4 + sizeof xmp_id, size = length - 2 - sizeof xmp_id;
       cover(s, packet, size);
-      if (in_window(s, packet, size))
-        pk_xmp_date(s->window + (packet - s->window_at), (size_t)size, h->xmp_date, sizeof h->xmp_date);
+      if (in_window(s, packet, size)) {
+        const uint8_t *bytes = s->window + (packet - s->window_at);
+        pk_xmp_date(bytes, (size_t)size, h->xmp_date, sizeof h->xmp_date);
+        pk_xmp_culling culling;
+        if (!xmp_seen && pk_xmp_culling_read(bytes, (size_t)size, &culling)) h->culling = culling;
+      }
+      xmp_seen = 1;
     } else if (marker == 0xED && length > 2 + sizeof photoshop_id && fetch(s, at + 4, m, sizeof photoshop_id) &&
                memcmp(m, photoshop_id, sizeof photoshop_id) == 0) {
       uint64_t blocks = at + 4 + sizeof photoshop_id, size = length - 2 - sizeof photoshop_id;

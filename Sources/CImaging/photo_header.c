@@ -11,6 +11,7 @@
 #include "header_source.h"
 #include "photo_header.h"
 #include "system_calls.h"
+#include "xmp_culling.h"
 
 // Minolta's MRW: "\0MRM", the length of its header blocks, then blocks
 // (a 4-byte name, a length); "\0TTW" holds a TIFF with the camera's EXIF.
@@ -166,19 +167,30 @@ static void read_webp(source *s, pk_photo_header *h) {
 
 // MARK: HEIF
 
-static uint32_t find_exif_item(source *s, const box *iinf) {
-  uint8_t p[12];
-  if (!fetch(s, iinf->body, p, 1)) return 0;
+// The first Exif item's ID, and the first XMP item's: a "mime" item whose
+// content type (after its name, each ending in a NUL) is
+// application/rdf+xml. 0 when absent.
+static void find_items(source *s, const box *iinf, uint32_t *exif, uint32_t *xmp) {
+  static const char rdf[] = "application/rdf+xml";  // and its NUL
+  uint8_t p[128];
+  if (!fetch(s, iinf->body, p, 1)) return;
   box infe;
   uint64_t at = iinf->body + (p[0] == 0 ? 6 : 8);
   for (int hop = 0; hop < max_hops && next_box(s, at, iinf->end, &infe); hop++, at = infe.end) {
     // Only versions 2 and 3 have an item type.
     if (memcmp(infe.type, "infe", 4) != 0 || infe.end - infe.body < 12 || !fetch(s, infe.body, p, 12)) continue;
-    if (p[0] == 2 && memcmp(p + 8, "Exif", 4) == 0) return be16(p + 4);
-    if (p[0] == 3 && infe.end - infe.body >= 14 && fetch(s, infe.body + 4, p, 10) && memcmp(p + 6, "Exif", 4) == 0)
-      return be32(p);
+    uint32_t id;
+    size_t type;
+    if (p[0] == 2) id = be16(p + 4), type = 8;
+    else if (p[0] == 3 && infe.end - infe.body >= 14 && fetch(s, infe.body, p, 14)) id = be32(p + 4), type = 10;
+    else continue;
+    if (memcmp(p + type, "Exif", 4) == 0 && *exif == 0) *exif = id;
+    if (memcmp(p + type, "mime", 4) != 0 || *xmp != 0) continue;
+    size_t n = infe.end - infe.body < sizeof p ? (size_t)(infe.end - infe.body) : sizeof p;
+    const uint8_t *name_end = fetch(s, infe.body, p, n) ? memchr(p + type + 4, 0, n - type - 4) : NULL;
+    if (name_end != NULL && (size_t)(p + n - name_end - 1) >= sizeof rdf && memcmp(name_end + 1, rdf, sizeof rdf) == 0)
+      *xmp = id;
   }
-  return 0;
 }
 
 // Where an item's bytes are, from iloc: the file offsets and lengths of its
@@ -278,33 +290,21 @@ static void read_sizes(source *s, const box *iprp, uint32_t primary, pk_photo_he
   }
 }
 
-static void read_heif(source *s, pk_photo_header *h) {
-  box meta, b, iloc = {{0}, 0, 0};
-  uint64_t at = 0, idat = 0, idat_end = 0;
-  int hop = 0, found = 0;
-  for (; !found && hop < 64 && next_box(s, at, max_offset, &meta); hop++, at = meta.end)
-    found = memcmp(meta.type, "meta", 4) == 0;
-  if (!found) return;
-  cover(s, meta.body, meta.end - meta.body);
-  uint32_t id = 0, primary = 0;
-  box iprp = {{0}, 0, 0};
-  for (at = meta.body + 4, hop = 0; hop < 64 && next_box(s, at, meta.end, &b); hop++, at = b.end) {
-    if (memcmp(b.type, "iinf", 4) == 0) id = find_exif_item(s, &b);
-    else if (memcmp(b.type, "iloc", 4) == 0) iloc = b;
-    else if (memcmp(b.type, "iprp", 4) == 0) iprp = b;
-    else if (memcmp(b.type, "idat", 4) == 0) idat = b.body, idat_end = b.end;
-    else if (memcmp(b.type, "pitm", 4) == 0) {
-      // A full box: version 0 gives a 16-bit item ID, 1 a 32-bit one.
-      uint64_t field_at = b.body, version, item;
-      if (field(s, &field_at, b.end, 1, &version) && field(s, &field_at, b.end, 3, &item) &&
-          field(s, &field_at, b.end, version == 0 ? 2 : 4, &item))
-        primary = (uint32_t)item;
-    }
-  }
-  if (iprp.end != 0) read_sizes(s, &iprp, primary, h);
-  uint64_t starts[max_extents], lengths[max_extents];
-  int count = id != 0 && iloc.end != 0 ? locate_item(s, &iloc, id, idat, idat_end, starts, lengths) : 0;
-  if (count == 0) return;
+// The XMP item's bytes from its first extent on, as far as they run on
+// without a gap, in their first 64 KiB (as for a TIFF's packet).
+static void read_heif_xmp(source *s, const uint64_t *starts, const uint64_t *lengths, int count, pk_photo_header *h) {
+  uint64_t start = starts[0], length = lengths[0];
+  for (int i = 1; i < count && length < window_capacity && starts[i] == start + length; i++) length += lengths[i];
+  if (length > window_capacity) length = window_capacity;
+  cover(s, start, length);
+  pk_xmp_culling culling;
+  if (length > 0 && in_window(s, start, length) &&
+      pk_xmp_culling_read(s->window + (start - s->window_at), (size_t)length, &culling))
+    h->culling = culling;
+}
+
+// The Exif item's TIFF structure, from its extents.
+static void read_heif_exif(source *s, const uint64_t *starts, const uint64_t *lengths, int count, pk_photo_header *h) {
   uint64_t start = starts[0], length = lengths[0];
   for (int i = 1; i < count && length != 0; i++) length = starts[i] == start + length ? length + lengths[i] : 0;
   if (length == 0) {
@@ -325,6 +325,40 @@ static void read_heif(source *s, pk_photo_header *h) {
   if (length < 4 || !fetch(s, start, p, 4) || be32(p) > length - 4) return;
   cover(s, start, length);
   pk_header_read_tiff(s, start + 4 + be32(p), length - 4 - be32(p), h);
+}
+
+static void read_heif(source *s, pk_photo_header *h) {
+  box meta, b, iloc = {{0}, 0, 0};
+  uint64_t at = 0, idat = 0, idat_end = 0;
+  int hop = 0, found = 0;
+  for (; !found && hop < 64 && next_box(s, at, max_offset, &meta); hop++, at = meta.end)
+    found = memcmp(meta.type, "meta", 4) == 0;
+  if (!found) return;
+  cover(s, meta.body, meta.end - meta.body);
+  uint32_t id = 0, xmp = 0, primary = 0;
+  box iprp = {{0}, 0, 0};
+  for (at = meta.body + 4, hop = 0; hop < 64 && next_box(s, at, meta.end, &b); hop++, at = b.end) {
+    if (memcmp(b.type, "iinf", 4) == 0) find_items(s, &b, &id, &xmp);
+    else if (memcmp(b.type, "iloc", 4) == 0) iloc = b;
+    else if (memcmp(b.type, "iprp", 4) == 0) iprp = b;
+    else if (memcmp(b.type, "idat", 4) == 0) idat = b.body, idat_end = b.end;
+    else if (memcmp(b.type, "pitm", 4) == 0) {
+      // A full box: version 0 gives a 16-bit item ID, 1 a 32-bit one.
+      uint64_t field_at = b.body, version, item;
+      if (field(s, &field_at, b.end, 1, &version) && field(s, &field_at, b.end, 3, &item) &&
+          field(s, &field_at, b.end, version == 0 ? 2 : 4, &item))
+        primary = (uint32_t)item;
+    }
+  }
+  if (iprp.end != 0) read_sizes(s, &iprp, primary, h);
+  // Both items are found while meta is in the window; the Exif is read as
+  // before, then the XMP, which may cost one more read (none when the
+  // Exif's extents had to be gathered: the file is left behind then).
+  uint64_t starts[max_extents], lengths[max_extents], xmp_starts[max_extents], xmp_lengths[max_extents];
+  int count = id != 0 && iloc.end != 0 ? locate_item(s, &iloc, id, idat, idat_end, starts, lengths) : 0;
+  int xmp_count = xmp != 0 && iloc.end != 0 ? locate_item(s, &iloc, xmp, idat, idat_end, xmp_starts, xmp_lengths) : 0;
+  if (count > 0) read_heif_exif(s, starts, lengths, count, h);
+  if (xmp_count > 0) read_heif_xmp(s, xmp_starts, xmp_lengths, xmp_count, h);
 }
 
 // Canon's CR3 (an ISOBMFF file of brand "crx "): its metadata sits in
@@ -399,11 +433,14 @@ static void read_any(source *s, pk_photo_header *h) {
     case 1: read_jpeg(s, h); break;
     case 2: read_png(s, h); break;
     case 3: read_webp(s, h); break;
-    case 4:
+    case 4: {
+      // Canon's CR2 says so right after the header; looked at first, as
+      // the walk may move the window (and overwrite the bytes `p` shows).
+      int canon = n >= 10 && p[8] == 'C' && p[9] == 'R';
       pk_header_read_tiff(s, 0, UINT32_MAX, h);
-      // Canon's CR2 says so right after the header.
-      if (n >= 10 && p[8] == 'C' && p[9] == 'R') h->looks_raw = 1;
+      if (canon) h->looks_raw = 1;
       break;
+    }
     case 5: read_heif(s, h); break;
     // RAWs known to the header reader only: the rest of the picker sees a
     // RAW (format 0 here).

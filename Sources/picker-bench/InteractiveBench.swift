@@ -28,8 +28,20 @@ struct InteractiveBench: ParsableCommand {
   @Option(help: "Decoding threads (default: one a core, as the picker).")
   var workers: Int?
 
+  @Flag(
+    help: ArgumentHelp(
+      "Rate while scrolling: stars, rejects and labels on the way, their XMP sidecars written.",
+      discussion: "The folder's files are hard-linked into a scratch folder first, which the sidecars go into."))
+  var rate = false
+
   @Flag(help: "Print one JSON object.")
   var json = false
+
+  /// A round with a verdict at most photos: each key rates the photo
+  /// focused, then the focus moves on (every photo rated once).
+  static let ratingRound: [Key] = [
+    .alt("3"), .right, .alt("5"), .right, .char("X"), .right, .alt("6"), .down, .alt("1"), .pageDown,
+  ]
 
   /// One round of keys; PgDn carries the scrolling, the rest is what a
   /// person does on the way.
@@ -40,7 +52,9 @@ struct InteractiveBench: ParsableCommand {
 
   func run() throws {
     let cells = try PixelsBench.size(size, "--size")
-    let root = PathBytes(folder)
+    let scratch = rate ? try RatingScratch(linking: folder) : nil
+    defer { scratch?.remove() }
+    let root = PathBytes(scratch?.path ?? folder)
     let sources: [any PhotoSource] = [
       FolderSource(root: root, title: "A"), FolderSource(root: root, title: "B", id: "bench-second"),
     ]
@@ -56,13 +70,23 @@ struct InteractiveBench: ParsableCommand {
     let pipeline = BenchCache.pipeline(root: cacheRoot, workers: workers)
     let loop = BenchCache.loop(sources: sources, options: options, terminal: terminal, pipeline: pipeline)
     var latencies: [Double] = []
+    var ratingLatencies: [Double] = []
+    /// The photo each rating key was for, and when the key was due.
+    var rated: [(path: PathBytes, due: UInt64)] = []
+    var lastWasRating = false
+    let round = rate ? Self.ratingRound : Self.round
     var step = 0
     var started = false
     let wanted = photos
     loop.onFrame = { state in
       guard let scope = state.grid.scopeStacks.first?.last, scope.hasLoadedOnce else { return false }
       if let due = terminal.takeAnswered() {
-        latencies.append(Double(DispatchTime.now().uptimeNanoseconds - due) / 1e6)
+        let latency = Double(DispatchTime.now().uptimeNanoseconds - due) / 1e6
+        latencies.append(latency)
+        if lastWasRating {
+          ratingLatencies.append(latency)
+          if let path = state.focusedItem?.outputPath, rated.last?.path != path { rated.append((path, due)) }
+        }
       }
       if !started {
         started = true
@@ -71,7 +95,9 @@ struct InteractiveBench: ParsableCommand {
       let scrolled = state.grid.activeSource == 0 ? scope.focus : 0
       if scrolled >= wanted || (!scope.offersMore && scope.focus >= scope.cellCount - 1) { return true }
       if terminal.isIdle {
-        terminal.queue(Self.round[step % Self.round.count])
+        let key = round[step % round.count]
+        terminal.queue(key)
+        lastWasRating = rate && key != .right && key != .down && key != .pageDown
         step += 1
       }
       return false
@@ -80,6 +106,37 @@ struct InteractiveBench: ParsableCommand {
     let endRSS = Double(ScrollBench.residentKilobytes()) / 1024
     pipeline.shutdown()
     report(latencies, scrolled: loop.state.grid.scopeStacks[0].last?.focus ?? 0, endRSS: endRSS)
+    if rate { reportRatings(ratingLatencies, onDisk: RatingScratch.onDisk(rated)) }
+  }
+
+  /// Rating keys' frames, and how long after each key its sidecar was on
+  /// disk (the sidecar's mtime, set by its last write before the fsync and
+  /// the rename).
+  private func reportRatings(_ frames: [Double], onDisk: [Double]) {
+    func percentiles(_ values: [Double]) -> (Double, Double, Double) {
+      let sorted = values.sorted()
+      guard !sorted.isEmpty else { return (0, 0, 0) }
+      func at(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))] }
+      return (at(0.5), at(0.99), sorted.last!)
+    }
+    let (frame50, frame99, frameMax) = percentiles(frames)
+    let (disk50, disk99, diskMax) = percentiles(onDisk)
+    if json {
+      print(
+        String(
+          format: "{\"rating_keys\":%d,\"rating_p50_ms\":%.2f,\"rating_p99_ms\":%.2f,\"rating_max_ms\":%.2f,"
+            + "\"sidecars\":%d,\"on_disk_p50_ms\":%.2f,\"on_disk_p99_ms\":%.2f,\"on_disk_max_ms\":%.2f}",
+          frames.count, frame50, frame99, frameMax, onDisk.count, disk50, disk99, diskMax))
+    } else {
+      print(
+        String(
+          format: "rating → frame:  p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d keys)", frame50, frame99, frameMax,
+          frames.count))
+      print(
+        String(
+          format: "key → on disk:   p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d sidecars)", disk50, disk99, diskMax,
+          onDisk.count))
+    }
   }
 
   private func report(_ latencies: [Double], scrolled: Int, endRSS: Double) {

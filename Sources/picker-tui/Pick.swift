@@ -68,6 +68,26 @@ struct Pick: ParsableCommand {
       discussion: "Repeat it for several places."))
   var places: [String] = []
 
+  @Option(
+    name: .customLong("min-rating"),
+    help: "Photos with at least N stars (1-5; 0 keeps all but rejected ones), as rated in XMP; implies --timeline.")
+  var minRating: Int?
+
+  @Option(
+    name: .customLong("label"),
+    help: ArgumentHelp(
+      "Photos with the colour label NAME (red, yellow, green, blue, purple); implies --timeline.",
+      discussion: "Repeat it for any of several labels."))
+  var labels: [String] = []
+
+  /// What --min-rating and --label keep.
+  var cullingFilter: CullingFilter {
+    var filter = CullingFilter()
+    filter.minRating = minRating
+    filter.labels = Set(labels.compactMap(ColorLabel.init(name:)))
+    return filter
+  }
+
   @Flag(help: "Print a picked Live Photo's video (its MOV) on the line after the photo.")
   var liveVideos = false
 
@@ -77,6 +97,11 @@ struct Pick: ParsableCommand {
     if let max, let min, min > max { throw ValidationError("--min \(min) is more than --max \(max)") }
     if let pageSize, !(1...10_000).contains(pageSize) {
       throw ValidationError("--page-size must be from 1 to 10000")
+    }
+    if let minRating, !(0...5).contains(minRating) { throw ValidationError("--min-rating must be from 0 to 5") }
+    for label in labels where ColorLabel(name: label) == nil {
+      throw ValidationError(
+        "--label \(label): not a label (\(ColorLabel.allCases.map(\.name).joined(separator: ", ")))")
     }
     let today = PhotoMetadataReader.latestBelievableDay() - 1
     for (name, value) in [("--since", since), ("--until", until)] {
@@ -110,7 +135,8 @@ struct Pick: ParsableCommand {
     options.startingSource = try initialSource(among: sources)
     // A range asked for is kept on screen even when nothing is in it:
     // another tab would offer photos outside it.
-    options.keepsStartingSource = source != nil || since != nil || until != nil || !places.isEmpty
+    options.keepsStartingSource =
+      source != nil || since != nil || until != nil || !places.isEmpty || !cullingFilter.isEmpty
     options.printsLines = !print0
     options.remotePicks = printUrls ? .urlsOnly : .download(into: downloadDir)
     options.cameraRAW = .helper(executable: "/proc/self/exe")
@@ -122,6 +148,7 @@ struct Pick: ParsableCommand {
     options.keys = KeyMaps.standard(with: file?.keys ?? [])
     options.stacksPhotos = file?.stacksPhotos ?? true
     options.stackingRule = file?.stackingRule ?? StackingRule()
+    options.xmp = file?.xmp ?? XMPWriteOptions()
     let result: PickResult
     do {
       result = try Picker(sources: sources, options: options).run()
@@ -192,7 +219,7 @@ struct Pick: ParsableCommand {
     // A closed stdin (`<&-`) is no list of paths.
     let readsStdin = isatty(0) == 0 && !closedAtStart.contains(0)
     let noArguments = paths.isEmpty && !readsStdin
-    if noArguments || timeline || since != nil || until != nil || !places.isEmpty
+    if noArguments || timeline || since != nil || until != nil || !places.isEmpty || !cullingFilter.isEmpty
       || (file?.opensPhotos == true && arguments.files.isEmpty && !readsStdin)
     {
       return try timelineSources(arguments: arguments, environment: environment, log: log, config: file)
@@ -241,7 +268,8 @@ struct Pick: ParsableCommand {
     let today = PhotoMetadataReader.latestBelievableDay() - 1
     let photos = TimelineSource(
       index: index, roots: libraryRoots, firstDay: since.flatMap { DateQuery.parse($0, today: today)?.lowerBound },
-      lastDay: until.flatMap { DateQuery.parse($0, today: today)?.upperBound }, places: places)
+      lastDay: until.flatMap { DateQuery.parse($0, today: today)?.upperBound }, places: places,
+      culling: cullingFilter)
     photos.stackingGap = Self.stackingGap(file)
     photos.startScanning()
     // One root is "Folders"; several are told apart by their last names.

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "xmp_culling.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -61,6 +63,13 @@ typedef struct {
   char date_original_ifd0[20];
   char xmp_date[40];
   char iptc_date[12], iptc_time[16];
+  // Stars, reject and colour label as the photo's own XMP says them
+  // (pk_xmp_culling_read): a JPEG's first XMP segment, a TIFF-based file's
+  // XMLPacket (IFD0 tag 700), a HEIF's XMP item (a "mime" item of type
+  // application/rdf+xml); all 0 when it has none. A packet is read only
+  // when it is in the window or can be brought there (its first 64 KiB),
+  // within the same budget as everything else.
+  pk_xmp_culling culling;
   // A video (MP4, MOV, M4V, 3GP: ISO BMFF and QuickTime), its moov box
   // found by walking the top-level boxes (one read per box header, so a
   // moov at the end costs a few reads): its duration; the first video

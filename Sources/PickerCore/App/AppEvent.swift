@@ -24,4 +24,6 @@ public enum AppEvent: Hashable, Sendable {
   case thumbnailProgress(ImageRequest.Key, received: Int64, expected: Int64?)
   /// The files of a confirm were checked; these no longer exist.
   case pickedChecked(PickCheck, missing: Set<PathBytes>, notFiles: Set<PathBytes> = [])
+  /// A verdict's XMP was written, or could not be (why, for the user).
+  case cullingWritten(CullingWrite, problem: String?)
 }

@@ -28,6 +28,8 @@ public struct AppOptions: Hashable, Sendable {
   /// turns it off and on), grouped by this rule.
   public var stacksPhotos = true
   public var stackingRule = StackingRule()
+  /// How verdicts are written as XMP (the config's `[xmp]`).
+  public var xmp = XMPWriteOptions()
 
   public init(
     limits: SelectionLimits = SelectionLimits(), pageSize: Int? = nil, print0: Bool = false,

@@ -242,7 +242,8 @@ extension AppState {
       // ones (each page costs a round trip through the loop).
       limit = max(limit, min(total - scope.nextOffset, Self.seekPageLimit))
     }
-    let request = PageRequest(offset: scope.nextOffset, limit: limit, sort: scope.sort)
+    var request = PageRequest(offset: scope.nextOffset, limit: limit, sort: scope.sort)
+    request.hidesRejected = grid.hidesRejected
     scope.loadingOffset = request.offset
     grid.scopeStacks[sourceIndex][grid.scopeStacks[sourceIndex].count - 1] = scope
     return [

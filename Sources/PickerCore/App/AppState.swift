@@ -23,6 +23,8 @@ public struct AppState: Hashable, Sendable {
   public var fetchProgress: [ImageRequest.Key: FetchProgress] = [:]
   /// Facts and sharpness of the photos a preview or compare shows.
   public var readings = PhotoReadings()
+  /// Stars, rejects and labels given in this run, and their undo.
+  public var culling = CullingBook()
 
   public init(sources: [SourceSummary], activeSource: Int = 0, options: AppOptions, size: TerminalSize) {
     self.sources = sources

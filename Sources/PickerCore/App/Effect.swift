@@ -17,5 +17,8 @@ public enum Effect: Hashable, Sendable {
   case refresh(sourceIndex: Int)
   /// See which of the local files about to be printed still exist.
   case checkPicked(PickCheck)
+  /// A verdict kept by every source at once and written as XMP in the
+  /// background, in order (`XMPWriter`).
+  case cull(CullingWrite)
   case finish(Outcome)
 }

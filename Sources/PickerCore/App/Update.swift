@@ -54,6 +54,9 @@ extension AppState {
     case .sharpnessScored(let reference, let score):
       readings.receiveSharpness(score, for: reference)
       effects = []
+    case .cullingWritten(let write, let problem):
+      receiveCullingWritten(write, problem: problem)
+      effects = []
     }
     effects += deriveGrid(after: event)
     // What the mode on top needs read for what it shows.
@@ -164,6 +167,8 @@ extension AppState {
     case .nextMonth, .previousMonth, .nextDay, .previousDay: return jump(action)
     case .goToDate: openGoToDate()
     case .places: return openPlaces()
+    case .cull(let command): return cull(command, .focused)
+    case .hideRejected: return toggleHidingRejected()
     }
     return []
   }

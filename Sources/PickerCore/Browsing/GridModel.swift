@@ -12,6 +12,8 @@ public struct GridModel: Hashable, Sendable {
   public var hasInteracted = false
   /// The user chose the starting source (--source): never switch away alone.
   public var keepsStartingSource = false
+  /// `H`: listings leave rejected photos out (`PageRequest.hidesRejected`).
+  public var hidesRejected = false
   /// Keys typed before the first page arrived, or past the last loaded
   /// photo before the next, applied in order once it does (as fzf keeps a
   /// query typed while it starts).

@@ -29,7 +29,7 @@ public struct CompareMode: ModeModel {
       .init([.up, .char("k")], .panUp, help: "pan up", group: "pan, all panes"),
       .init([.down, .char("j")], .panDown, help: "pan down", group: "pan, all panes"),
       .init([.char("c"), .char("q")], .back, help: "back", hint: "back"),
-    ])
+    ] + KeyMap<CompareAction>.cullingBindings(plainDigits: true) { CompareAction(culling: $0) })
 
   public mutating func update(key: Key, action: CompareAction?, app: AppState) -> ModeStep {
     guard let action else { return .stay }
@@ -67,6 +67,11 @@ public struct CompareMode: ModeModel {
     case .panDown: pan(dx: 0, dy: 1.0 / 3, app: app)
     case .back: return .leave
     case .cancel: return .cancel
+    default:
+      // The active pane's photo.
+      if let command = action.culling, let photo = compared.activePhoto {
+        return .run([.cull(command, .photos([photo]))])
+      }
     }
     return .stay
   }
@@ -122,12 +127,18 @@ public struct CompareMode: ModeModel {
 
 /// What a key does in the compare: the active pane, picks, paging, and the
 /// loupe's zoom and pan, shared by every pane.
-public enum CompareAction: String, CaseIterable, KeyCommand {
+public enum CompareAction: String, CaseIterable, KeyCommand, CullingActions {
   case nextPane = "next-pane", previousPane = "previous-pane", toggle, drop, activate
   case nextPage = "next-page", previousPage = "previous-page"
   case zoomIn = "zoom-in", zoomOut = "zoom-out", actualSize = "actual-size", fit
   case panLeft = "pan-left", panRight = "pan-right", panUp = "pan-up", panDown = "pan-down"
   case back, cancel
+  /// Culling (`CullingCommand`, by the same names).
+  case rate0 = "rate-0", rate1 = "rate-1", rate2 = "rate-2", rate3 = "rate-3", rate4 = "rate-4", rate5 = "rate-5"
+  case reject, undo
+  case labelRed = "label-red", labelYellow = "label-yellow", labelGreen = "label-green", labelBlue = "label-blue"
+  case labelPurple = "label-purple"
   public var name: String { rawValue }
   public static var bindable: [Self] { allCases }
+  public var cullingCommand: CullingCommand? { culling }
 }

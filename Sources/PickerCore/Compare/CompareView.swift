@@ -23,9 +23,10 @@ enum CompareView {
       }
       let active = index == compare.active
       let picked = state.selection.contains(photo.key) ? "✓ " : ""
+      let verdict = state.culling(of: photo).summary.map { " · " + $0 } ?? ""
       let name =
         "\(active ? "▶ " : "  ")\(compare.first + index + 1)/\(compare.photos.count) \(picked)"
-        + Sanitizer.sanitize(photo.title)
+        + Sanitizer.sanitize(photo.title) + verdict
       let captionY = pane.y + pane.pictureHeight
       screen.put(
         DisplayWidth.truncate(name, to: pane.width), x: pane.x, y: captionY,

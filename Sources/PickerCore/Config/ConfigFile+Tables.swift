@@ -45,6 +45,27 @@ extension ConfigFile {
 
   /// `[stacks]`: `enabled` (true), `max_gap` (seconds between shots, 2),
   /// `max_distance` (differing hash bits, 10).
+  /// `[xmp]`: how verdicts are written (`XMPWriteOptions`).
+  static func readXMP(_ table: TOMLSubset.Table, path: String) throws(Error) -> XMPWriteOptions {
+    var options = XMPWriteOptions()
+    let namings = XMPWriteOptions.SidecarNaming.allCases.map(\.rawValue).joined(separator: ", ")
+    for (key, value) in table.values {
+      switch (key, value.kind) {
+      case ("sidecar", .string(let text)) where XMPWriteOptions.SidecarNaming(rawValue: text) != nil:
+        options.sidecar = XMPWriteOptions.SidecarNaming(rawValue: text)!
+      case ("sidecar", _):
+        throw Error(description: "\(path):\(value.line): sidecar: expected one of \(namings)")
+      case ("embed", .bool(let on)):
+        options.embed = on
+      case ("embed", _):
+        throw Error(description: "\(path):\(value.line): embed: expected true or false")
+      default:
+        throw Error(description: "\(path):\(value.line): unknown key \(key) in [xmp] (its keys: sidecar, embed)")
+      }
+    }
+    return options
+  }
+
   static func readStacks(_ table: TOMLSubset.Table, path: String) throws(Error)
     -> (enabled: Bool, rule: StackingRule)
   {

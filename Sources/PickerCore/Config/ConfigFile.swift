@@ -54,6 +54,9 @@ public struct ConfigFile: Hashable, Sendable {
   public var stackingRule = StackingRule()
   /// `[places]`: names for positions and places renamed (`PlaceCorrections`).
   public var placeCorrections = PlaceCorrections()
+  /// `[xmp]`: the name of a new sidecar (`sidecar = "darktable" | "adobe"
+  /// | "both"`) and `embed = true` to write into JPEGs.
+  public var xmp = XMPWriteOptions()
 
   public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String
@@ -97,6 +100,7 @@ public struct ConfigFile: Hashable, Sendable {
     var library: (roots: [String]?, opensPhotos: Bool, liveVideos: Bool) = (nil, false, false)
     var stacking: (enabled: Bool, rule: StackingRule) = (true, StackingRule())
     var places = PlaceCorrections()
+    var xmp = XMPWriteOptions()
     /// PICKER_TUI_<NAME>_TOKEN must name one source only.
     var variables: [String: String] = [:]
     for table in tables {
@@ -135,6 +139,8 @@ public struct ConfigFile: Hashable, Sendable {
         stacking = try readStacks(table, path: path)
       case ("places", false):
         places = try readPlaces(table, path: path)
+      case ("xmp", false):
+        xmp = try readXMP(table, path: path)
       case (let name, false) where name == "keys" || name.hasPrefix("keys."):
         keys += try readKeys(table, path: path, base: base)
       default:
@@ -150,6 +156,7 @@ public struct ConfigFile: Hashable, Sendable {
     file.stacksPhotos = stacking.enabled
     file.stackingRule = stacking.rule
     file.placeCorrections = places
+    file.xmp = xmp
     return file
   }
 }

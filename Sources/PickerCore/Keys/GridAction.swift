@@ -24,9 +24,18 @@ public enum GridAction: Hashable, Sendable {
   case nextMonth, previousMonth, nextDay, previousDay, goToDate
   /// The Places scope: countries, then their places, then the photos.
   case places
+  /// Stars, reject, labels, undo (`CullingCommand`).
+  case cull(CullingCommand)
+  /// Rejected photos hidden or shown again.
+  case hideRejected
 }
 
 extension GridAction: KeyCommand {
+  public var cullingCommand: CullingCommand? {
+    if case .cull(let command) = self { return command }
+    return nil
+  }
+
   public var name: String {
     switch self {
     case .moveUp: "move-up"
@@ -63,6 +72,8 @@ extension GridAction: KeyCommand {
     case .previousDay: "previous-day"
     case .goToDate: "go-to-date"
     case .places: "places"
+    case .cull(let command): command.name
+    case .hideRejected: "hide-rejected"
     }
   }
 
@@ -74,8 +85,8 @@ extension GridAction: KeyCommand {
       + [
         .search, .focusTray, .bigger, .smaller, .cycleSort, .signOut, .help, .cancel, .quit, .back, .preview, .compare,
         .toggleStacks, .restorePicks,
-        .nextMonth, .previousMonth, .nextDay, .previousDay, .goToDate, .places,
-      ]
+        .nextMonth, .previousMonth, .nextDay, .previousDay, .goToDate, .places, .hideRejected,
+      ] + CullingCommand.all.map(GridAction.cull)
   }
 
   /// Actions that act on the photos: typed before the first page arrives,
@@ -83,7 +94,7 @@ extension GridAction: KeyCommand {
   var actsOnPhotos: Bool {
     switch self {
     case .moveUp, .moveDown, .moveLeft, .moveRight, .pageUp, .pageDown, .first, .last, .toggle, .activate, .preview,
-      .nextMonth, .previousMonth, .nextDay, .previousDay:
+      .nextMonth, .previousMonth, .nextDay, .previousDay, .cull:
       return true
     default:
       return false
@@ -120,6 +131,7 @@ extension KeyMap where Command == GridAction {
         Binding([.char("{")], .previousDay, help: "previous day (newer)", group: "month / day: older, newer"),
         Binding([.char(":")], .goToDate, help: "go to a date (2023, 2023-06, jun 2023, yesterday)"),
         Binding([.char("P")], .places, help: "places: countries, their towns, their photos"),
+        Binding([.char("H")], .hideRejected, help: "hide / show rejected photos"),
         Binding(
           [.char("v")], .preview, help: "preview the photo full screen",
           group: "preview / compare picks / picked tray (keys below)"),
@@ -145,13 +157,26 @@ extension KeyMap where Command == GridAction {
         Binding(
           [.ctrl("c")], .cancel, help: "cancel at once: print nothing",
           group: "leave, print nothing (Esc, q ask first with picks)"),
-      ])
+      ] + KeyMap<GridAction>.cullingBindings(plainDigits: false) { GridAction.cull($0) })
 
   /// The help screen's rows, the digit bindings folded into one ("1-9").
   public var gridHelpRows: [(keys: String, help: String)] {
     helpRows { action in
-      guard case .source(let n) = action else { return nil }
-      return (n == 0, "1-9", "n-th source")
+      switch action {
+      case .source(let n): return (n == 0, "1-9", "n-th source")
+      // Beside the culling keys' row, in the same words.
+      case .cull(let command):
+        guard var row = cullingFold(action) else { return nil }
+        let hide = keys(for: .hideRejected)
+        if row.first, !hide.isEmpty {
+          row.keys += " " + hide.map(\.label).joined(separator: " ")
+          row.help += ", hide rejected"
+        }
+        _ = command
+        return row
+      case .hideRejected: return (false, "", "")
+      default: return nil
+      }
     }
   }
 }

@@ -5,6 +5,12 @@ public protocol KeyCommand: Hashable, Sendable {
   var name: String { get }
   /// Every action that can be bound, for looking a name up.
   static var bindable: [Self] { get }
+  /// The culling command it is, if any: help folds their keys into one row.
+  var cullingCommand: CullingCommand? { get }
+}
+
+extension KeyCommand {
+  public var cullingCommand: CullingCommand? { nil }
 }
 
 /// The keys of one mode (the grid, the tray, the preview, a prompt…) as
@@ -110,7 +116,9 @@ public struct KeyMap<Command: KeyCommand>: Hashable, Sendable {
     var previousGroup: String?
     for binding in bindings where !binding.keys.isEmpty {
       defer { previousGroup = binding.group }
-      if let folded = fold(binding.action) {
+      // The culling keys are the grid's row (GridAction.gridHelpRows): the
+      // preview's and compare's are the same, with 1-9 (README, usage.md).
+      if let folded = fold(binding.action) ?? (binding.action.cullingCommand != nil ? (false, "", "") : nil) {
         if folded.first { rows.append((folded.keys, folded.help)) }
         continue
       }
@@ -121,6 +129,25 @@ public struct KeyMap<Command: KeyCommand>: Hashable, Sendable {
       rows.append((binding.keyLabels, binding.group ?? binding.help))
     }
     return rows
+  }
+
+  /// Every culling key as one row, so help still fits a screen: "1-9
+  /// Alt-0…9 X u  stars 0-5, labels 6-9, reject, undo", in the keys bound
+  /// now (digits shown as ranges).
+  func cullingFold(_ action: Command) -> (first: Bool, keys: String, help: String)? {
+    guard action.cullingCommand != nil else { return nil }
+    let culling = bindings.filter { $0.action.cullingCommand != nil && !$0.keys.isEmpty }
+    let digits = culling.flatMap(\.keys).filter { key in
+      switch key {
+      case .char(let c), .alt(let c): return c.isNumber
+      default: return false
+      }
+    }
+    var labels: [String] = []
+    if digits.contains(where: { if case .char = $0 { true } else { false } }) { labels.append("1-9") }
+    if digits.contains(where: { if case .alt = $0 { true } else { false } }) { labels.append("Alt-0…9") }
+    labels += culling.flatMap(\.keys).filter { !digits.contains($0) }.map(\.label)
+    return (culling.first?.action == action, labels.joined(separator: " "), "stars 0-5, labels 6-9, reject, undo")
   }
 
   /// One line for the help screen: every binding, keys then what they do.

@@ -111,6 +111,7 @@ extension AppState {
     case .finish(let outcome): return [.finish(outcome)]
     case .signedIn(let sourceIndex): return signedIn(sourceIndex: sourceIndex)
     case .needsSignIn(let sourceID, let prompt, let error): askSignIn(sourceID: sourceID, prompt: prompt, error: error)
+    case .cull(let command, let target): return cull(command, target)
     }
     return []
   }

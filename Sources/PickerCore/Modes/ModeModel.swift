@@ -100,6 +100,8 @@ public enum ModeIntent: Sendable {
   /// loads again), or asks to sign in (again) with this prompt.
   case signedIn(sourceIndex: Int)
   case needsSignIn(sourceID: String, prompt: AuthPrompt, error: String)
+  /// Stars, a reject, a label or an undo (`AppState+Culling`).
+  case cull(CullingCommand, CullingTarget)
 }
 
 /// What a mode asks of the grid below it.

@@ -43,7 +43,7 @@ public struct PreviewMode: ModeModel {
       .init([.enter], .activate, help: "pick", hint: "pick"),
       .init([.char("i")], .facts, help: "facts", hint: "facts"),
       .init([.char("v"), .char("q")], .back, help: "back", hint: "back"),
-    ])
+    ] + KeyMap<PreviewAction>.cullingBindings(plainDigits: true) { PreviewAction(culling: $0) })
 
   public mutating func update(key: Key, action: PreviewAction?, app: AppState) -> ModeStep {
     guard let action else { return .stay }
@@ -71,6 +71,9 @@ public struct PreviewMode: ModeModel {
     case .facts: showsFacts.toggle()
     case .back: return .leave
     case .cancel: return .cancel
+    default:
+      // The photo shown is the grid's focus.
+      if let command = action.culling { return .run([.cull(command, .focused)]) }
     }
     return .stay
   }
@@ -138,7 +141,7 @@ public struct PreviewMode: ModeModel {
 }
 
 /// What a key does in the full-screen preview.
-public enum PreviewAction: String, CaseIterable, KeyCommand {
+public enum PreviewAction: String, CaseIterable, KeyCommand, CullingActions {
   case previous, next, toggle, activate, facts, back, cancel
   /// The loupe: zoom, and pan a third of the view or (`page-*`) a whole one.
   case zoomIn = "zoom-in", zoomOut = "zoom-out", actualSize = "actual-size", fit
@@ -146,6 +149,12 @@ public enum PreviewAction: String, CaseIterable, KeyCommand {
   case pageUp = "page-up", pageDown = "page-down"
   /// The next or previous photo whether zoomed or not (at fit, ← → too).
   case nextPhoto = "next-photo", previousPhoto = "previous-photo"
+  /// Culling (`CullingCommand`, by the same names).
+  case rate0 = "rate-0", rate1 = "rate-1", rate2 = "rate-2", rate3 = "rate-3", rate4 = "rate-4", rate5 = "rate-5"
+  case reject, undo
+  case labelRed = "label-red", labelYellow = "label-yellow", labelGreen = "label-green", labelBlue = "label-blue"
+  case labelPurple = "label-purple"
   public var name: String { rawValue }
   public static var bindable: [Self] { allCases }
+  public var cullingCommand: CullingCommand? { culling }
 }

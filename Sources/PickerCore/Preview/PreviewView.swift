@@ -68,7 +68,11 @@ enum PreviewView {
     screen.fill(x: x, y: 0, width: width, height: screen.height - 1, style: theme.text)
     for y in 0..<(screen.height - 1) { screen.put("│", x: x, y: y, style: theme.border) }
     guard let item = state.previewedItem, let reference = state.previewReference(for: item) else { return }
-    let facts = state.readings.facts[reference] ?? PhotoFacts(name: Sanitizer.sanitize(item.title), isLoading: true)
+    var facts = state.readings.facts[reference] ?? PhotoFacts(name: Sanitizer.sanitize(item.title), isLoading: true)
+    // A verdict given since the facts were read is the one to say.
+    if let given = item.outputPath.flatMap({ state.culling.given[$0] }), given != facts.metadata.culling {
+      (facts.metadata.culling, facts.metadata.cullingOrigin) = (given, "given here")
+    }
     var rows = facts.rows
     if let (score, count) = state.stackSharpness(of: item) {
       rows.append(("Sharpness", score == 100 ? "★ sharpest of a stack of \(count)" : "\(score) (stack of \(count))"))
@@ -152,6 +156,7 @@ enum PreviewView {
       if let stack = item.stack { left += " · stack of \(stack.count)" }
       if let loupe { left += " · " + loupe.percent }
       if state.selection.contains(state.selectionKey(for: item)) { left += " · ✓ picked" }
+      if let verdict = state.culling(of: item).summary { left += " · " + verdict }
     }
     // Zoomed in, ← → pan; p n go to the next photo.
     let hints = state.options.keys[PreviewMode.self].hintLine(

@@ -46,6 +46,7 @@ enum GridView {
             progress: progress)
         case .item(let itemIndex):
           var item = scope.items[itemIndex]
+          item.culling = state.culling(of: item)
           // An opened stack marks its sharpest photo, the cover.
           if case .stack(let coverID) = scope.kind, item.id == coverID { item.title = Array("★ ".utf8) + item.title }
           let thumbnail: TileView.Picture =

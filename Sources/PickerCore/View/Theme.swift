@@ -18,6 +18,18 @@ public struct Theme: Hashable, Sendable {
   public var notice: Style
   public var trayFocus: Style
   public var keyLabel: Style
+  /// A photo's stars, its reject, and the colour labels (red, yellow,
+  /// green, blue, purple in `ColorLabel`'s order).
+  public var stars = Style(foreground: .palette(11))
+  public var rejected = Style(foreground: .palette(9))
+  public var labels: [Style] = [9, 11, 10, 12, 13].map { Style(foreground: .palette($0), attributes: .bold) }
+  /// Without colour a label is its initial.
+  public var labelsByLetter = false
+
+  public func label(_ label: ColorLabel) -> Style { labels[label.rawValue - 1] }
+  public func labelMark(_ label: ColorLabel) -> String {
+    labelsByLetter ? String(label.xmpName.prefix(1)) : "●"
+  }
 
   public static let colored = Theme(
     text: Style(),
@@ -51,5 +63,15 @@ public struct Theme: Hashable, Sendable {
     error: Style(attributes: .bold),
     notice: Style(attributes: .underline),
     trayFocus: Style(attributes: .reverse),
-    keyLabel: Style(attributes: .bold))
+    keyLabel: Style(attributes: .bold)
+  ).withoutColoredVerdicts()
+
+  private func withoutColoredVerdicts() -> Theme {
+    var theme = self
+    theme.stars = Style(attributes: .bold)
+    theme.rejected = Style(attributes: .bold)
+    theme.labels = Array(repeating: Style(attributes: .bold), count: ColorLabel.allCases.count)
+    theme.labelsByLetter = true
+    return theme
+  }
 }

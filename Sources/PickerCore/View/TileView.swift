@@ -68,6 +68,9 @@ enum TileView {
           style: theme.notice)
       }
     }
+    if case .item(let item, _) = content, !item.culling.isEmpty {
+      drawCulling(item.culling, x: x, y: y + thumbHeight + 2, width: innerWidth, theme: theme, into: &screen)
+    }
     let area = (x: x + 1, y: y + 1, width: innerWidth, height: thumbHeight)
     var caption: String
     var captionStyle = theme.text
@@ -102,10 +105,26 @@ enum TileView {
       }
     }
     if selected { caption = "✓ " + caption }
+    if case .item(let item, _) = content, item.culling.isRejected, !focused { captionStyle = theme.muted }
     if focused { captionStyle = theme.focusCaption }
     let captionY = y + thumbHeight + 1
     if focused { screen.fill(x: x + 1, y: captionY, width: innerWidth, height: 1, style: captionStyle) }
     screen.put(DisplayWidth.truncate(caption, to: innerWidth), x: x + 1, y: captionY, style: captionStyle)
+  }
+
+  /// Stars (or the reject) and the colour label on the bottom border,
+  /// where pixels never reach: "★★★" on the left, a coloured ● on the right.
+  private static func drawCulling(
+    _ culling: Culling, x: Int, y: Int, width: Int, theme: Theme, into screen: inout Screen
+  ) {
+    if culling.isRejected {
+      screen.put(DisplayWidth.truncate("✗ rejected", to: max(0, width - 2)), x: x + 1, y: y, style: theme.rejected)
+    } else if culling.stars > 0 {
+      screen.put(culling.starText, x: x + 1, y: y, style: theme.stars)
+    }
+    if let label = culling.label, width >= 3 {
+      screen.put(theme.labelMark(label), x: x + width, y: y, style: theme.label(label))
+    }
   }
 
   private static func drawThumbnail(

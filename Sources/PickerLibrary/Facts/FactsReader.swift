@@ -25,7 +25,12 @@ public enum FactsReader {
     facts.fileSize = raw.file_size
     facts.format = ImageFormat(raw.format).map(Self.formatName)
     facts.metadata.take(raw.header)
-    facts.dateTaken = dateTaken(path, header: raw.header_read != 0 ? raw.header : nil)
+    let chosen = dateTaken(path, header: raw.header_read != 0 ? raw.header : nil)
+    facts.dateTaken = chosen?.label
+    // The verdict too is chosen with the sidecars, as the index does.
+    if let metadata = chosen?.metadata {
+      (facts.metadata.culling, facts.metadata.cullingOrigin) = (metadata.culling, metadata.cullingOrigin)
+    }
     if let latitude = facts.metadata.latitude, let longitude = facts.metadata.longitude {
       let place = PlaceData.namer?.place(latitude: latitude, longitude: longitude)
       facts.place = place?.label
@@ -39,7 +44,9 @@ public enum FactsReader {
   /// time...), chosen as the index chooses it, sidecars included: from
   /// `header` when the header reader gave it, else read as the index reads
   /// it (a RAW's facts are LibRaw's, its date the index's).
-  static func dateTaken(_ path: PathBytes, header: pk_photo_header? = nil) -> String? {
+  static func dateTaken(_ path: PathBytes, header: pk_photo_header? = nil) -> (
+    label: String, metadata: PhotoMetadata
+  )? {
     guard let info = DirectoryReader.status(path) else { return nil }
     let name = path.bytes.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? path.bytes
     let parent = Array(path.bytes.dropLast(name.count + 1))
@@ -67,7 +74,7 @@ public enum FactsReader {
     {
       origin += "; \(zone)"
     }
-    return "\(taken.label) (\(origin))"
+    return ("\(taken.label) (\(origin))", metadata)
   }
 
   /// "UTC+09:00 at the position, Asia/Tokyo" for a wall-clock time there.

@@ -19,6 +19,8 @@ public struct LibraryFilter: Hashable, Sendable {
   /// folders only, which small tables answer, so a search by a place reads
   /// the trigger-kept day counts instead of every photo row.
   var placeWords: Set<String> = []
+  /// Stars, rejects and labels (`rating>=3`, `--min-rating`, `--label`).
+  public var culling = CullingFilter()
 
   public init(roots: [PathBytes], firstDay: Int? = nil, lastDay: Int? = nil) {
     self.roots = roots.map(Self.normalised)
@@ -71,6 +73,10 @@ public struct LibraryFilter: Hashable, Sendable {
     if let (placeSQL, placeParameters) = placeCondition(column: "p.place") {
       clauses.append(placeSQL)
       parameters += placeParameters
+    }
+    if let (cullingSQL, cullingParameters) = culling.condition() {
+      clauses.append(cullingSQL)
+      parameters += cullingParameters
     }
     if !words.isEmpty {
       let (wordSQL, wordParameters) = wordCondition(includingCopies: false)

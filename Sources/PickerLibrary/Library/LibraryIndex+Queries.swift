@@ -17,6 +17,7 @@ public struct IndexedPhoto: Hashable, Sendable {
   public var liveVideo: PathBytes?
   /// A video's length in seconds, when its header said.
   public var videoSeconds: Double?
+  public var culling = Culling.none
 }
 
 extension LibraryIndex {
@@ -47,7 +48,7 @@ extension LibraryIndex {
       let statement = try database.prepare(
         """
         SELECT f.path, p.name, p.taken, p.origin, p.offset, p.hash, p.sharpness, p.burst, p.id, p.copies,
-          p.live_video, p.duration, p.zone
+          p.live_video, p.duration, p.zone, p.rating, p.label
         FROM photo p CROSS JOIN folder f ON f.id = p.folder
         WHERE \(condition) ORDER BY p.taken DESC, p.name DESC LIMIT ? OFFSET ?
         """)
@@ -71,6 +72,9 @@ extension LibraryIndex {
         photo.copyCount = Int(statement.int(9))
         if !statement.isNull(10) { photo.liveVideo = PathBytes(statement.bytes(0)).appending(statement.bytes(10)) }
         if !statement.isNull(11), statement.double(11) > 0 { photo.videoSeconds = statement.double(11) }
+        photo.culling = Culling(
+          rating: Int(statement.int(13)),
+          label: statement.isNull(14) ? nil : ColorLabel(rawValue: Int(statement.int(14))))
         photos.append(photo)
       }
       // The paths of the copies, for the few photos of the page that have some.
@@ -95,7 +99,10 @@ extension LibraryIndex {
   /// timeline's shape before any of its rows are read.
   public func dayCounts(_ filter: LibraryFilter) throws(SQLiteError) -> [DayCount] {
     let filter = try withPlaceWords(filter)
-    if filter.words.allSatisfy(filter.placeWords.contains) { return try summedDayCounts(filter) }
+    // The kept counts know days and places, not verdicts.
+    if filter.words.allSatisfy(filter.placeWords.contains) && filter.culling.isEmpty {
+      return try summedDayCounts(filter)
+    }
     let (condition, parameters) = filter.listingCondition()
     return try withDatabase { database throws(SQLiteError) in
       // Integer division rounds towards zero: days before 1970 need floor.

@@ -243,8 +243,10 @@ public final class LibraryScanner {
       let path = folder.appending(name)
       guard let info = DirectoryReader.status(path), (info.st_mode & S_IFMT) == S_IFREG else { continue }
       let time = modified(info)
-      stamp &+= Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec) &+ Int64(kind)
+      let nanoseconds = Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
+      stamp &+= nanoseconds &+ Int64(kind)
       paths[keyPath: field] = path
+      if field == \.xmp { paths.xmpModified = nanoseconds }
     }
     return (paths, stamp)
   }
@@ -328,6 +330,11 @@ public final class LibraryScanner {
     let count = Int(statement.int(0))
     statement.bind([])
     return count
+  }
+
+  /// A file time as nanoseconds (wrapping past 2262).
+  static func nanoseconds(_ time: timespec) -> Int64 {
+    Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
   }
 
   static func modified(_ info: stat) -> timespec {

@@ -45,6 +45,10 @@ public struct PhotoMetadata: Hashable, Sendable {
   /// rate (not indexed).
   public var videoCodec: String?
   public var frameRate: Double?
+  /// Stars, reject and colour label, from the photo's XMP or its sidecar's
+  /// (`XMPCulling.chosen`), and where they came from, for the facts.
+  public var culling = Culling.none
+  public var cullingOrigin: String?
 
   public init(taken: TakenDate) { self.taken = taken }
 
@@ -203,6 +207,13 @@ extension PhotoMetadata {
     .column("duration", "REAL") { $0.isVideo ? $0.videoSeconds ?? 0 : nil },
     // Apple's content identifier (a Live Photo's still and MOV share it).
     .column("content_id", "TEXT") { $0.contentID },
+    // xmp:Rating (−1 rejected, 0 unrated) and the colour label (ColorLabel).
+    .column("rating", "INTEGER NOT NULL DEFAULT 0") { Int64($0.culling.rating) },
+    .column("label", "INTEGER") { $0.culling.label.map { Int64($0.rawValue) } },
+    .row("Rating") { facts in
+      guard let summary = facts.metadata.culling.summary else { return nil }
+      return summary + (facts.metadata.cullingOrigin.map { " (\($0))" } ?? "")
+    },
   ]
 
   /// The index's columns of the record, in the table's order.

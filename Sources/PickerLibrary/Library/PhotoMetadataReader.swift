@@ -9,6 +9,9 @@ import CImaging
 /// The files beside a photo that may date it (`Sidecars`).
 public struct SidecarPaths: Hashable, Sendable {
   public var xmp: PathBytes?
+  /// The XMP sidecar's mtime (ns): when the photo holds another rating, the
+  /// newer file's wins.
+  public var xmpModified: Int64?
   public var takeout: PathBytes?
   /// A Live Photo's MOV: it dates nothing, but the index keeps the pair.
   public var liveVideo: PathBytes?
@@ -45,6 +48,8 @@ public enum PhotoMetadataReader {
     var result = PhotoMetadata(taken: fileTime(modified))
     // Read once: it may date the photo and place it.
     let takeout = sidecars.takeout.map(SidecarDates.takeoutRecord)
+    // Read once: it may date the photo and rate it.
+    let sidecarXMP = sidecars.xmp.flatMap(SidecarDates.contents)
     // Every origin in its order, each read only when those before it gave
     // nothing believable; a date ahead of the clock is kept as refused.
     let unbounded = Int.max / 4
@@ -89,12 +94,12 @@ public enum PhotoMetadataReader {
           }
           return date
         },
-        { sidecars.xmp.flatMap { SidecarDates.xmp($0, latestDay: unbounded) } },
+        { sidecarXMP.flatMap { SidecarDates.xmp($0, latestDay: unbounded) } },
         { TakenDateParsing.iptc(date: iptcDate, time: iptcTime, latestDay: unbounded) },
       ]
       result.take(header)
     } else {
-      candidates.append { sidecars.xmp.flatMap { SidecarDates.xmp($0, latestDay: unbounded) } }
+      candidates.append { sidecarXMP.flatMap { SidecarDates.xmp($0, latestDay: unbounded) } }
     }
     candidates += [
       {
@@ -110,6 +115,11 @@ public enum PhotoMetadataReader {
       }
       if result.refused == nil { result.refused = date }
     }
+    let photoModified = Int64(modified.tv_sec) &* 1_000_000_000 &+ Int64(modified.tv_nsec)
+    (result.culling, result.cullingOrigin) = XMPCulling.chosen(
+      embedded: header.flatMap { $0.culling.has_rating != 0 || $0.culling.label != 0 ? Culling($0.culling) : nil },
+      sidecar: sidecarXMP.flatMap(XMPCulling.read), photoModified: photoModified,
+      sidecarModified: sidecars.xmpModified)
     // A photo with no position of its own takes Takeout's.
     if result.latitude == nil, let position = takeout?.position {
       result.latitude = position.latitude

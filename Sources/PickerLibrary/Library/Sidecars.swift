@@ -95,8 +95,7 @@ enum SidecarDates {
   /// Sidecars are small; a larger file is no sidecar of ours.
   static let largest = 4 * 1024 * 1024
 
-  static func xmp(_ path: PathBytes, latestDay: Int) -> TakenDate? {
-    guard let data = contents(path) else { return nil }
+  static func xmp(_ data: [UInt8], latestDay: Int) -> TakenDate? {
     var out = [CChar](repeating: 0, count: 48)
     let found = data.withUnsafeBytes { raw in
       pk_xmp_date(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &out, out.count)
@@ -125,7 +124,8 @@ enum SidecarDates {
   }
 
   static func takeoutRecord(_ path: PathBytes) -> TakeoutRecord {
-    guard let data = contents(path), let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    guard let data = contents(path).map({ Data($0) }),
+      let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
     else { return TakeoutRecord() }
     var record = TakeoutRecord()
     if let time = json["photoTakenTime"] as? [String: Any] {
@@ -147,7 +147,7 @@ enum SidecarDates {
     return record
   }
 
-  private static func contents(_ path: PathBytes) -> Data? {
-    FileIO.readSmallFile(path, limit: largest).map { Data($0) }
+  static func contents(_ path: PathBytes) -> [UInt8]? {
+    FileIO.readSmallFile(path, limit: largest)
   }
 }

@@ -47,11 +47,12 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   /// `places` to photos in those places (`--place`).
   public init(
     index: LibraryIndex, roots: [PathBytes], firstDay: Int? = nil, lastDay: Int? = nil, places: [String] = [],
-    title: String = "Photos"
+    culling: CullingFilter = CullingFilter(), title: String = "Photos"
   ) {
     self.index = index
     var filter = LibraryFilter(roots: roots, firstDay: firstDay, lastDay: lastDay)
     filter.places = places
+    filter.culling = culling
     self.filter = filter
     self.title = title
     let (stream, continuation) = AsyncStream<SourceChange>.makeStream(bufferingPolicy: .bufferingNewest(8))
@@ -61,6 +62,13 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
 
   /// Shown again: rescan the roots for files added or removed meanwhile.
   public func refresh() { startScanning() }
+
+  /// Kept in the index at once; days counted under a verdict's filter are
+  /// counted again.
+  public func remember(_ culling: Culling, of path: PathBytes) async {
+    try? index.remember(culling, of: path)
+    lock.withLock { dayCache = dayCache.filter { $0.key.culling.isEmpty } }
+  }
 
   /// The picker is done: the scan ends at its next folder, and the news
   /// stream with it.
@@ -293,7 +301,14 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   public func search(_ query: String, in folder: FolderID?, page: PageRequest) async throws -> Page {
     var narrowed = filter
     let parsed = DateQuery.parseSearch(query, today: PhotoMetadataReader.latestBelievableDay() - 1)
-    narrowed.words = parsed.words
+    var words = parsed.words
+    narrowed.culling = CullingFilter.extract(from: &words)
+    narrowed.culling.hidesRejected = narrowed.culling.hidesRejected || filter.culling.hidesRejected
+    if let minimum = filter.culling.minRating {
+      narrowed.culling.minRating = max(minimum, narrowed.culling.minRating ?? -1)
+    }
+    if narrowed.culling.labels.isEmpty { narrowed.culling.labels = filter.culling.labels }
+    narrowed.words = words
     if let range = parsed.days {
       narrowed.firstDay = max(range.lowerBound, filter.firstDay ?? range.lowerBound)
       narrowed.lastDay = min(range.upperBound, filter.lastDay ?? range.upperBound)
@@ -302,6 +317,8 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   }
 
   private func list(_ filter: LibraryFilter, page: PageRequest) async throws -> Page {
+    var filter = filter
+    if page.hidesRejected { filter.culling.hidesRejected = true }
     do {
       var days: [DayCount]?
       // A listing's first page counts its days; so does any page of one
@@ -326,7 +343,9 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
         hasMore: photos.count == page.limit && (total.map { page.offset + photos.count < $0 } ?? true),
         total: total)
       result.days = days
-      if page.offset == 0, photos.isEmpty, filter == self.filter { result.note = emptyRangeNote }
+      if page.offset == 0, photos.isEmpty, filter.culling == self.filter.culling || filter == self.filter {
+        result.note = emptyRangeNote
+      }
       return result
     } catch {
       throw SourceError("the library index cannot be read: \(error.message)")
@@ -369,6 +388,7 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
     item.isLive = photo.liveVideo != nil || LivePhotos.isMotionPhoto(name: photo.name)
     item.isVideo = PhotoFileTypes.isVideo(name: photo.name)
     item.videoSeconds = photo.videoSeconds
+    item.culling = photo.culling
     return item
   }
 }

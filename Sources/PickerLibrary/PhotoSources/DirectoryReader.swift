@@ -18,6 +18,11 @@ struct DirectoryEntry: Sendable {
   var videoSeconds: Double?
   /// What a day header calls where it was taken, read with the date.
   var placeName: String?
+  /// Stars, reject and label, when a sidecar or the header was read.
+  var culling: Culling?
+  /// Its XMP sidecar's mtime (ns), when it has one: the newer file's
+  /// verdict wins.
+  var xmpModified: Int64?
 }
 
 /// Reads directories with readdir, trusting d_type so that a folder of
@@ -27,9 +32,19 @@ public enum DirectoryReader {
   /// The visible photos and folders in `path`; hidden entries and other files
   /// are skipped.
   static func read(_ path: PathBytes) throws -> [DirectoryEntry] {
+    var sidecars: [[UInt8]] = []
+    return try read(path, xmpSidecars: &sidecars)
+  }
+
+  /// The same, and the names of the XMP files among the others skipped.
+  static func read(_ path: PathBytes, xmpSidecars: inout [[UInt8]]) throws -> [DirectoryEntry] {
     var entries: [DirectoryEntry] = []
     try forEachEntry(of: path) { name, type in
       if PhotoFileTypes.isHidden(name: name) { return }  // also skips . and ..
+      if name.count > 4, name.suffix(4).map(Sidecars.lowercased).elementsEqual(".xmp".utf8) {
+        xmpSidecars.append(name)
+        return
+      }
       var isFolder: Bool
       switch type {
       case Int32(DT_DIR): isFolder = true

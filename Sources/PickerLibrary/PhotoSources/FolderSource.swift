@@ -51,25 +51,47 @@ public actor FolderSource: PhotoSource {
   private nonisolated let stopped = CancellationFlag()
 
   public func items(in folder: FolderID?, page: PageRequest) async throws -> Page {
-    makePage(of: try listing(folder, sort: page.sort), in: folder, request: page)
+    makePage(of: shown(try listing(folder, sort: page.sort), in: folder, request: page), in: folder, request: page)
+  }
+
+  /// The entries a page is cut from: rejected photos left out when asked.
+  private func shown(_ entries: [DirectoryEntry], in folder: FolderID?, request: PageRequest) -> [DirectoryEntry] {
+    guard request.hidesRejected else { return entries }
+    let found = verdicts(of: entries, in: folder)
+    return entries.indices.filter { !found[$0].isRejected }.map { entries[$0] }
+  }
+
+  /// The path of an entry of `folder`.
+  func path(of entry: DirectoryEntry, in folder: FolderID?) -> PathBytes {
+    root.appending(folder.map { PathBytes(IdentifierCoding.decode($0)).appending(entry.name).bytes } ?? entry.name)
   }
 
   private struct SearchKey: Hashable {
     var query: String
     var listing: ListingKey
+    var hidesRejected: Bool
   }
   /// The last search's matches, so its later pages do not filter again.
   private var lastSearch: (key: SearchKey, matches: [DirectoryEntry])?
 
   /// Names in `folder` (not below it) that contain `query`, ignoring case.
   public func search(_ query: String, in folder: FolderID?, page: PageRequest) async throws -> Page {
-    let key = SearchKey(query: query, listing: ListingKey(folder: folder, sort: page.sort))
+    let key = SearchKey(
+      query: query, listing: ListingKey(folder: folder, sort: page.sort), hidesRejected: page.hidesRejected)
     if let lastSearch, lastSearch.key == key {
       return makePage(of: lastSearch.matches, in: folder, request: page)
     }
-    let needle = query.lowercased()
-    let matches = try listing(folder, sort: page.sort).filter {
-      String(decoding: $0.name, as: UTF8.self).lowercased().contains(needle)
+    // Culling words (`rating>=3`, `label:red`) narrow by verdict; the
+    // rest is a part of the name.
+    var words = query.lowercased().split(separator: " ").map(String.init)
+    let wanted = CullingFilter.extract(from: &words)
+    let needle = words.joined(separator: " ")
+    var matches = shown(try listing(folder, sort: page.sort), in: folder, request: page).filter { entry in
+      needle.isEmpty || String(decoding: entry.name, as: UTF8.self).lowercased().contains(needle)
+    }
+    if !wanted.isEmpty {
+      let found = verdicts(of: matches, in: folder)
+      matches = matches.indices.filter { !matches[$0].isFolder && wanted.matches(found[$0]) }.map { matches[$0] }
     }
     lastSearch = (key, matches)
     return makePage(of: matches, in: folder, request: page)
@@ -79,8 +101,11 @@ public actor FolderSource: PhotoSource {
   private func makePage(of entries: [DirectoryEntry], in folder: FolderID?, request: PageRequest) -> Page {
     let slice = entries.page(request)
     let prefix = folder.map(IdentifierCoding.decode)
-    let items = slice.items.map { entry in
-      item(for: entry, relativePath: prefix.map { PathBytes($0).appending(entry.name).bytes } ?? entry.name)
+    let verdicts = verdicts(of: Array(slice.items), in: folder)
+    let items = zip(slice.items, verdicts).map { entry, verdict in
+      var item = item(for: entry, relativePath: prefix.map { PathBytes($0).appending(entry.name).bytes } ?? entry.name)
+      item.culling = verdict
+      return item
     }
     return Page(items: items, hasMore: slice.hasMore, total: entries.count)
   }
@@ -90,8 +115,7 @@ public actor FolderSource: PhotoSource {
     let key = ListingKey(folder: folder, sort: sort)
     if let cached = listings[key] { return cached }
     let directory = folder.map { root.appending(IdentifierCoding.decode($0)) } ?? root
-    var entries =
-      try listings[ListingKey(folder: folder, sort: .name)] ?? Self.pairingLivePhotos(DirectoryReader.read(directory))
+    var entries = try listings[ListingKey(folder: folder, sort: .name)] ?? Self.readListing(directory)
     // Name order is needed both ways: as the order, or to break ties of
     // equal times (files copied in bulk share one), computed once either way.
     let byName = NaturalOrder.sortedIndices(of: entries.map(\.name), groups: entries.map { $0.isFolder ? 0 : 1 })
@@ -115,6 +139,39 @@ public actor FolderSource: PhotoSource {
     }
     listings[key] = entries
     return entries
+  }
+
+  /// A folder's photos and sub-folders, Live Photos paired, with the
+  /// verdicts their XMP sidecars give.
+  private static func readListing(_ directory: PathBytes) throws -> [DirectoryEntry] {
+    var xmpNames: [[UInt8]] = []
+    var entries = pairingLivePhotos(try DirectoryReader.read(directory, xmpSidecars: &xmpNames))
+    guard !xmpNames.isEmpty else { return entries }
+    let sidecars = Sidecars(names: xmpNames)
+    let found = entries.map { $0.isFolder ? nil : sidecars.sidecars(of: $0.name).xmp }
+    entries.withUnsafeMutableBufferPointer { buffer in
+      let shared = SharedBuffer(buffer)
+      DispatchQueue.concurrentPerform(iterations: found.count) { index in
+        guard let name = found[index], let packet = SidecarDates.contents(directory.appending(name)) else { return }
+        shared.buffer[index].culling = XMPCulling.read(packet)
+        shared.buffer[index].xmpModified = DirectoryReader.status(directory.appending(name)).map {
+          LibraryScanner.nanoseconds(LibraryScanner.modified($0))
+        }
+      }
+    }
+    return entries
+  }
+
+  /// Verdicts given in the picker since the listings were read, by path.
+  var cullingGiven: [[UInt8]: Culling] = [:]
+  /// What the files say (the photo's XMP and its sidecar's), by path,
+  /// read for the photos shown and for a search or hiding by verdict.
+  var cullingRead: [[UInt8]: Culling] = [:]
+
+  public func remember(_ culling: Culling, of path: PathBytes) async {
+    cullingGiven[path.bytes] = culling
+    // A search by verdict is made again.
+    lastSearch = nil
   }
 
   /// Reads, off the actor, the signatures of the photos taken close to
@@ -177,6 +234,8 @@ public actor FolderSource: PhotoSource {
         // An empty file is damage shown on its own tile, never a burst's frame.
         shared.buffer[index].burstID = info.st_size == 0 ? nil : metadata.burstID
         shared.buffer[index].videoSeconds = metadata.videoSeconds
+        // A sidecar's verdict was read with the listing by name.
+        if entries[index].culling == nil, !metadata.culling.isEmpty { shared.buffer[index].culling = metadata.culling }
         if let namer, let latitude = metadata.latitude, let longitude = metadata.longitude,
           let place = namer.place(latitude: latitude, longitude: longitude)
         {

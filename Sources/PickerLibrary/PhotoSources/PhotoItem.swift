@@ -55,6 +55,9 @@ public struct PhotoItem: Hashable, Sendable, Identifiable {
   /// country), from a source that reads positions but gives no
   /// `Page.days` (Folders sorted by date).
   public var placeName: String?
+  /// Stars, reject and colour label as the source read them (the app
+  /// shows its own edits over them: `CullingEdits`).
+  public var culling = Culling.none
 
   public init(
     id: String, kind: Kind, title: [UInt8], thumbnail: ImageReference? = nil,

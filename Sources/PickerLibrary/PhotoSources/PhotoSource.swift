@@ -34,6 +34,9 @@ public protocol PhotoSource: AnyObject, Sendable {
   /// Looks for changes in the background (Photos rescans its roots when it
   /// is shown again); what it finds comes through `changes()`.
   func refresh()
+  /// A verdict given in the picker (stars, reject, label) to a photo at
+  /// `path`, kept for its next listing before its XMP is written.
+  func remember(_ culling: Culling, of path: PathBytes) async
   /// The picker is done: end what the source started (a program, a scan).
   /// Blocking; called off the main thread, for every source at once.
   func stop()
@@ -52,6 +55,7 @@ extension PhotoSource {
   }
   public func changes() -> AsyncStream<SourceChange>? { nil }
   public func refresh() {}
+  public func remember(_ culling: Culling, of path: PathBytes) async {}
   public func stop() {}
 }
 

@@ -1,5 +1,6 @@
 /// Near-identical shots shown as one tile: the entry a listing shows for
-/// them is their cover (the sharpest), holding every member.
+/// them is their cover (the highest rated, else the sharpest), holding
+/// every member.
 public struct PhotoStack: Hashable, Sendable {
   /// Every photo of the stack in listing order, the cover among them.
   public private(set) var members: [PhotoItem]
@@ -13,8 +14,15 @@ public struct PhotoStack: Hashable, Sendable {
     self.members = members
     let (scores, sharpest) = StackingRule.scores(members.map(\.signature))
     self.scores = scores
-    // The sharpest; the first when none is scored.
-    coverIndex = sharpest ?? 0
+    // The one given most stars (the sharpest of those), else the
+    // sharpest; the first when none is scored.
+    coverIndex = Self.highestRated(members, scores: scores) ?? sharpest ?? 0
+  }
+
+  /// The member with the most stars, when one has any.
+  static func highestRated(_ members: [PhotoItem], scores: [Int?]) -> Int? {
+    guard let most = members.map(\.culling.stars).max(), most > 0 else { return nil }
+    return members.indices.filter { members[$0].culling.stars == most }.max { (scores[$0] ?? -1) < (scores[$1] ?? -1) }
   }
 
   public var count: Int { members.count }

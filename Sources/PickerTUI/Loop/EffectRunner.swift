@@ -51,6 +51,7 @@ final class EffectRunner {
     case .readFacts(let reference, let placed): readFacts(reference, placed: placed)
     case .scoreSharpness(let reference): scoreSharpness(reference)
     case .checkPicked(let check): checkPicked(check)
+    case .cull(let write): cull(write)
     case .refresh(let index): sources[index].refresh()
     case .finish(let outcome): finished = outcome
     }
@@ -121,6 +122,34 @@ final class EffectRunner {
     readings.enqueue(reference) {
       inbox.post(.sharpnessScored(reference, PhotoSignature.read(file: path)?.sharpness))
     }
+  }
+
+  /// The last verdict being kept and written: the next waits for it, so
+  /// two quick keys on one photo end with the second on disk.
+  private var lastCull: Task<Void, Never>?
+
+  /// Every source keeps the verdict (the index at once), then its XMP is
+  /// written; a problem comes back for the user.
+  private func cull(_ write: CullingWrite) {
+    let (inbox, sources, previous) = (inbox, sources, lastCull)
+    lastCull = Task.detached {
+      await previous?.value
+      for source in sources { await source.remember(write.culling, of: write.path) }
+      let outcome = XMPWriter.write(write.change, for: write.path, options: write.options)
+      inbox.post(.cullingWritten(write, problem: outcome.problem))
+    }
+  }
+
+  /// Waits for the verdicts still being written (a few milliseconds each;
+  /// at most `seconds`, as a stuck network folder must not hold the exit).
+  func finishCullingWrites(seconds: Double = 5) {
+    guard let last = lastCull else { return }
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+      await last.value
+      done.signal()
+    }
+    _ = done.wait(timeout: .now() + seconds)
   }
 
   /// Which picked files are gone, off the main thread (a stat on a stale

@@ -51,6 +51,8 @@ package final class EventLoop {
       // the decoders their wakes, however the run ends.
       if previousSlice >= 0 { _ = pk_sched_request_slice(UInt64(previousSlice)) }
       runner.releaseWorkerWakes()
+      // Verdicts given just before Enter or q reach their XMP.
+      runner.finishCullingWrites()
     }
     var pending: [AppEvent] = [.resize(terminal.size), .start]
     while true {

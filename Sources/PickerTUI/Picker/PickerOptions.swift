@@ -68,6 +68,8 @@ public struct PickerOptions: Sendable {
   /// by `stackingRule` (`S` turns it off and on while picking).
   public var stacksPhotos = true
   public var stackingRule = StackingRule()
+  /// How stars, rejects and labels are written as XMP (`[xmp]`).
+  public var xmp = XMPWriteOptions()
 
   /// The `picker-tui` command's: --source keeps the starting source shown
   /// even when another has the photos.

@@ -83,6 +83,7 @@ package final class PickerSession {
     appOptions.keys = options.keys
     appOptions.stacksPhotos = options.stacksPhotos
     appOptions.stackingRule = options.stackingRule
+    appOptions.xmp = options.xmp
     appOptions.today = PhotoMetadataReader.latestBelievableDay() - 1
     if let graphics = traits.graphics.graphics {
       appOptions.pixelFormat = PixelFormat(

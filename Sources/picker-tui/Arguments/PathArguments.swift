@@ -23,7 +23,7 @@ struct PathArguments {
   /// Options whose value is the next argument, so it is not taken for a path.
   static let optionsWithValues: Set<String> = [
     "--max", "--min", "--source", "--colors", "--page-size", "--thumbnails", "--config", "--download-dir", "--since",
-    "--until", "--place",
+    "--until", "--place", "--min-rating", "--label",
   ]
 
   /// The positional arguments as the shell passed them. ArgumentParser gives

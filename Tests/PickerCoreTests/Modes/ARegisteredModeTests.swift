@@ -94,8 +94,10 @@ struct StopwatchMode: ModeModel {
   @Test func helpListsItsOpeningKeyAndItsOwnKeys() {
     var state = Self.started(Self.keys())
     state.press(.char("?"))
-    let text = AppView.render(state, theme: .monochrome).plainText
-    let lines = text.components(separatedBy: "\n")
+    var lines = AppView.render(state, theme: .monochrome).plainText.components(separatedBy: "\n")
+    // The end of a help taller than the screen.
+    state.press(.pageDown, .pageDown)
+    lines += AppView.render(state, theme: .monochrome).plainText.components(separatedBy: "\n")
     #expect(lines.contains { $0.contains("W") && $0.contains("a stopwatch over the grid") })
     #expect(lines.contains { $0.contains("stopwatch") && $0.contains("L count a lap · Esc back") })
   }

@@ -1,0 +1,38 @@
+/// The verdicts given in this run: what tiles, the preview and compare
+/// show over what the sources listed, and the undo history.
+public struct CullingBook: Hashable, Sendable {
+  /// By the photo's path: the latest verdict given.
+  public internal(set) var given: [PathBytes: Culling] = [:]
+  /// Each change, newest last: the photos it touched and what they were.
+  var history: [[CullingUndo]] = []
+  /// Folders whose XMP could not be written: said once each.
+  var unwritable: Set<PathBytes> = []
+
+  /// A change's memory for undo.
+  struct CullingUndo: Hashable, Sendable {
+    var path: PathBytes
+    var before: Culling
+    var change: CullingChange
+  }
+
+  /// Undo goes this far back.
+  static let historyLimit = 200
+
+  public init() {}
+}
+
+/// One verdict to keep and write: the photo, what changed, and the whole
+/// verdict after it (what sources keep).
+public struct CullingWrite: Hashable, Sendable {
+  public var path: PathBytes
+  public var change: CullingChange
+  public var culling: Culling
+  public var options: XMPWriteOptions
+
+  public init(path: PathBytes, change: CullingChange, culling: Culling, options: XMPWriteOptions = XMPWriteOptions()) {
+    self.path = path
+    self.change = change
+    self.culling = culling
+    self.options = options
+  }
+}
