@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -359,6 +360,44 @@ static int resolve(const char *path, char *target, char *error, size_t capacity)
 // A new file beside `target`, named after it, open for writing: its
 // descriptor, or -1 with `error`. New files get 0644 less the umask from
 // the kernel; the caller sets an existing file's bits.
+// A temporary file of ours: "." + a name + "." + 12 hex digits + ".tmp".
+static int is_leftover(const char *name) {
+  size_t length = strlen(name);
+  if (length < 20 || name[0] != '.') return 0;
+  const char *tail = name + length - 17;
+  if (tail[0] != '.' || strcmp(tail + 13, ".tmp") != 0) return 0;
+  for (int i = 1; i <= 12; i++) {
+    char c = tail[i];
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return 0;
+  }
+  return 1;
+}
+
+// Removes what writes killed midway left in `target`'s folder (a whole
+// JPEG's copy for an embedded rating): temporary files of ours, a minute
+// old or more, so a write still running elsewhere keeps its own. Once per
+// folder per run: a folder's listing costs about as much as a write.
+static void sweep_leftovers(const char *target, size_t folder) {
+  static char swept[PATH_MAX];
+  char directory[PATH_MAX];
+  if (folder == 0) strcpy(directory, ".");
+  else snprintf(directory, sizeof directory, "%.*s", (int)folder, target);
+  if (strcmp(swept, directory) == 0) return;
+  snprintf(swept, sizeof swept, "%s", directory);
+  DIR *listing = opendir(directory);
+  if (listing == NULL) return;
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  struct dirent *entry;
+  while ((entry = readdir(listing)) != NULL) {
+    if (!is_leftover(entry->d_name)) continue;
+    struct stat info;
+    if (fstatat(dirfd(listing), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(info.st_mode)) continue;
+    if (now.tv_sec - info.st_mtim.tv_sec >= 60) unlinkat(dirfd(listing), entry->d_name, 0);
+  }
+  closedir(listing);
+}
+
 static int create_beside(const char *target, char *temp, char *error, size_t capacity) {
   static unsigned counter;
   const char *slash = strrchr(target, '/');
@@ -367,6 +406,7 @@ static int create_beside(const char *target, char *temp, char *error, size_t cap
   // A name of at most NAME_MAX: the base cut to 200 bytes, a dot before
   // it so that folder listings and the picker's scan pass it over.
   int base_length = (int)(strlen(base) < 200 ? strlen(base) : 200);
+  sweep_leftovers(target, folder);
   for (int tries = 0; tries < 100; tries++) {
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
@@ -701,9 +741,22 @@ static int write_embedded(const char *path, const pk_xmp_change *change, char *e
     else if (pk_io_pread_full(from, magic, 3, 0) != 3 || memcmp(magic, "\xFF\xD8\xFF", 3) != 0)
       rc = fail(error, capacity, "cannot write into %s: only a JPEG takes its rating inside; others take a sidecar",
                 target);
+    // The rename would replace a photo its owner made read-only, and part
+    // hard links (each name would keep a photo of its own): a sidecar
+    // takes the rating instead.
+    else if (access(target, W_OK) != 0)
+      rc = fail(error, capacity, "cannot write into %s: it is read-only", target);
+    else if (before.info.st_nlink > 1)
+      rc = fail(error, capacity, "cannot write into %s: it has other hard links", target);
     int to = rc == 0 ? create_beside(target, temp, error, capacity) : -1;
     if (rc == 0 && to < 0) rc = -1;
     if (rc == 0) rc = write_jpeg(from, to, &before.info, change, target, error, capacity);
+    // The photo keeps its file time: a photo dated by it (no EXIF) stays
+    // on its day, and the rating is no edit of the picture.
+    if (rc == 0) {
+      struct timespec times[2] = {before.info.st_atim, before.info.st_mtim};
+      if (futimens(to, times) != 0) rc = fail_errno(error, capacity, "cannot write into", target);
+    }
     if (rc == 0) rc = finish_file(to, &before, target, error, capacity);
     close(from);
     if (to >= 0 && close(to) != 0 && rc == 0) rc = fail_errno(error, capacity, "cannot write into", target);

@@ -304,3 +304,36 @@ def test_killed_mid_write_leaves_the_old_or_the_new_sidecar(picker_bin, tmp_path
     # What a killed write leaves is hidden, never a second sidecar.
     visible = sorted(p.name for p in folder.iterdir() if not p.name.startswith("."))
     assert visible == ["IMG_1.jpg", "IMG_1.jpg.xmp"], visible
+    # The next write in the folder sweeps what killed writes left, once a
+    # minute old.
+    hour_ago = time.time() - 3600
+    for leftover in folder.glob(".*.tmp"):
+        os.utime(leftover, (hour_ago, hour_ago))
+    run_until_killed(picker_bin, folder, env, 0.5, rng)
+    assert sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp")) == []
+
+
+def test_embedding_rates_the_jpeg_itself_and_keeps_its_file_time(picker, tmp_path):
+    folder = tmp_path / "Embedded"
+    photos = make_photos(folder, 2)
+    day = time.time() - 30 * 86400
+    os.utime(photos[0], (day, day))
+    config = tmp_path / "config.toml"
+    config.write_text('[xmp]\nembed = true\n')
+    p = picker.start(["--config", str(config), "--thumbnails", "off", str(folder)])
+    p.wait_focus("IMG_1.jpg")
+    p.send("M-4")
+    p.wait_text("★★★★")
+    p.send("M-7")
+    p.send("q")
+    p.finish(130)
+    assert exiftool("-s", "-s", "-s", "-XMP:Rating", "-XMP:Label", str(photos[0])).split() == ["4", "Yellow"]
+    # No sidecar; the photo keeps its day (a photo dated by its file time
+    # stays where it was).
+    assert sorted(q.name for q in folder.iterdir()) == ["IMG_1.jpg", "IMG_2.jpg"]
+    assert abs(photos[0].stat().st_mtime - day) < 1
+    # Read back as the photo's own on the next start.
+    again = picker.start(["--thumbnails", "off", str(folder)])
+    again.wait_text("★★★★")
+    again.send("q")
+    again.finish(130)

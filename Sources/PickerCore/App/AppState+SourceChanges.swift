@@ -44,8 +44,9 @@ extension AppState {
     if case .item(let focused)? = top.cell(at: top.focus) { top.refocusItemID = top.items[focused].id }
     let pageSize = layout.pageSize(requested: options.pageSize)
     // All that was shown comes back in one page, not page by page.
-    let request = PageRequest(
+    var request = PageRequest(
       offset: top.baseOffset, limit: max(pageSize, min(top.loadedPhotoCount, Self.seekPageLimit)), sort: top.sort)
+    request.hidesRejected = grid.hidesRejected
     top.startRelisting()
     grid.scopeStacks[index][grid.scopeStacks[index].count - 1] = top
     return [.load(PageLoad(sourceIndex: index, scope: top.kind, request: request, generation: top.generation))]

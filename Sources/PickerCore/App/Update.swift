@@ -26,6 +26,7 @@ extension AppState {
       size = newSize
       effects = []
     case .pageLoaded(let load, let page):
+      culling.noteListed(page.items)
       effects = receive(page, for: load)
     case .pageFailed(let load, let message):
       effects = receiveFailure(message, for: load)
@@ -55,8 +56,7 @@ extension AppState {
       readings.receiveSharpness(score, for: reference)
       effects = []
     case .cullingWritten(let write, let problem):
-      receiveCullingWritten(write, problem: problem)
-      effects = []
+      effects = receiveCullingWritten(write, problem: problem)
     }
     effects += deriveGrid(after: event)
     // What the mode on top needs read for what it shows.

@@ -92,7 +92,7 @@ extension AppState {
         }
         return (path, currentCulling(of: path))
       }
-    case .focused:
+    case .focused, .focusedAlone:
       guard let item = focusedItem, !item.isFolder else { return [] }
       guard let path = item.outputPath, !item.isMissing else {
         notice = Notice("Only local photos can be rated: their XMP is written beside them", isError: true)
@@ -100,26 +100,45 @@ extension AppState {
       }
       // On a selected photo, the key is for every selected one.
       let key = selectionKey(for: item)
-      guard selection.contains(key), selection.count > 1 else { return [(path, culling(of: item))] }
+      guard target == .focused, selection.contains(key), selection.count > 1 else { return [(path, culling(of: item))] }
       return cullingPhotos(.photos(selection.printed))
     }
   }
 
   /// The verdict of a photo known by its path: given in this run, else as
-  /// listed in the scopes open.
+  /// a source last listed it (every photo picked was listed).
   func currentCulling(of path: PathBytes) -> Culling {
-    if let given = culling.given[path] { return given }
-    for stack in grid.scopeStacks {
-      for scope in stack.reversed() {
-        if let item = scope.items.first(where: { $0.outputPath == path }) { return item.culling }
-      }
-    }
-    return .none
+    culling.given[path] ?? culling.listed[path] ?? .none
   }
 
   /// A write failed: said once per folder; the verdict stays shown and
   /// kept by the sources (the index) for this run and the next.
-  mutating func receiveCullingWritten(_ write: CullingWrite, problem: String?) {
+  mutating func receiveCullingWritten(_ write: CullingWrite, problem: String?) -> [Effect] {
+    // Kept by the sources now: listings that leave photos out by their
+    // verdict (H, a search by stars) are made again, so the pages after
+    // stay where they belong; the focus stays on its photo.
+    var effects: [Effect] = []
+    if (grid.hidesRejected && write.change.setsRating) || scope.map(Self.filtersByVerdict) == true {
+      for index in grid.scopeStacks.indices {
+        for depth in grid.scopeStacks[index].indices {
+          if case .stack = grid.scopeStacks[index][depth].kind { continue }
+          grid.scopeStacks[index][depth].needsRelist = true
+        }
+      }
+      effects = relistIfNeeded(sourceIndex: grid.activeSource)
+    }
+    sayUnwritten(write, problem: problem)
+    return effects
+  }
+
+  /// A search with culling words (`rating>=3`) in it.
+  static func filtersByVerdict(_ scope: Scope) -> Bool {
+    guard case .search(let query, _) = scope.kind else { return false }
+    var words = query.lowercased().split(separator: " ").map(String.init)
+    return !CullingFilter.extract(from: &words).isEmpty
+  }
+
+  private mutating func sayUnwritten(_ write: CullingWrite, problem: String?) {
     guard let problem else { return }
     let folder = write.path.parentFolder
     guard culling.unwritable.insert(folder).inserted else { return }

@@ -5,6 +5,10 @@ public struct CullingBook: Hashable, Sendable {
   public internal(set) var given: [PathBytes: Culling] = [:]
   /// Each change, newest last: the photos it touched and what they were.
   var history: [[CullingUndo]] = []
+  /// The verdicts sources listed, of the photos that have one, by path:
+  /// what a selected photo no longer on screen has, for a toggle and its
+  /// undo.
+  var listed: [PathBytes: Culling] = [:]
   /// Folders whose XMP could not be written: said once each.
   var unwritable: Set<PathBytes> = []
 
@@ -19,6 +23,16 @@ public struct CullingBook: Hashable, Sendable {
   static let historyLimit = 200
 
   public init() {}
+
+  /// Notes the verdicts of a page's photos (and its stacks' members).
+  mutating func noteListed(_ items: [PhotoItem]) {
+    for item in items {
+      for photo in item.photos {
+        guard let path = photo.outputPath else { continue }
+        if photo.culling.isEmpty { listed.removeValue(forKey: path) } else { listed[path] = photo.culling }
+      }
+    }
+  }
 }
 
 /// One verdict to keep and write: the photo, what changed, and the whole

@@ -65,5 +65,8 @@ extension CullingActions {
 public enum CullingTarget: Hashable, Sendable {
   /// The grid's focused photo; when it is selected, every selected photo.
   case focused
+  /// The grid's focused photo alone (the preview's: Lightroom's loupe
+  /// rates the photo shown, whatever is selected).
+  case focusedAlone
   case photos([PickedPhoto])
 }

@@ -73,7 +73,7 @@ public struct PreviewMode: ModeModel {
     case .cancel: return .cancel
     default:
       // The photo shown is the grid's focus.
-      if let command = action.culling { return .run([.cull(command, .focused)]) }
+      if let command = action.culling { return .run([.cull(command, .focusedAlone)]) }
     }
     return .stay
   }

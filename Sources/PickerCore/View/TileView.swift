@@ -117,12 +117,16 @@ enum TileView {
   private static func drawCulling(
     _ culling: Culling, x: Int, y: Int, width: Int, theme: Theme, into screen: inout Screen
   ) {
+    // The label's mark takes the last cell and a gap; the stars what is
+    // left (a narrow tile says "★5" rather than lose stars).
+    let room = max(0, width - (culling.label == nil ? 0 : 2))
     if culling.isRejected {
-      screen.put(DisplayWidth.truncate("✗ rejected", to: max(0, width - 2)), x: x + 1, y: y, style: theme.rejected)
+      screen.put(DisplayWidth.truncate("✗ rejected", to: room), x: x + 1, y: y, style: theme.rejected)
     } else if culling.stars > 0 {
-      screen.put(culling.starText, x: x + 1, y: y, style: theme.stars)
+      let stars = culling.starText.count <= room ? culling.starText : "★\(culling.stars)"
+      if stars.count <= room { screen.put(stars, x: x + 1, y: y, style: theme.stars) }
     }
-    if let label = culling.label, width >= 3 {
+    if let label = culling.label, width >= 1 {
       screen.put(theme.labelMark(label), x: x + width, y: y, style: theme.label(label))
     }
   }

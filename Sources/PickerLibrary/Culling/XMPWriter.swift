@@ -43,11 +43,19 @@ public enum XMPWriter {
   /// Writes `change` for the photo at `photo`: into every sidecar it has
   /// (`IMG.CR2.xmp`, `IMG.xmp`), else a new one named as `options` say;
   /// with `embed`, into a JPEG itself instead of a new sidecar.
-  public static func write(_ change: CullingChange, for photo: PathBytes, options: XMPWriteOptions) -> Outcome {
+  /// A new sidecar gets the whole `verdict` (the photo's own stars with a
+  /// label given here), so every program reading it sees all of it.
+  public static func write(
+    _ change: CullingChange, verdict: Culling, for photo: PathBytes, options: XMPWriteOptions
+  ) -> Outcome {
     var outcome = Outcome()
-    var targets = existingSidecars(of: photo)
+    var (targets, sharesStem) = existingSidecars(of: photo)
     let embeds = options.embed && isJPEG(photo)
-    if targets.isEmpty && !embeds { targets = newSidecars(of: photo, naming: options.sidecar) }
+    var change = change
+    if targets.isEmpty && !embeds {
+      targets = newSidecars(of: photo, naming: options.sidecar, sharesStem: sharesStem)
+      change = CullingChange(culling: verdict, setsRating: true, setsLabel: true)
+    }
     var xmpChange = pk_xmp_change(
       set_rating: change.setsRating ? 1 : 0, rating: Int32(change.culling.rating),
       set_label: change.setsLabel ? 1 : 0, label: Int32(change.culling.label?.rawValue ?? 0))
@@ -62,7 +70,17 @@ public enum XMPWriter {
         outcome.problem = Sanitizer.sanitize(Array(text(error).utf8))
       }
     }
-    if embeds { run(photo) { pk_xmp_write_embedded($0, &xmpChange, &error, error.count) } }
+    if embeds {
+      run(photo) { pk_xmp_write_embedded($0, &xmpChange, &error, error.count) }
+      // A JPEG that cannot be rewritten (read-only, hard-linked) takes a
+      // sidecar, as any other photo.
+      if outcome.written.isEmpty, targets.isEmpty {
+        outcome.problem = nil
+        targets = newSidecars(of: photo, naming: options.sidecar, sharesStem: sharesStem)
+        xmpChange = pk_xmp_change(
+          set_rating: 1, rating: Int32(verdict.rating), set_label: 1, label: Int32(verdict.label?.rawValue ?? 0))
+      }
+    }
     for target in targets { run(target) { pk_xmp_write_sidecar($0, &xmpChange, &error, error.count) } }
     return outcome
   }
@@ -72,31 +90,36 @@ public enum XMPWriter {
     String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  /// The sidecars beside `photo` that exist, darktable's name first.
-  static func existingSidecars(of photo: PathBytes) -> [PathBytes] {
-    candidates(of: photo).filter { DirectoryReader.isRegularFile($0) }
+  /// The sidecars beside `photo` that exist, as the reader finds them
+  /// (either case of the names; Adobe's only when no other photo shares
+  /// its stem), darktable's name first; and whether Adobe's name is
+  /// another photo's too.
+  static func existingSidecars(of photo: PathBytes) -> (paths: [PathBytes], sharesStem: Bool) {
+    let folder = photo.parentFolder
+    guard let entries = try? DirectoryReader.readAll(folder) else { return ([], false) }
+    let sidecars = Sidecars(names: entries.filter { !$0.isFolder }.map(\.name))
+    let name = photo.lastComponent
+    return (
+      sidecars.xmpSidecars(of: name).map(folder.appending).filter(DirectoryReader.isRegularFile),
+      sidecars.sharesStem(name)
+    )
   }
 
-  /// `IMG.CR2.xmp` and `IMG.xmp`, in either case of the extension.
-  static func candidates(of photo: PathBytes) -> [PathBytes] {
+  /// The names a new sidecar takes: `IMG.CR2.xmp`, `IMG.xmp` or both; never
+  /// `IMG.xmp` when another photo (the raw of a RAW+JPEG pair) has that
+  /// stem: it would be that photo's.
+  static func newSidecars(of photo: PathBytes, naming: XMPWriteOptions.SidecarNaming, sharesStem: Bool)
+    -> [PathBytes]
+  {
     let bytes = photo.bytes
-    var stems = [bytes]
+    let darktable = PathBytes(bytes + Array(".xmp".utf8))
     let slash = bytes.lastIndex(of: UInt8(ascii: "/")) ?? -1
-    if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot > slash + 1 {
-      stems.append(Array(bytes[..<dot]))
-    }
-    return stems.flatMap { stem in [".xmp", ".XMP"].map { PathBytes(stem + Array($0.utf8)) } }
-  }
-
-  static func newSidecars(of photo: PathBytes, naming: XMPWriteOptions.SidecarNaming) -> [PathBytes] {
-    let all = candidates(of: photo)
-    // [photo.xmp, photo.XMP, stem.xmp, stem.XMP]
-    let darktable = all[0]
-    let adobe = all.count > 2 ? all[2] : all[0]
+    guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot > slash + 1, !sharesStem else { return [darktable] }
+    let adobe = PathBytes(Array(bytes[..<dot]) + Array(".xmp".utf8))
     switch naming {
     case .darktable: return [darktable]
     case .adobe: return [adobe]
-    case .both: return darktable == adobe ? [darktable] : [darktable, adobe]
+    case .both: return [darktable, adobe]
     }
   }
 

@@ -117,8 +117,8 @@ public enum PhotoMetadataReader {
     }
     let photoModified = Int64(modified.tv_sec) &* 1_000_000_000 &+ Int64(modified.tv_nsec)
     (result.culling, result.cullingOrigin) = XMPCulling.chosen(
-      embedded: header.flatMap { $0.culling.has_rating != 0 || $0.culling.label != 0 ? Culling($0.culling) : nil },
-      sidecar: sidecarXMP.flatMap(XMPCulling.read), photoModified: photoModified,
+      embedded: header.flatMap { XMPVerdict.embedded($0.culling) },
+      sidecar: sidecarXMP.flatMap(XMPCulling.verdict), photoModified: photoModified,
       sidecarModified: sidecars.xmpModified)
     // A photo with no position of its own takes Takeout's.
     if result.latitude == nil, let position = takeout?.position {

@@ -17,6 +17,10 @@ struct Sidecars: Sendable {
 
   /// Names of the folder's XMP files, by name lowercased.
   private var xmpNames: [[UInt8]: [UInt8]] = [:]
+  /// Stems (lowercased, without the extension) that two photos share
+  /// (`IMG_0001.CR2` and `IMG_0001.JPG`): Lightroom's `IMG_0001.xmp` is the
+  /// raw's, no sidecar of the JPEG's.
+  private var sharedStems: Set<[UInt8]> = []
   /// The folder's JSON files, without ".json".
   private var jsonStems: [[UInt8]] = []
   private var jsonByStem: Set<[UInt8]> = []
@@ -28,6 +32,7 @@ struct Sidecars: Sendable {
 
   init(names: [[UInt8]]) {
     movies = LivePhotos.movies(among: names)
+    var stems: Set<[UInt8]> = []
     for name in names {
       let lower = name.map(Self.lowercased)
       if lower.count > 4, lower.suffix(4).elementsEqual(".xmp".utf8) {
@@ -36,6 +41,10 @@ struct Sidecars: Sendable {
         let stem = Array(name.dropLast(5))
         jsonStems.append(stem)
         jsonByStem.insert(stem)
+      } else if let stem = Self.stem(lower), PhotoFileTypes.isShown(name: name), !PhotoFileTypes.isVideo(name: name),
+        !stems.insert(stem).inserted
+      {
+        sharedStems.insert(stem)
       }
     }
   }
@@ -44,17 +53,33 @@ struct Sidecars: Sendable {
 
   static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte }
 
+  /// A name lowercased without its extension; nil without one.
+  static func stem(_ lower: [UInt8]) -> [UInt8]? {
+    guard let dot = lower.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return nil }
+    return Array(lower[..<dot])
+  }
+
+  /// Every XMP sidecar of `photo`, darktable's name (`IMG.CR2.xmp`)
+  /// first, then Adobe's (`IMG.xmp`) unless another photo shares its stem.
+  func xmpSidecars(of photo: [UInt8]) -> [[UInt8]] {
+    let lower = photo.map(Self.lowercased)
+    var names: [[UInt8]] = []
+    if let name = xmpNames[lower + Array(".xmp".utf8)] { names.append(name) }
+    if let stem = Self.stem(lower), !sharedStems.contains(stem), let name = xmpNames[stem + Array(".xmp".utf8)] {
+      names.append(name)
+    }
+    return names
+  }
+
+  /// Whether Adobe's sidecar name would be shared by another photo.
+  func sharesStem(_ photo: [UInt8]) -> Bool {
+    Self.stem(photo.map(Self.lowercased)).map(sharedStems.contains) ?? false
+  }
+
   func sidecars(of photo: [UInt8]) -> Found {
     guard !isEmpty else { return Found() }
     var found = Found()
-    let lower = photo.map(Self.lowercased)
-    if let name = xmpNames[lower + Array(".xmp".utf8)] {
-      found.xmp = name
-    } else if let dot = lower.lastIndex(of: UInt8(ascii: ".")),
-      let name = xmpNames[Array(lower[..<dot]) + Array(".xmp".utf8)]
-    {
-      found.xmp = name
-    }
+    found.xmp = xmpSidecars(of: photo).first
     found.takeout = takeout(of: photo)
     found.liveVideo = LivePhotos.video(of: photo, among: movies)
     return found

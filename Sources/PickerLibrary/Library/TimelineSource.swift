@@ -66,7 +66,9 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   /// Kept in the index at once; days counted under a verdict's filter are
   /// counted again.
   public func remember(_ culling: Culling, of path: PathBytes) async {
-    try? index.remember(culling, of: path)
+    // Rated in Folders, its path is as the folder was typed; the index
+    // keeps folders absolute, links resolved.
+    try? index.remember(culling, of: CanonicalRoot.of(path.parentFolder).appending(path.lastComponent))
     lock.withLock { dayCache = dayCache.filter { $0.key.culling.isEmpty } }
   }
 
@@ -307,7 +309,13 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
     if let minimum = filter.culling.minRating {
       narrowed.culling.minRating = max(minimum, narrowed.culling.minRating ?? -1)
     }
-    if narrowed.culling.labels.isEmpty { narrowed.culling.labels = filter.culling.labels }
+    // Labels searched for narrow --label's: with none in common, nothing.
+    if narrowed.culling.labels.isEmpty {
+      narrowed.culling.labels = filter.culling.labels
+    } else if !filter.culling.labels.isEmpty {
+      narrowed.culling.labels.formIntersection(filter.culling.labels)
+      if narrowed.culling.labels.isEmpty { narrowed.culling.minRating = 6 }
+    }
     narrowed.words = words
     if let range = parsed.days {
       narrowed.firstDay = max(range.lowerBound, filter.firstDay ?? range.lowerBound)
@@ -343,9 +351,10 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
         hasMore: photos.count == page.limit && (total.map { page.offset + photos.count < $0 } ?? true),
         total: total)
       result.days = days
-      if page.offset == 0, photos.isEmpty, filter.culling == self.filter.culling || filter == self.filter {
-        result.note = emptyRangeNote
-      }
+      // The timeline itself is empty (hiding rejected photos aside), not a search in it.
+      var unhidden = filter
+      unhidden.culling.hidesRejected = self.filter.culling.hidesRejected
+      if page.offset == 0, photos.isEmpty, unhidden == self.filter { result.note = emptyRangeNote }
       return result
     } catch {
       throw SourceError("the library index cannot be read: \(error.message)")

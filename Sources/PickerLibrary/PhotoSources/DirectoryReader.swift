@@ -19,7 +19,7 @@ struct DirectoryEntry: Sendable {
   /// What a day header calls where it was taken, read with the date.
   var placeName: String?
   /// Stars, reject and label, when a sidecar or the header was read.
-  var culling: Culling?
+  var culling: XMPVerdict?
   /// Its XMP sidecar's mtime (ns), when it has one: the newer file's
   /// verdict wins.
   var xmpModified: Int64?

@@ -147,13 +147,13 @@ public actor FolderSource: PhotoSource {
     var xmpNames: [[UInt8]] = []
     var entries = pairingLivePhotos(try DirectoryReader.read(directory, xmpSidecars: &xmpNames))
     guard !xmpNames.isEmpty else { return entries }
-    let sidecars = Sidecars(names: xmpNames)
+    let sidecars = Sidecars(names: xmpNames + entries.lazy.filter { !$0.isFolder }.map(\.name))
     let found = entries.map { $0.isFolder ? nil : sidecars.sidecars(of: $0.name).xmp }
     entries.withUnsafeMutableBufferPointer { buffer in
       let shared = SharedBuffer(buffer)
       DispatchQueue.concurrentPerform(iterations: found.count) { index in
         guard let name = found[index], let packet = SidecarDates.contents(directory.appending(name)) else { return }
-        shared.buffer[index].culling = XMPCulling.read(packet)
+        shared.buffer[index].culling = XMPCulling.verdict(packet)
         shared.buffer[index].xmpModified = DirectoryReader.status(directory.appending(name)).map {
           LibraryScanner.nanoseconds(LibraryScanner.modified($0))
         }
@@ -234,8 +234,6 @@ public actor FolderSource: PhotoSource {
         // An empty file is damage shown on its own tile, never a burst's frame.
         shared.buffer[index].burstID = info.st_size == 0 ? nil : metadata.burstID
         shared.buffer[index].videoSeconds = metadata.videoSeconds
-        // A sidecar's verdict was read with the listing by name.
-        if entries[index].culling == nil, !metadata.culling.isEmpty { shared.buffer[index].culling = metadata.culling }
         if let namer, let latitude = metadata.latitude, let longitude = metadata.longitude,
           let place = namer.place(latitude: latitude, longitude: longitude)
         {

@@ -135,7 +135,7 @@ final class EffectRunner {
     lastCull = Task.detached {
       await previous?.value
       for source in sources { await source.remember(write.culling, of: write.path) }
-      let outcome = XMPWriter.write(write.change, for: write.path, options: write.options)
+      let outcome = XMPWriter.write(write.change, verdict: write.culling, for: write.path, options: write.options)
       inbox.post(.cullingWritten(write, problem: outcome.problem))
     }
   }

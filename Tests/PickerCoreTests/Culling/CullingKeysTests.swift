@@ -133,3 +133,41 @@ import Testing
     #expect(state.culling.given == [PathBytes("/p/IMG_2.jpg"): Culling(rating: 2)])
   }
 }
+
+@Suite struct CullingReviewTests {
+  private func writes(_ effects: [Effect]) -> [CullingWrite] {
+    effects.compactMap { if case .cull(let write) = $0 { write } else { nil } }
+  }
+
+  @Test func thePreviewRatesItsPhotoAloneEvenWhenSelected() {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))
+    state.press(.char(" "), .right, .char(" "), .char("v"), .char("4"))
+    #expect(state.culling.given == [PathBytes("/p/IMG_2.jpg"): Culling(rating: 4)])
+  }
+
+  @Test func listedVerdictsAreKeptForPhotosNoLongerShown() {
+    var (state, effects) = Fixture.started()
+    var rated = Fixture.photos(1...3)
+    rated[0].culling = Culling(rating: 2, label: .blue)
+    _ = state.answerLoad(from: effects, with: rated)
+    #expect(state.currentCulling(of: PathBytes("/p/IMG_1.jpg")) == Culling(rating: 2, label: .blue))
+    state.press(.char(" "), .right, .char(" "))
+    let toggled = writes(state.press(.alt("9")))
+    // Not every photo had blue: blue is set, on both, and the stars kept.
+    #expect(toggled.first { $0.path == PathBytes("/p/IMG_1.jpg") }?.culling == Culling(rating: 2, label: .blue))
+    #expect(toggled.first { $0.path == PathBytes("/p/IMG_2.jpg") }?.culling == Culling(label: .blue))
+    let undone = writes(state.press(.char("u")))
+    #expect(undone.first { $0.path == PathBytes("/p/IMG_1.jpg") }?.culling == Culling(rating: 2, label: .blue))
+    #expect(undone.first { $0.path == PathBytes("/p/IMG_2.jpg") }?.culling == Culling.none)
+  }
+
+  @Test func whileRejectedAreHiddenARejectListsThePageAgain() {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))
+    _ = state.answerLoad(from: state.press(.char("H")), with: Fixture.photos(1...3))
+    let write = writes(state.press(.char("X")))[0]
+    let relist = state.update(.cullingWritten(write, problem: nil))
+    #expect(relist.loads.first?.request.hidesRejected == true)
+  }
+}

@@ -48,14 +48,22 @@ import Testing
   }
 
   @Test func theNewerFileWinsAndTheFactsSaySo() {
-    let own = Culling(rating: 2)
-    let beside = Culling(rating: 5, label: .red)
+    let own = XMPVerdict(rating: 2)
+    let beside = XMPVerdict(rating: 5, label: .red)
     let newer = XMPCulling.chosen(embedded: own, sidecar: beside, photoModified: 10, sidecarModified: 20)
-    #expect(newer.culling == beside)
+    #expect(newer.culling == Culling(rating: 5, label: .red))
     #expect(newer.note == "in the sidecar, newer than the photo's own (★★)")
     let older = XMPCulling.chosen(embedded: own, sidecar: beside, photoModified: 30, sidecarModified: 20)
-    #expect(older.culling == own)
-    #expect(older.note?.hasPrefix("in the photo, newer") == true)
+    #expect(older.culling == Culling(rating: 2, label: .red))
+    #expect(older.note == "in the photo and the sidecar")
+    // A label alone in a newer sidecar keeps the photo's own stars.
+    let labelOnly = XMPCulling.chosen(
+      embedded: XMPVerdict(rating: 3), sidecar: XMPVerdict(label: .green), photoModified: 10, sidecarModified: 20)
+    #expect(labelOnly.culling == Culling(rating: 3, label: .green))
+    let photoNewer = XMPCulling.chosen(
+      embedded: XMPVerdict(rating: 4), sidecar: XMPVerdict(rating: 1), photoModified: 30, sidecarModified: 20)
+    #expect(photoNewer.culling == Culling(rating: 4))
+    #expect(photoNewer.note == "in the photo, newer than its sidecar's (★)")
     #expect(XMPCulling.chosen(embedded: nil, sidecar: nil, photoModified: 0, sidecarModified: nil).culling == .none)
   }
 
@@ -164,5 +172,33 @@ import Testing
     await source.remember(Culling(rating: 5), of: PathBytes(root + "/shoot/DSC_0004.JPG"))
     let again = try await source.search("rating>=4", in: nil, page: PageRequest(offset: 0, limit: 10))
     #expect(again.items.count == 2)
+  }
+}
+
+@Suite struct SidecarNamingTests {
+  @Test func adobesNameBelongsToThePhotoAloneWithItsStem() {
+    let names = [
+      "IMG_1.CR2", "IMG_1.JPG", "IMG_1.xmp", "IMG_2.JPG", "img_2.xmp", "IMG_3.HEIC", "IMG_3.MOV", "IMG_3.xmp",
+    ]
+    let sidecars = Sidecars(names: names.map { Array($0.utf8) })
+    // A RAW+JPEG pair: Lightroom's IMG_1.xmp is the raw's, not the JPEG's.
+    #expect(sidecars.xmpSidecars(of: Array("IMG_1.JPG".utf8)).isEmpty)
+    #expect(sidecars.xmpSidecars(of: Array("IMG_1.CR2".utf8)).isEmpty)
+    #expect(sidecars.sharesStem(Array("IMG_1.JPG".utf8)))
+    // Either case; a Live Photo's MOV shares no photo's stem.
+    #expect(sidecars.xmpSidecars(of: Array("IMG_2.JPG".utf8)) == [Array("img_2.xmp".utf8)])
+    #expect(sidecars.xmpSidecars(of: Array("IMG_3.HEIC".utf8)) == [Array("IMG_3.xmp".utf8)])
+  }
+
+  @Test func aNewSidecarNeverTakesAnotherPhotosName() {
+    let photo = PathBytes("/p/IMG_1.JPG")
+    #expect(XMPWriter.newSidecars(of: photo, naming: .adobe, sharesStem: false) == [PathBytes("/p/IMG_1.xmp")])
+    #expect(XMPWriter.newSidecars(of: photo, naming: .adobe, sharesStem: true) == [PathBytes("/p/IMG_1.JPG.xmp")])
+    #expect(
+      XMPWriter.newSidecars(of: photo, naming: .both, sharesStem: false) == [
+        PathBytes("/p/IMG_1.JPG.xmp"), PathBytes("/p/IMG_1.xmp"),
+      ])
+    #expect(
+      XMPWriter.newSidecars(of: PathBytes(".hidden"), naming: .adobe, sharesStem: false) == [PathBytes(".hidden.xmp")])
   }
 }
