@@ -28,8 +28,7 @@ public actor FolderSource: PhotoSource {
   /// Videos' lengths read for listings by name, by path: a page listed
   /// again (a change, Back) does not read its headers again.
   private var videoLengths: [[UInt8]: Double?] = [:]
-  private nonisolated let news:
-    (stream: AsyncStream<SourceChange>, continuation: AsyncStream<SourceChange>.Continuation)
+  nonisolated let news: (stream: AsyncStream<SourceChange>, continuation: AsyncStream<SourceChange>.Continuation)
 
   public init(root: PathBytes, title: String = "Files", id: String? = nil, stackingGap: Double? = StackingRule().maxGap)
   {
@@ -48,7 +47,7 @@ public actor FolderSource: PhotoSource {
     news.continuation.finish()
   }
 
-  private nonisolated let stopped = CancellationFlag()
+  nonisolated let stopped = CancellationFlag()
 
   public func items(in folder: FolderID?, page: PageRequest) async throws -> Page {
     makePage(of: shown(try listing(folder, sort: page.sort), in: folder, request: page), in: folder, request: page)
@@ -101,7 +100,7 @@ public actor FolderSource: PhotoSource {
   private func makePage(of entries: [DirectoryEntry], in folder: FolderID?, request: PageRequest) -> Page {
     let slice = entries.page(request)
     let prefix = folder.map(IdentifierCoding.decode)
-    let verdicts = verdicts(of: Array(slice.items), in: folder)
+    let verdicts = shownVerdicts(of: Array(slice.items), in: folder)
     let items = zip(slice.items, verdicts).map { entry, verdict in
       var item = item(for: entry, relativePath: prefix.map { PathBytes($0).appending(entry.name).bytes } ?? entry.name)
       item.culling = verdict
@@ -167,6 +166,8 @@ public actor FolderSource: PhotoSource {
   /// What the files say (the photo's XMP and its sidecar's), by path,
   /// read for the photos shown and for a search or hiding by verdict.
   var cullingRead: [[UInt8]: Culling] = [:]
+  /// Photos whose own XMP is being read for a page, not to be asked twice.
+  var cullingReading: Set<[UInt8]> = []
 
   public func remember(_ culling: Culling, of path: PathBytes) async {
     cullingGiven[path.bytes] = culling

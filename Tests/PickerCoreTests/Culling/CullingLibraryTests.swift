@@ -202,3 +202,31 @@ import Testing
       XMPWriter.newSidecars(of: PathBytes(".hidden"), naming: .adobe, sharesStem: false) == [PathBytes(".hidden.xmp")])
   }
 }
+
+@Suite struct FolderVerdictTests {
+  /// A JPEG with an XMP segment holding `packet`, as Lightroom writes one.
+  static func jpeg(xmp packet: [UInt8]) -> [UInt8] {
+    let body = Array("http://ns.adobe.com/xap/1.0/\0".utf8) + packet
+    let length = body.count + 2
+    return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + body
+      + ExifJPEG.bytes(date: "2023:06:14 10:15:00").dropFirst(2)
+  }
+
+  @Test func aPhotosOwnVerdictArrivesAfterItsFirstPage() async throws {
+    let root = NSTemporaryDirectory() + "folder-verdicts-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    _ = FileManager.default.createFile(
+      atPath: root + "/rated.jpg",
+      contents: Data(Self.jpeg(xmp: CullingReadingTests.packet(#"xmp:Rating="4" xmp:Label="Yellow">"#))))
+    let source = FolderSource(root: PathBytes(root))
+    let first = try await source.items(in: nil, page: PageRequest(offset: 0, limit: 10))
+    // The page does not wait for the header…
+    #expect(first.items[0].culling == Culling.none)
+    // …which is read behind it; the listing is announced again.
+    var changes = source.changes()!.makeAsyncIterator()
+    #expect(await changes.next() == .contentChanged)
+    let again = try await source.items(in: nil, page: PageRequest(offset: 0, limit: 10))
+    #expect(again.items[0].culling == Culling(rating: 4, label: .yellow))
+  }
+}
