@@ -108,7 +108,7 @@ extension AppState {
   /// The verdict of a photo known by its path: given in this run, else as
   /// a source last listed it (every photo picked was listed).
   func currentCulling(of path: PathBytes) -> Culling {
-    culling.given[path] ?? culling.listed[path] ?? .none
+    culling.given[path] ?? culling.listed[path] ?? Culling.none
   }
 
   /// A write failed: said once per folder; the verdict stays shown and

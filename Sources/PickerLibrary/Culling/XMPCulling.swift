@@ -72,13 +72,13 @@ extension XMPCulling {
   /// read, no pixels) against its sidecar's, newer file first. A video's
   /// is its sidecar's.
   static func ofFile(_ path: PathBytes, name: [UInt8], sidecar: XMPVerdict?, sidecarModified: Int64?) -> Culling {
-    guard !PhotoFileTypes.isVideo(name: name) else { return sidecar?.culling ?? .none }
+    guard !PhotoFileTypes.isVideo(name: name) else { return sidecar?.culling ?? Culling.none }
     var header = pk_photo_header()
     let readable = (path.bytes + [0]).withUnsafeBufferPointer { buffer in
       buffer.withMemoryRebound(to: CChar.self) { pk_read_photo_header($0.baseAddress!, &header) == 0 }
     }
     let own = readable ? XMPVerdict.embedded(header.culling) : nil
-    guard own != nil, sidecar != nil else { return (own ?? sidecar)?.culling ?? .none }
+    guard own != nil, sidecar != nil else { return (own ?? sidecar)?.culling ?? Culling.none }
     let modified = DirectoryReader.status(path).map { LibraryScanner.nanoseconds(LibraryScanner.modified($0)) } ?? 0
     return chosen(embedded: own, sidecar: sidecar, photoModified: modified, sidecarModified: sidecarModified).culling
   }

@@ -24,7 +24,7 @@ extension FolderSource {
     }
     return paths.map { path in
       guard let path else { return .none }
-      return cullingGiven[path.bytes] ?? cullingRead[path.bytes] ?? .none
+      return cullingGiven[path.bytes] ?? cullingRead[path.bytes] ?? Culling.none
     }
   }
 
@@ -41,9 +41,9 @@ extension FolderSource {
       if !PhotoFileTypes.isVideo(name: entry.name), cullingReading.insert(path.bytes).inserted {
         unread.append((path, entry))
       } else if PhotoFileTypes.isVideo(name: entry.name) {
-        cullingRead[path.bytes] = entry.culling?.culling ?? .none
+        cullingRead[path.bytes] = entry.culling?.culling ?? Culling.none
       }
-      return entry.culling?.culling ?? .none
+      return entry.culling?.culling ?? Culling.none
     }
     if !unread.isEmpty { readVerdicts(unread) }
     return shown
@@ -77,7 +77,7 @@ extension FolderSource {
     for (path, entry, culling) in read {
       cullingReading.remove(path.bytes)
       cullingRead[path.bytes] = culling
-      if culling != (entry.culling?.culling ?? .none), cullingGiven[path.bytes] == nil { changed = true }
+      if culling != (entry.culling?.culling ?? Culling.none), cullingGiven[path.bytes] == nil { changed = true }
     }
     if changed { news.continuation.yield(.contentChanged) }
   }

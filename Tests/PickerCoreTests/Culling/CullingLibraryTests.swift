@@ -230,3 +230,22 @@ import Testing
     #expect(again.items[0].culling == Culling(rating: 4, label: .yellow))
   }
 }
+
+@Suite struct FolderQuietTests {
+  @Test func photosWithNoVerdictAnnounceNothing() async throws {
+    let root = NSTemporaryDirectory() + "folder-quiet-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    for n in 1...3 {
+      _ = FileManager.default.createFile(atPath: root + "/\(n).jpg", contents: Data(ExifJPEG.bytes()))
+    }
+    let source = FolderSource(root: PathBytes(root))
+    _ = try await source.items(in: nil, page: PageRequest(offset: 0, limit: 10))
+    // Their headers are read behind the page; saying nothing new, they
+    // ask for no second listing.
+    try await Task.sleep(nanoseconds: 300_000_000)
+    source.stop()
+    var changes = source.changes()!.makeAsyncIterator()
+    #expect(await changes.next() == nil)
+  }
+}
