@@ -22,7 +22,7 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
 
   let index: LibraryIndex
   let filter: LibraryFilter
-  private let lock = NSLock()
+  let lock = NSLock()
   private var continuation: AsyncStream<SourceChange>.Continuation?
   private var stream: AsyncStream<SourceChange>?
   /// Set once the first batch of a scan committed or the scan ended: an
@@ -38,7 +38,7 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   /// Each listing's day counts, from its first page: later pages say its
   /// size too, and start at their day instead of counting rows. Emptied at
   /// each change, so the page asked next counts afresh and carries them.
-  private var dayCache: [LibraryFilter: [DayCount]] = [:]
+  var dayCache: [LibraryFilter: [DayCount]] = [:]
   /// Photos this many seconds or less apart may stack: their signatures
   /// are read after each scan (`SignatureReader`). Nil: none are read.
   public var stackingGap: Double? = StackingRule().maxGap
@@ -62,15 +62,6 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
 
   /// Shown again: rescan the roots for files added or removed meanwhile.
   public func refresh() { startScanning() }
-
-  /// Kept in the index at once; days counted under a verdict's filter are
-  /// counted again.
-  public func remember(_ culling: Culling, of path: PathBytes) async {
-    // Rated in Folders, its path is as the folder was typed; the index
-    // keeps folders absolute, links resolved.
-    try? index.remember(culling, of: CanonicalRoot.of(path.parentFolder).appending(path.lastComponent))
-    lock.withLock { dayCache = dayCache.filter { $0.key.culling.isEmpty } }
-  }
 
   /// The picker is done: the scan ends at its next folder, and the news
   /// stream with it.
