@@ -88,6 +88,15 @@ struct Pick: ParsableCommand {
     return filter
   }
 
+  @Option(
+    help: ArgumentHelp(
+      "Only these kinds of file: photos, videos, live or raw (the search words video, photo, live, raw).",
+      discussion: "Repeat it for any of several kinds."))
+  var only: [String] = []
+
+  /// What --only keeps.
+  var kindFilter: KindFilter { KindFilter(wanted: Set(only.compactMap(KindFilter.Kind.init(word:)))) }
+
   @Flag(help: "Print a picked Live Photo's video (its MOV) on the line after the photo.")
   var liveVideos = false
 
@@ -99,6 +108,9 @@ struct Pick: ParsableCommand {
       throw ValidationError("--page-size must be from 1 to 10000")
     }
     if let minRating, !(0...5).contains(minRating) { throw ValidationError("--min-rating must be from 0 to 5") }
+    for kind in only where KindFilter.Kind(word: kind) == nil {
+      throw ValidationError("--only \(kind): not a kind (photos, videos, live, raw)")
+    }
     for label in labels where ColorLabel(name: label) == nil {
       throw ValidationError(
         "--label \(label): not a label (\(ColorLabel.allCases.map(\.name).joined(separator: ", ")))")
@@ -143,6 +155,7 @@ struct Pick: ParsableCommand {
     options.environment = environment
     options.messagesDescriptor = log?.descriptor
     options.journal = journal
+    options.searchHistory = SearchHistoryFile.forCurrentUser(environment: environment)
     options.sourceIcons = iconsByID(file, sources: sources)
     options.resumesJournal = resume
     options.keys = KeyMaps.standard(with: file?.keys ?? [])
@@ -226,7 +239,7 @@ struct Pick: ParsableCommand {
     }
     let titles = arguments.folderTitles()
     for (folder, title) in zip(arguments.folders, titles) {
-      sources.append(FolderSource(root: folder, title: title, stackingGap: Self.stackingGap(file)))
+      sources.append(FolderSource(root: folder, title: title, stackingGap: Self.stackingGap(file), kinds: kindFilter))
     }
     if !readsStdin, let reason = arguments.noneExists() { throw PickerExit(code: 2, message: reason) }
     if !arguments.files.isEmpty || readsStdin {
@@ -242,7 +255,8 @@ struct Pick: ParsableCommand {
     }
     sources += configuredSources(file, environment: environment, log: log)
     guard sources.isEmpty else { return (sources, false) }
-    let folder = FolderSource(root: Self.defaultFolder(environment: environment), stackingGap: Self.stackingGap(file))
+    let folder = FolderSource(
+      root: Self.defaultFolder(environment: environment), stackingGap: Self.stackingGap(file), kinds: kindFilter)
     return ([folder], true)
   }
 
@@ -269,7 +283,7 @@ struct Pick: ParsableCommand {
     let photos = TimelineSource(
       index: index, roots: libraryRoots, firstDay: since.flatMap { DateQuery.parse($0, today: today)?.lowerBound },
       lastDay: until.flatMap { DateQuery.parse($0, today: today)?.upperBound }, places: places,
-      culling: cullingFilter)
+      culling: cullingFilter, kinds: kindFilter)
     photos.stackingGap = Self.stackingGap(file)
     photos.startScanning()
     // One root is "Folders"; several are told apart by their last names.
@@ -278,7 +292,7 @@ struct Pick: ParsableCommand {
       ? ["Folders"]
       : roots.map { String(decoding: $0.bytes.split(separator: UInt8(ascii: "/")).last ?? [], as: UTF8.self) }
     let folders: [any PhotoSource] = zip(roots, titles).map {
-      FolderSource(root: $0, title: $1, stackingGap: Self.stackingGap(file))
+      FolderSource(root: $0, title: $1, stackingGap: Self.stackingGap(file), kinds: kindFilter)
     }
     return ([photos] + folders + configuredSources(file, environment: environment, log: log), configured == nil)
   }

@@ -66,7 +66,7 @@ extension AppState {
   mutating func press(_ keys: Key...) -> [Effect] {
     var effects: [Effect] = []
     for key in keys {
-      effects = update(.key(key))
+      effects += update(.key(key))
       for case .checkPicked(let check) in effects { effects = update(.pickedChecked(check, missing: [])) }
     }
     return effects

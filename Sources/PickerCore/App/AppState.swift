@@ -25,6 +25,9 @@ public struct AppState: Hashable, Sendable {
   public var readings = PhotoReadings()
   /// Stars, rejects and labels given in this run, and their undo.
   public var culling = CullingBook()
+  /// Searches kept with Enter, oldest first (this run's and, read at the
+  /// start, those of earlier runs): Up in search recalls them.
+  public var searchHistory: [String] = []
 
   public init(sources: [SourceSummary], activeSource: Int = 0, options: AppOptions, size: TerminalSize) {
     self.sources = sources

@@ -115,15 +115,22 @@ extension KeyMap {
 
 extension KeyMap where Command == PromptAction {
   /// A one-line prompt's keys (search, go to date): other characters type.
-  static func prompt(title: String, submit: String) -> KeyMap<PromptAction> {
-    KeyMap(
+  static func prompt(title: String, submit: String, history: Bool = false) -> KeyMap<PromptAction> {
+    let recall: [KeyMap<PromptAction>.Binding] =
+      history
+      ? [
+        .init([.up], .older, help: "earlier search", group: "history"),
+        .init([.down], .newer, help: "later search", group: "history"),
+      ] : []
+    return KeyMap(
       title: title,
       bindings: [
         .init([.enter], .submit, help: submit),
         .init([.backspace], .deleteBackward, help: "delete"),
         .init([.ctrl("u")], .clear, help: "clear"),
+      ] + recall + [
         // Esc's row (`StackAction`), in a prompt's word for it.
-        .init([], .close, help: "close"),
+        .init([], .close, help: "close")
       ],
       otherKeys: "other keys type")
   }

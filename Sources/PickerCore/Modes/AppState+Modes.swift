@@ -92,7 +92,9 @@ extension AppState {
     case .grid(.step(let delta)): return step(by: delta)
     case .grid(.toggleFocused): toggleFocused()
     case .grid(.activateFocused): return activateFocused()
-    case .grid(.search(let query)): return search(query)
+    case .grid(.filter(let query)): return search(query)
+    case .grid(.keepSearch(let query)): return keepSearch(query)
+    case .grid(.restoreResults(let results)): return restoreResults(results)
     case .grid(.goToDate(let query)): return goToDate(query, today: options.today)
     case .readFacts(let reference, let name, let listed, let placed):
       guard readings.facts[reference] == nil else { return [] }

@@ -110,8 +110,16 @@ public enum GridIntent: Hashable, Sendable {
   case step(by: Int)
   /// Space and Enter on the focused item, as in the grid.
   case toggleFocused, activateFocused
-  /// A prompt's answer: results as a scope, or a jump to a date.
-  case search(String), goToDate(String)
+  /// Search as typed: the results of the words as a scope (replacing
+  /// results on screen).
+  case filter(String)
+  /// Enter in search: the results stay, the words go in the history.
+  case keepSearch(String)
+  /// Esc in search (or a line emptied): the results typed go; the
+  /// results on screen before, if any, come back as they were.
+  case restoreResults(Scope?)
+  /// The go-to-date prompt's answer.
+  case goToDate(String)
 }
 
 /// What a mode's update asks for: intents for the app, and whether the

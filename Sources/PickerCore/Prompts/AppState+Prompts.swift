@@ -6,7 +6,7 @@ extension AppState {
       notice = Notice("\(sources[grid.activeSource].title) cannot search")
       return
     }
-    enter(SearchPrompt())
+    enter(SearchPrompt(startingResults: scope.flatMap { SearchPrompt.query(of: $0) != nil ? $0 : nil }))
   }
 
   /// Go to date lands on days: Photos, and folders sorted by date taken.

@@ -17,8 +17,10 @@ public struct DatePrompt: ModeModel {
     return sharesKeys(with: keys[SearchPrompt.self], in: keys) ? [] : [(map.title, map.helpLine)]
   }
 
+  /// Search's history keys aside.
   static func sharesKeys(with search: KeyMap<PromptAction>, in keys: KeyMaps) -> Bool {
-    search.bindings.map(\.keys) == keys[DatePrompt.self].bindings.map(\.keys)
+    let shared = search.bindings.filter { $0.action != .older && $0.action != .newer }
+    return shared.map(\.keys) == keys[DatePrompt.self].bindings.map(\.keys)
   }
 
   public mutating func update(key: Key, action: PromptAction?, app: AppState) -> ModeStep {

@@ -17,6 +17,8 @@ public struct PromptLine: Hashable, Sendable {
     case .clear?: text = ""
     case .deleteBackward?: text = String(text.dropLast())
     case .submit?: return nil
+    // Only search keeps a history.
+    case .older?, .newer?: break
     }
     return .stay
   }

@@ -21,6 +21,8 @@ public struct LibraryFilter: Hashable, Sendable {
   var placeWords: Set<String> = []
   /// Stars, rejects and labels (`rating>=3`, `--min-rating`, `--label`).
   public var culling = CullingFilter()
+  /// Videos, photos, Live Photos, raws (`video`, `-video`, `--only`).
+  public var kinds = KindFilter()
 
   public init(roots: [PathBytes], firstDay: Int? = nil, lastDay: Int? = nil) {
     self.roots = roots.map(Self.normalised)
@@ -77,6 +79,10 @@ public struct LibraryFilter: Hashable, Sendable {
     if let (cullingSQL, cullingParameters) = culling.condition() {
       clauses.append(cullingSQL)
       parameters += cullingParameters
+    }
+    if let (kindSQL, kindParameters) = kinds.condition() {
+      clauses.append(kindSQL)
+      parameters += kindParameters
     }
     if !words.isEmpty {
       let (wordSQL, wordParameters) = wordCondition(includingCopies: false)

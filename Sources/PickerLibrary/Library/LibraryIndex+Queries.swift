@@ -99,8 +99,8 @@ extension LibraryIndex {
   /// timeline's shape before any of its rows are read.
   public func dayCounts(_ filter: LibraryFilter) throws(SQLiteError) -> [DayCount] {
     let filter = try withPlaceWords(filter)
-    // The kept counts know days and places, not verdicts.
-    if filter.words.allSatisfy(filter.placeWords.contains) && filter.culling.isEmpty {
+    // The kept counts know days and places, not verdicts nor kinds.
+    if filter.words.allSatisfy(filter.placeWords.contains) && filter.culling.isEmpty && filter.kinds.isEmpty {
       return try summedDayCounts(filter)
     }
     let (condition, parameters) = filter.listingCondition()

@@ -29,7 +29,13 @@ public final class SQLiteDatabase {
     handle = db
     // Another picker or `picker-tui index` may be writing: wait for it.
     sqlite3_busy_timeout(db, 10_000)
+    // A query run by a task that was cancelled stops (SQLITE_INTERRUPT):
+    // search as you type cancels the last key's query when the next comes.
+    sqlite3_progress_handler(db, 2_000, { _ in withUnsafeCurrentTask { $0?.isCancelled == true } ? 1 : 0 }, nil)
   }
+
+  /// The query was stopped because its task was cancelled.
+  public static func isInterruption(_ error: SQLiteError) -> Bool { error.code == SQLITE_INTERRUPT }
 
   deinit { sqlite3_close_v2(handle) }
 

@@ -47,12 +47,13 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   /// `places` to photos in those places (`--place`).
   public init(
     index: LibraryIndex, roots: [PathBytes], firstDay: Int? = nil, lastDay: Int? = nil, places: [String] = [],
-    culling: CullingFilter = CullingFilter(), title: String = "Photos"
+    culling: CullingFilter = CullingFilter(), kinds: KindFilter = KindFilter(), title: String = "Photos"
   ) {
     self.index = index
     var filter = LibraryFilter(roots: roots, firstDay: firstDay, lastDay: lastDay)
     filter.places = places
     filter.culling = culling
+    filter.kinds = kinds
     self.filter = filter
     self.title = title
     let (stream, continuation) = AsyncStream<SourceChange>.makeStream(bufferingPolicy: .bufferingNewest(8))
@@ -296,6 +297,7 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
     let parsed = DateQuery.parseSearch(query, today: PhotoMetadataReader.latestBelievableDay() - 1)
     var words = parsed.words
     narrowed.culling = CullingFilter.extract(from: &words)
+    narrowed.kinds = KindFilter.extract(from: &words).narrowed(by: filter.kinds)
     narrowed.culling.hidesRejected = narrowed.culling.hidesRejected || filter.culling.hidesRejected
     if let minimum = filter.culling.minRating {
       narrowed.culling.minRating = max(minimum, narrowed.culling.minRating ?? -1)

@@ -30,9 +30,12 @@ public actor FolderSource: PhotoSource {
   private var videoLengths: [[UInt8]: Double?] = [:]
   nonisolated let news: (stream: AsyncStream<SourceChange>, continuation: AsyncStream<SourceChange>.Continuation)
 
-  public init(root: PathBytes, title: String = "Files", id: String? = nil, stackingGap: Double? = StackingRule().maxGap)
-  {
+  public init(
+    root: PathBytes, title: String = "Files", id: String? = nil, stackingGap: Double? = StackingRule().maxGap,
+    kinds: KindFilter = KindFilter()
+  ) {
     self.root = root
+    self.kinds = kinds
     self.title = title
     self.id = id ?? "folder:" + IdentifierCoding.encode(root.bytes)
     self.stackingGap = stackingGap
@@ -49,12 +52,26 @@ public actor FolderSource: PhotoSource {
 
   nonisolated let stopped = CancellationFlag()
 
+  /// `--only`: the kinds of file listed (folders always are).
+  public nonisolated let kinds: KindFilter
+
+  static func ofKinds(_ kinds: KindFilter, _ entries: [DirectoryEntry]) -> [DirectoryEntry] {
+    guard !kinds.isEmpty else { return entries }
+    return entries.filter { entry in
+      entry.isFolder
+        || kinds.matches(
+          name: entry.name, isVideo: PhotoFileTypes.isVideo(name: entry.name),
+          isLive: entry.isLive || LivePhotos.isMotionPhoto(name: entry.name))
+    }
+  }
+
   public func items(in folder: FolderID?, page: PageRequest) async throws -> Page {
     makePage(of: shown(try listing(folder, sort: page.sort), in: folder, request: page), in: folder, request: page)
   }
 
   /// The entries a page is cut from: rejected photos left out when asked.
   private func shown(_ entries: [DirectoryEntry], in folder: FolderID?, request: PageRequest) -> [DirectoryEntry] {
+    let entries = Self.ofKinds(kinds, entries)
     guard request.hidesRejected else { return entries }
     let found = verdicts(of: entries, in: folder)
     return entries.indices.filter { !found[$0].isRejected }.map { entries[$0] }
@@ -84,10 +101,13 @@ public actor FolderSource: PhotoSource {
     // rest is a part of the name.
     var words = query.lowercased().split(separator: " ").map(String.init)
     let wanted = CullingFilter.extract(from: &words)
+    let kinds = KindFilter.extract(from: &words)
     let needle = words.joined(separator: " ")
     var matches = shown(try listing(folder, sort: page.sort), in: folder, request: page).filter { entry in
       needle.isEmpty || String(decoding: entry.name, as: UTF8.self).lowercased().contains(needle)
     }
+    // A kind searched for lists its files, not folders.
+    if !kinds.isEmpty { matches = Self.ofKinds(kinds, matches).filter { !$0.isFolder } }
     if !wanted.isEmpty {
       let found = verdicts(of: matches, in: folder)
       matches = matches.indices.filter { !matches[$0].isFolder && wanted.matches(found[$0]) }.map { matches[$0] }

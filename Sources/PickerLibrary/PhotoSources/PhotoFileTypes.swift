@@ -3,10 +3,12 @@
 /// The listing must not touch every file before the first paint, so the
 /// extension decides; decoders sniff the real format later.
 public enum PhotoFileTypes {
-  public static let extensions: Set<String> = [
+  public static let extensions = Set<String>([
     "jpg", "jpeg", "jpe", "jfif", "png", "webp", "gif", "heic", "heif", "heics", "heifs", "avif", "avifs", "tif",
     "tiff", "jxl", "bmp", "dib",
-    // Camera RAW: shown from the preview the camera embedded.
+  ]).union(rawExtensions)
+  /// Camera RAW: shown from the preview the camera embedded.
+  public static let rawExtensions: Set<String> = [
     "dng", "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "orf", "rw2", "raf", "pef", "srw", "rwl", "3fr",
     "erf", "kdc", "dcr", "mrw", "x3f", "iiq", "mos",
   ]
@@ -19,6 +21,7 @@ public enum PhotoFileTypes {
 
   private static let extensionBytes: [[UInt8]] = extensions.map { Array($0.utf8) }
   private static let videoExtensionBytes: [[UInt8]] = videoExtensions.map { Array($0.utf8) }
+  private static let rawExtensionBytes: [[UInt8]] = rawExtensions.map { Array($0.utf8) }
 
   /// Whether a file name ends in a photo extension (any case). Runs once per
   /// directory entry, so it compares bytes and allocates nothing.
@@ -26,6 +29,9 @@ public enum PhotoFileTypes {
 
   /// Whether a file name ends in a video extension (any case).
   public static func isVideo(name: [UInt8]) -> Bool { hasExtension(name, among: videoExtensionBytes) }
+
+  /// Whether a file name ends in a camera RAW extension (any case).
+  public static func isRaw(name: [UInt8]) -> Bool { hasExtension(name, among: rawExtensionBytes) }
 
   /// What a local listing shows: photos and videos.
   public static func isShown(name: [UInt8]) -> Bool { isPhoto(name: name) || isVideo(name: name) }

@@ -57,11 +57,32 @@ final class EffectRunner {
     }
   }
 
+  /// Each source's search in flight, by its scope's generation: a newer
+  /// search (the next key typed) cancels it.
+  private var searches: [Int: (generation: Int, task: Task<Void, Never>)] = [:]
+  /// How long a remote source's search waits for typing to pause: each key
+  /// would otherwise be a request to a server.
+  static let remoteSearchPause: Duration = .milliseconds(150)
+
   private func load(_ load: PageLoad) {
     let source = sources[load.sourceIndex]
     let known = summaries[load.sourceIndex]
     let inbox = inbox
-    Task.detached {
+    let isSearch: Bool
+    if case .search = load.scope { isSearch = true } else { isSearch = false }
+    // The index and a folder's listing answer at once; the others ask a
+    // server or a program.
+    let pauses =
+      isSearch && load.request.offset == 0 && !source.capabilities.contains(.timeline) && !(source is FolderSource)
+    if isSearch, let running = searches[load.sourceIndex], running.generation != load.generation {
+      running.task.cancel()
+    }
+    let pause = pauses ? Self.remoteSearchPause : nil
+    let task = Task.detached {
+      if let pause {
+        try? await Task.sleep(for: pause)
+        if Task.isCancelled { return }
+      }
       do {
         let page: Page
         switch load.scope {
@@ -74,6 +95,8 @@ final class EffectRunner {
         reportChanges(of: source, index: load.sourceIndex, known: known, to: inbox)
         inbox.post(.pageLoaded(load, page))
       } catch {
+        // A search replaced by a newer one: its scope is gone.
+        if Task.isCancelled { return }
         reportChanges(of: source, index: load.sourceIndex, known: known, to: inbox)
         if let prompt = (error as? SourceError)?.signIn {
           inbox.post(.pageNeedsSignIn(load, String(describing: error), prompt))
@@ -82,6 +105,7 @@ final class EffectRunner {
         }
       }
     }
+    if isSearch { searches[load.sourceIndex] = (load.generation, task) }
   }
 
   private func signOut(sourceIndex index: Int) {

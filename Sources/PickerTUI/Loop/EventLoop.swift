@@ -28,6 +28,10 @@ package final class EventLoop {
   package var journal: JournalFile?
   /// The selection last handed to the journal.
   private var journaled = Selection()
+  /// Where searches kept with Enter go (nil: not kept).
+  package var searchHistory: SearchHistoryFile?
+  /// The searches last handed to it.
+  package var savedSearches: [String] = []
 
   package init(
     state: AppState, terminal: TerminalBackend, sources: [any PhotoSource], pipeline: ImagePipeline?,
@@ -74,6 +78,10 @@ package final class EventLoop {
         if state.selection != journaled {
           journaled = state.selection
           journal?.record(journaled)
+        }
+        if state.searchHistory != savedSearches {
+          savedSearches = state.searchHistory
+          searchHistory?.save(savedSearches)
         }
         terminal.draw(AppView.render(state, theme: theme))
         if let onFrame, onFrame(state) { return .outcome(.cancelled) }

@@ -55,6 +55,8 @@ public struct PickerOptions: Sendable {
   /// hang-up loses nothing (nil: not kept). After a pick the host removes it
   /// (`JournalFile.remove()`) once the picks are safe.
   public var journal: JournalFile?
+  /// Where searches kept with Enter are remembered for Up (nil: not kept).
+  public var searchHistory: SearchHistoryFile?
   /// Restores the journal's picks at start instead of offering them.
   public var resumesJournal = false
   /// Icons for the source bar, by source id, instead of the sources' own

@@ -29,6 +29,8 @@ package final class PickerSession {
       downloader: Downloader(folder: downloadFolder, sources: remoteSources),
       theme: traits.depth == .none ? Theme.monochrome : Theme.colored)
     loop.journal = options.journal
+    loop.searchHistory = options.searchHistory
+    loop.savedSearches = loop.state.searchHistory
     let end = loop.run(takeSignal: { self.terminal.takeSignal() })
     finalState = loop.state
     terminal.close()
@@ -37,6 +39,7 @@ package final class PickerSession {
     SourceShutdown.stop(sources)
     // Kept until the host has used the picks (it removes it then).
     options.journal?.flush()
+    options.searchHistory?.flush()
     return end
   }
 
@@ -95,6 +98,7 @@ package final class PickerSession {
       sources: sources.map(SourceSummary.init), activeSource: startingSource, options: appOptions,
       size: terminal.size)
     state.grid.keepsStartingSource = options.keepsStartingSource
+    state.searchHistory = options.searchHistory?.load() ?? []
     if let notice = traits.graphics.notice { state.notice = Notice(notice, isHint: true) }
     if let journal = options.journal {
       journal.run = JournalFile.run(of: state.sources)

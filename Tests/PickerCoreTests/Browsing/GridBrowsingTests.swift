@@ -155,16 +155,77 @@ import Testing
     #expect(state.grid.activeSource == 1)
   }
 
-  @Test func searchPushesAResultsScope() {
+  @Test func searchNarrowsOnEveryKeyAndEnterKeepsTheResults() {
     var (state, effects) = Fixture.started()
     _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))
-    state.press(.char("/"), .char("b"), .char("e"), .backspace, .char("x"))
-    #expect(state.top(SearchPrompt.self) == SearchPrompt(query: "bx"))
-    let search = state.press(.enter)
-    #expect(search.loads.first?.scope == .search(query: "bx", folder: nil))
+    let typed = state.press(.char("/"), .char("b"))
+    #expect(typed.loads.last?.scope == .search(query: "b", folder: nil))
+    #expect(state.scope!.label == "search: b" && !state.isOnGrid)
+    let more = state.press(.char("e"), .backspace, .char("x"))
+    #expect(
+      more.loads.map(\.scope) == [
+        .search(query: "be", folder: nil), .search(query: "b", folder: nil), .search(query: "bx", folder: nil),
+      ])
+    #expect(state.top(SearchPrompt.self)?.query == "bx")
+    // One results scope at a time, whatever was typed.
+    #expect(state.grid.scopeStacks[0].count == 2)
+    // Enter asks for nothing again: the results are there.
+    #expect(state.press(.enter).loads.isEmpty)
     #expect(state.scope!.label == "search: bx" && state.isOnGrid)
+    #expect(state.searchHistory == ["bx"])
     state.press(.backspace)
     #expect(state.scope!.kind == .root)
+  }
+
+  @Test func escInSearchPutsBackTheViewAndTheFocus() {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...9))
+    state.press(.right, .right)
+    #expect(state.focusedTitle == "IMG_3.jpg")
+    let typed = state.press(.char("/"), .char("i"), .char("m"))
+    _ = state.answerLoad(from: typed, with: Fixture.photos(4...5))
+    #expect(state.scope!.items.count == 2)
+    state.press(.escape)
+    #expect(state.isOnGrid && state.scope!.kind == .root && state.focusedTitle == "IMG_3.jpg")
+    #expect(state.searchHistory.isEmpty)
+  }
+
+  @Test func escInSearchFromResultsBringsThemBack() {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...9))
+    let first = state.press(.char("/"), .char("a"), .enter)
+    _ = state.answerLoad(from: first, with: Fixture.photos(1...4))
+    state.press(.right)
+    let typed = state.press(.char("/"), .char("z"))
+    #expect(typed.loads.last?.scope == .search(query: "az", folder: nil))
+    state.press(.escape)
+    #expect(state.scope!.label == "search: a" && state.scope!.items.count == 4 && state.focusedTitle == "IMG_2.jpg")
+    #expect(state.grid.scopeStacks[0].count == 2)
+  }
+
+  @Test func emptyingTheLineShowsWhatWasThere() {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))
+    state.press(.char("/"), .char("q"))
+    #expect(state.scope!.label == "search: q")
+    state.press(.backspace)
+    #expect(state.scope!.kind == .root && state.top(SearchPrompt.self) != nil)
+  }
+
+  @Test func upRecallsEarlierSearches() {
+    var (state, effects) = Fixture.started()
+    _ = state.answerLoad(from: effects, with: Fixture.photos(1...3))
+    state.searchHistory = ["lisbon", "beach"]
+    state.press(.char("/"), .char("x"), .up)
+    #expect(state.top(SearchPrompt.self)?.query == "beach")
+    state.press(.up, .up)
+    #expect(state.top(SearchPrompt.self)?.query == "lisbon")
+    state.press(.down, .down)
+    #expect(state.top(SearchPrompt.self)?.query == "x")
+    state.press(.up, .enter)
+    #expect(state.scope!.label == "search: beach")
+    // Kept once, as the newest.
+    #expect(state.searchHistory == ["lisbon", "beach"])
   }
 
   @Test func searchIsRefusedWhereTheSourceCannot() {
