@@ -18,11 +18,9 @@ public struct SearchPrompt: ModeModel {
   public init(query: String = "", startingResults: Scope? = nil) {
     self.query = query
     self.startingResults = startingResults
-    // From results, the line starts with their words, to narrow them further.
-    if let startingResults, case .search(let words, _) = startingResults.kind {
-      shown = words
-      if query.isEmpty { self.query = words }
-    }
+    // From results the line starts empty, as it always has: what is typed
+    // replaces them (Up brings their words back to narrow them).
+    if let startingResults, case .search(let words, _) = startingResults.kind { shown = words }
   }
 
   public static let name = "search"

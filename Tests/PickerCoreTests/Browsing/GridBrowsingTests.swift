@@ -197,7 +197,7 @@ import Testing
     _ = state.answerLoad(from: first, with: Fixture.photos(1...4))
     state.press(.right)
     let typed = state.press(.char("/"), .char("z"))
-    #expect(typed.loads.last?.scope == .search(query: "az", folder: nil))
+    #expect(typed.loads.last?.scope == .search(query: "z", folder: nil))
     state.press(.escape)
     #expect(state.scope!.label == "search: a" && state.scope!.items.count == 4 && state.focusedTitle == "IMG_2.jpg")
     #expect(state.grid.scopeStacks[0].count == 2)
