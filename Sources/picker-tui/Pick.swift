@@ -13,6 +13,14 @@ struct Pick: ParsableCommand {
   @Flag(name: [.customShort("0"), .long], help: "Separate printed paths with NUL instead of newline.")
   var print0 = false
 
+  @Option(
+    help: ArgumentHelp(
+      "How each pick is printed: paths (the default), json (one object a line), or a template such as '{path}\\t{taken}'.",
+      discussion:
+        "Fields: \(PickFormat.fieldNames.joined(separator: ", ")). They come from the listing and the library index: no file is read again."
+    ))
+  var format: String?
+
   @Flag(help: "Paths on stdin are NUL-separated.")
   var read0 = false
 
@@ -101,6 +109,9 @@ struct Pick: ParsableCommand {
   var liveVideos = false
 
   func validate() throws {
+    if let format {
+      do { _ = try PickFormat.parse(format) } catch { throw ValidationError(String(describing: error)) }
+    }
     if let max, max < 1 { throw ValidationError("--max must be at least 1") }
     if let min, min < 1 { throw ValidationError("--min must be at least 1") }
     if let max, let min, min > max { throw ValidationError("--min \(min) is more than --max \(max)") }
@@ -168,7 +179,15 @@ struct Pick: ParsableCommand {
     } catch {
       throw PickerExit(code: 2, message: error.description)
     }
+    let pickFormat = try format.map(PickFormat.parse) ?? .paths
     switch result {
+    case .picked(let items) where pickFormat != .paths:
+      if closedAtStart.contains(1) {
+        throw PickerExit(code: 2, message: "cannot print the \(items.count) pick(s): stdout was closed")
+      }
+      let text = PickPrinter.text(of: items, format: pickFormat, index: Self.existingIndex(environment: environment))
+      let lines = text.map { PathBytes(Array($0.utf8)) }
+      if try OutputWriter.write(lines, separator: print0 ? 0 : UInt8(ascii: "\n")) { journal.remove() }
     case .picked(let items):
       // A remote pick printed as its URL (--print-urls) has no path.
       var lines = items.map { $0.path ?? PathBytes($0.url ?? "") }
@@ -192,6 +211,13 @@ struct Pick: ParsableCommand {
     case .interrupted(let signal):
       throw PickerExit(code: 128 + signal, message: nil)
     }
+  }
+
+  /// The library index, when there is one: --format's fields beyond what
+  /// the listing said. Never made by a run that had none.
+  static func existingIndex(environment: [String: String]) -> LibraryIndex? {
+    let path = LibraryIndex.defaultPath(environment: environment)
+    return FileManager.default.fileExists(atPath: path) ? LibraryIndex(path: path) : nil
   }
 
   /// "nothing to pick from", and why when the list on stdin named only

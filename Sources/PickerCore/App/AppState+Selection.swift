@@ -22,7 +22,14 @@ extension AppState {
       notice = Notice(refusal, isError: true)
       return
     }
-    selection.insert(PickedPhoto(key: key, title: item.title, output: output))
+    selection.insert(picked(item, output: output))
+  }
+
+  /// `item` as the selection keeps it, with what its listing said.
+  func picked(_ item: PhotoItem, output: PickedOutput) -> PickedPhoto {
+    PickedPhoto(
+      key: selectionKey(for: item), title: item.title, output: output,
+      details: PickedDetails(item, source: sources[grid.activeSource].title))
   }
 
   /// The photo of a stack that is picked, if one is: its tile shows ✓.

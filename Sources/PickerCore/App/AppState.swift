@@ -4,7 +4,12 @@ public struct AppState: Hashable, Sendable {
   public var sources: [SourceSummary]
   /// The grid under every mode: the source shown, its scopes, the size.
   public var grid: GridModel
-  public var selection = Selection()
+  public var selection = Selection() {
+    didSet { recountPickGroups() }
+  }
+  /// Photos selected together by one key (a day, a range, all listed):
+  /// the tray says how many of each are still picked.
+  public internal(set) var pickGroups: [PickGroup] = []
   /// The picks around a confirm: offered back, found gone, handed out.
   public var confirmFlow = ConfirmFlow()
   public var options: AppOptions

@@ -5,4 +5,7 @@ public struct PageLoad: Hashable, Sendable {
   public var scope: Scope.Kind
   public var request: PageRequest
   public var generation: Int
+  /// Not a page to show: the listing whole, for a day, a range or "all"
+  /// to select (`AppState+SelectMany`).
+  public var sweep: SelectionReach? = nil
 }

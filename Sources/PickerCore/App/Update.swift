@@ -25,9 +25,16 @@ extension AppState {
     case .resize(let newSize):
       size = newSize
       effects = []
+    case .pageLoaded(let load, let page) where load.sweep != nil:
+      culling.noteListed(page.items)
+      receiveSweep(page, for: load)
+      effects = []
     case .pageLoaded(let load, let page):
       culling.noteListed(page.items)
       effects = receive(page, for: load)
+    case .pageFailed(let load, let message) where load.sweep != nil:
+      notice = Notice("Nothing selected: the listing could not be read (\(message))", isError: true)
+      effects = []
     case .pageFailed(let load, let message):
       effects = receiveFailure(message, for: load)
     case .pageNeedsSignIn(let load, let message, let prompt):
@@ -144,6 +151,7 @@ extension AppState {
       scope?.focus = 0
     case .last: return focusLastItem()
     case .toggle: toggleFocused()
+    case .selectDay, .mark, .selectRange, .selectAll, .invertSelection: return selectMany(action)
     case .activate: return activateFocused()
     case .parent: return goToParent()
     case .nextSource: return switchSource(to: (grid.activeSource + 1) % max(1, sources.count))

@@ -14,6 +14,8 @@ public struct GridModel: Hashable, Sendable {
   public var keepsStartingSource = false
   /// `H`: listings leave rejected photos out (`PageRequest.hidesRejected`).
   public var hidesRejected = false
+  /// Where `m` marked a photo: `M` selects from it to the focus.
+  public var mark: GridMark?
   /// Keys typed before the first page arrived, or past the last loaded
   /// photo before the next, applied in order once it does (as fzf keeps a
   /// query typed while it starts).

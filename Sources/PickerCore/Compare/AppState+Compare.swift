@@ -21,7 +21,7 @@ extension AppState {
     var photos: [ComparedPhoto] = []
     for member in stack.bySharpness {
       guard let output = member.pickedOutput else { continue }
-      let photo = PickedPhoto(key: selectionKey(for: member), title: member.title, output: output)
+      let photo = picked(member, output: output)
       if let signature = member.signature { readings.sharpness[photo.reference] = .some(signature.sharpness) }
       photos.append(photo)
     }

@@ -28,6 +28,10 @@ public enum GridAction: Hashable, Sendable {
   case cull(CullingCommand)
   /// Rejected photos hidden or shown again.
   case hideRejected
+  /// Many at once (`AppState+SelectMany`): the focused day, from the mark
+  /// to the focus, everything listed, the selection of the listing
+  /// inverted; the mark set where the focus is.
+  case selectDay, mark, selectRange, selectAll, invertSelection
 }
 
 extension GridAction: KeyCommand {
@@ -74,6 +78,11 @@ extension GridAction: KeyCommand {
     case .places: "places"
     case .cull(let command): command.name
     case .hideRejected: "hide-rejected"
+    case .selectDay: "select-day"
+    case .mark: "mark"
+    case .selectRange: "select-range"
+    case .selectAll: "select-all"
+    case .invertSelection: "invert-selection"
     }
   }
 
@@ -86,6 +95,7 @@ extension GridAction: KeyCommand {
         .search, .focusTray, .bigger, .smaller, .cycleSort, .signOut, .help, .cancel, .quit, .back, .preview, .compare,
         .toggleStacks, .restorePicks,
         .nextMonth, .previousMonth, .nextDay, .previousDay, .goToDate, .places, .hideRejected,
+        .selectDay, .mark, .selectRange, .selectAll, .invertSelection,
       ] + CullingCommand.all.map(GridAction.cull)
   }
 
@@ -94,7 +104,8 @@ extension GridAction: KeyCommand {
   var actsOnPhotos: Bool {
     switch self {
     case .moveUp, .moveDown, .moveLeft, .moveRight, .pageUp, .pageDown, .first, .last, .toggle, .activate, .preview,
-      .nextMonth, .previousMonth, .nextDay, .previousDay, .cull:
+      .nextMonth, .previousMonth, .nextDay, .previousDay, .cull, .selectDay, .mark, .selectRange, .selectAll,
+      .invertSelection:
       return true
     default:
       return false
@@ -115,7 +126,20 @@ extension KeyMap where Command == GridAction {
       Binding([.home, .char("g")], .first, help: "first cell", group: "first / last cell (the real end when known)"),
       Binding([.end, .char("G")], .last, help: "last cell", group: "first / last cell (the real end when known)"),
       Binding([.enter], .activate, help: "open folder, Back or Load-more; on a photo: confirm", hint: "pick"),
-      Binding([.char(" ")], .toggle, help: "select or unselect the photo", hint: "select"),
+      Binding(
+        [.char(" ")], .toggle, help: "select or unselect the photo", hint: "select",
+        group: "select: photo · day · mark, to mark · all · invert"),
+      Binding(
+        [.char("D")], .selectDay, help: "select the day's photos",
+        group: "select: photo · day · mark, to mark · all · invert"),
+      Binding([.char("m")], .mark, help: "mark", group: "select: photo · day · mark, to mark · all · invert"),
+      Binding(
+        [.char("M")], .selectRange, help: "from the mark to here",
+        group: "select: photo · day · mark, to mark · all · invert"),
+      Binding(
+        [.char("a")], .selectAll, help: "all listed", group: "select: photo · day · mark, to mark · all · invert"),
+      Binding(
+        [.char("i")], .invertSelection, help: "invert", group: "select: photo · day · mark, to mark · all · invert"),
       Binding([.backspace], .parent, help: "back to the parent folder"),
       Binding([.tab], .nextSource, help: "next source", hint: "source", group: "next / previous source"),
       Binding([.backTab], .previousSource, help: "previous source", group: "next / previous source"),

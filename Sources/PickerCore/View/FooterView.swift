@@ -19,28 +19,39 @@ enum FooterView {
       screen.put("  (Space picks the focused photo)", x: x, y: y, style: theme.muted)
       return
     }
+    // How many came from each key that selected many ("45 of 14 Jun 2023").
+    if !state.pickGroups.isEmpty {
+      let groups = state.pickGroups.suffix(3).map { "\($0.picked) \($0.label)" }.joined(separator: " · ")
+      x += screen.put(" (" + groups + ")", x: x, y: y, style: theme.muted, maxWidth: screen.width - x)
+    }
     let trayFocus = focus ?? -1
-    // Files found gone at a confirm are marked, so the user sees which.
-    let names = selection.photos.map { photo in
+    // Names are made only for what fits: thousands may be picked.
+    func name(_ index: Int) -> String {
+      let photo = selection.photos[index]
       let mark = state.confirmFlow.missingPicks.contains(photo.key) ? "✗ " : ""
       return " " + mark + DisplayWidth.truncate(Sanitizer.sanitize(photo.title), to: 30) + " "
     }
     // Start late enough that the focused name fits on the line.
     var first = 0
     if trayFocus >= 0 {
-      var width = names[...trayFocus].reduce(0) { $0 + DisplayWidth.of($1) + 1 }
-      while first < trayFocus && x + width > screen.width {
-        width -= DisplayWidth.of(names[first]) + 1
-        first += 1
+      first = trayFocus
+      var width = DisplayWidth.of(name(trayFocus)) + 1
+      while first > 0 {
+        let before = DisplayWidth.of(name(first - 1)) + 1
+        if x + width + before > screen.width { break }
+        width += before
+        first -= 1
       }
     }
     if first > 0 { x += screen.put(" …", x: x, y: y, style: theme.muted) }
-    for index in first..<names.count {
+    for index in first..<selection.count {
       x += 1
+      guard x < screen.width else { break }
+      let text = name(index)
       let isGone = state.confirmFlow.missingPicks.contains(selection.photos[index].key)
       let style = index == trayFocus ? theme.trayFocus : isGone ? theme.error : theme.text
-      let used = screen.put(names[index], x: x, y: y, style: style, maxWidth: screen.width - x)
-      if used < DisplayWidth.of(names[index]) { break }
+      let used = screen.put(text, x: x, y: y, style: style, maxWidth: screen.width - x)
+      if used < DisplayWidth.of(text) { break }
       x += used
     }
   }

@@ -68,7 +68,7 @@ public struct TakenDate: Hashable, Sendable, Comparable {
 
   public static func < (a: TakenDate, b: TakenDate) -> Bool { a.wallClock < b.wallClock }
 
-  static let millisecondsPerDay: Int64 = 86_400_000
+  public static let millisecondsPerDay: Int64 = 86_400_000
 
   /// The day number (`CivilDate.dayNumber`) of the wall-clock date.
   public var day: Int {

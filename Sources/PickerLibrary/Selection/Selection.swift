@@ -23,11 +23,14 @@ public struct PickedPhoto: Hashable, Sendable {
   public var key: SelectionKey
   public var title: [UInt8]
   public var output: PickedOutput
+  /// What its listing said of it (nil for picks restored from a journal).
+  public var details: PickedDetails?
 
-  public init(key: SelectionKey, title: [UInt8], output: PickedOutput) {
+  public init(key: SelectionKey, title: [UInt8], output: PickedOutput, details: PickedDetails? = nil) {
     self.key = key
     self.title = title
     self.output = output
+    self.details = details
   }
 
   public init(key: SelectionKey, title: [UInt8], outputPath: PathBytes) {
@@ -58,6 +61,31 @@ public struct Selection: Hashable, Sendable {
     photos.append(photo)
     checkInvariants()
     return true
+  }
+
+  /// Adds those of `photos` not there yet, at the end, in order; how many.
+  /// One pass, for a day or a range picked at once.
+  @discardableResult
+  public mutating func insert(contentsOf added: [PickedPhoto]) -> Int {
+    var count = 0
+    for photo in added where positions[photo.key] == nil {
+      positions[photo.key] = photos.count
+      photos.append(photo)
+      count += 1
+    }
+    checkInvariants()
+    return count
+  }
+
+  /// Removes every photo whose key is in `keys`, in one pass; how many.
+  @discardableResult
+  public mutating func remove(_ keys: Set<SelectionKey>) -> Int {
+    let before = photos.count
+    photos.removeAll { keys.contains($0.key) }
+    guard photos.count != before else { return 0 }
+    positions = Dictionary(uniqueKeysWithValues: photos.enumerated().map { ($1.key, $0) })
+    checkInvariants()
+    return before - photos.count
   }
 
   /// Removes the photo with `key`; false when it was not there.

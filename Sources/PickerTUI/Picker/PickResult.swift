@@ -25,6 +25,10 @@ public struct PickedItem: Sendable, Hashable {
   public var path: PathBytes?
   /// Where a remote original lives; nil for local files.
   public var url: String?
+  /// What the listing said of it when it was picked (the date taken, a
+  /// video's length, a Live Photo, copies, the verdict): what
+  /// `--format json` prints without reading the file again.
+  public var details: PickedDetails?
 
   public init(sourceID: String, itemID: String, titleBytes: [UInt8], path: PathBytes?, url: String?) {
     self.sourceID = sourceID

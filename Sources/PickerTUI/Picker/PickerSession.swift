@@ -55,11 +55,13 @@ package final class PickerSession {
         // Not reached: every pick ends through a confirm.
         return .picked(lines.map { PickedItem(sourceID: "", itemID: "", titleBytes: [], path: $0, url: nil) })
       }
+      let details = finalState.map(Self.details) ?? [:]
       return .picked(
         zip(confirmed.pickedKeys.indices, lines).map { index, line in
           let key = confirmed.pickedKeys[index]
           var item = PickedItem(
             sourceID: key.sourceID, itemID: key.itemID, titleBytes: confirmed.titles[index], path: line, url: nil)
+          item.details = details[key] ?? finalState.flatMap { Self.details(of: key, shownIn: $0) }
           if case .remote(_, let url) = confirmed.outputs[index] {
             item.url = url
             if case .urlsOnly = options.remotePicks { item.path = nil }
@@ -67,6 +69,26 @@ package final class PickerSession {
           return item
         })
     }
+  }
+
+  /// What each pick's listing said, by its key.
+  private static func details(_ state: AppState) -> [SelectionKey: PickedDetails] {
+    var found: [SelectionKey: PickedDetails] = [:]
+    for photo in state.selection.photos {
+      // The verdict as it is now: it may have been given after the pick.
+      var details = photo.details
+      details?.culling = state.culling(of: photo)
+      found[photo.key] = details
+    }
+    return found
+  }
+
+  /// The photo confirmed alone (Enter with nothing picked) is on screen.
+  private static func details(of key: SelectionKey, shownIn state: AppState) -> PickedDetails? {
+    guard let index = state.sources.firstIndex(where: { $0.id == key.sourceID }),
+      let item = state.grid.scopeStacks[index].last?.items.lazy.flatMap(\.photos).first(where: { $0.id == key.itemID })
+    else { return nil }
+    return PickedDetails(item, source: state.sources[index].title)
   }
 
   private var downloadFolder: String {

@@ -1,0 +1,91 @@
+/// What the index knows of one file, for `--format json`: its metadata
+/// record as read on the scan, its size, its place, its copies and its
+/// Live Photo's video.
+public struct IndexedRecord: Hashable, Sendable {
+  public var metadata: PhotoMetadata
+  public var bytes: Int64
+  public var city: String?
+  public var region: String?
+  public var country: String?
+  public var countryCode: String?
+  public var copies: [PathBytes] = []
+  public var liveVideo: PathBytes?
+
+  public init(metadata: PhotoMetadata, bytes: Int64) {
+    self.metadata = metadata
+    self.bytes = bytes
+  }
+}
+
+extension LibraryIndex {
+  /// The records of those of `paths` the index has (absolute, links
+  /// resolved, as the index keeps them), by path: one lookup each on the
+  /// (folder, name) index, no file read.
+  public func records(of paths: [PathBytes]) throws(SQLiteError) -> [PathBytes: IndexedRecord] {
+    try withDatabase { database throws(SQLiteError) in
+      let statement = try database.prepare(
+        """
+        SELECT p.taken, p.origin, p.offset, p.zone, p.width, p.height, p.orientation, p.make, p.model, p.lens,
+          p.latitude, p.longitude, p.duration, p.rating, p.label, p.size, p.live_video, p.copies, p.id,
+          pl.city, pl.region, pl.country, pl.code
+        FROM photo p JOIN folder f ON f.id = p.folder LEFT JOIN place pl ON pl.id = p.place
+        WHERE f.path = ? AND p.name = ?
+        """)
+      let copies = try database.prepare(
+        "SELECT f.path, c.name FROM photo c JOIN folder f ON f.id = c.folder WHERE c.copy_of = ? ORDER BY f.path, c.name"
+      )
+      var found: [PathBytes: IndexedRecord] = [:]
+      for path in paths where found[path] == nil {
+        guard let slash = path.bytes.lastIndex(of: UInt8(ascii: "/")) else { continue }
+        let folder = slash == 0 ? [UInt8(ascii: "/")] : Array(path.bytes[..<slash])
+        statement.bind([folder, Array(path.bytes[(slash + 1)...])])
+        guard try statement.step() else { continue }
+        var record = Self.record(from: statement)
+        // The index names the MOV beside the still.
+        if let name = record.liveVideo { record.liveVideo = PathBytes(folder).appending(name.bytes) }
+        if statement.int(17) > 0 {
+          copies.bind([statement.int(18)])
+          while try copies.step() {
+            record.copies.append(PathBytes(copies.bytes(0)).appending(copies.bytes(1)))
+          }
+        }
+        found[path] = record
+      }
+      statement.bind([])
+      copies.bind([])
+      return found
+    }
+  }
+
+  private static func record(from row: SQLiteStatement) -> IndexedRecord {
+    var taken = TakenDate(
+      wallClock: row.int(0), offsetMinutes: row.isNull(2) ? nil : Int(row.int(2)),
+      origin: TakenDate.Origin(rawValue: Int(row.int(1))) ?? .fileTime)
+    if !row.isNull(3) { taken.zone = LocalTime.Source(code: Int(row.int(3))) }
+    var metadata = PhotoMetadata(taken: taken)
+    metadata.width = Int(row.int(4))
+    metadata.height = Int(row.int(5))
+    metadata.orientation = Int(row.int(6))
+    metadata.make = row.text(7) ?? ""
+    metadata.model = row.text(8) ?? ""
+    metadata.lens = row.text(9) ?? ""
+    if !row.isNull(10), !row.isNull(11) {
+      metadata.latitude = row.double(10)
+      metadata.longitude = row.double(11)
+    }
+    if !row.isNull(12) {
+      metadata.isVideo = true
+      let seconds = row.double(12)
+      metadata.videoSeconds = seconds > 0 ? seconds : nil
+    }
+    metadata.culling = Culling(
+      rating: Int(row.int(13)), label: row.isNull(14) ? nil : ColorLabel(rawValue: Int(row.int(14))))
+    var record = IndexedRecord(metadata: metadata, bytes: row.int(15))
+    if !row.isNull(16) { record.liveVideo = PathBytes(row.bytes(16)) }
+    record.city = row.text(19)
+    record.region = row.text(20)
+    record.country = row.text(21)
+    record.countryCode = row.text(22)
+    return record
+  }
+}

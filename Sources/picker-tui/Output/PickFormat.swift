@@ -1,0 +1,67 @@
+import Foundation
+import PickerTUI
+
+/// `--format`: how each pick is printed. `json` is one object a line;
+/// anything else is a template whose `{name}`s are the JSON's fields
+/// (`{path}\t{taken}`), `\t`, `\n` and `\\` read as in C.
+enum PickFormat: Equatable {
+  case paths
+  case json
+  case template([TemplatePart])
+
+  enum TemplatePart: Equatable {
+    case text(String)
+    case field(String)
+  }
+
+  /// The fields a template may name, in the JSON's order.
+  static let fieldNames = [
+    "path", "name", "source", "kind", "taken", "taken_origin", "camera", "make", "model", "lens", "width", "height",
+    "bytes", "latitude", "longitude", "place", "city", "region", "country", "country_code", "duration", "live",
+    "live_video", "copies", "rating", "label", "rejected", "url",
+  ]
+
+  /// Parses `--format`; the error names an unknown field.
+  static func parse(_ text: String) throws -> PickFormat {
+    if text == "json" { return .json }
+    if text == "paths" { return .paths }
+    var parts: [TemplatePart] = []
+    var literal = ""
+    var characters = Array(text)[...]
+    while let c = characters.popFirst() {
+      switch c {
+      case "\\":
+        switch characters.popFirst() {
+        case "t"?: literal.append("\t")
+        case "n"?: literal.append("\n")
+        case "0"?: literal.append("\0")
+        case let other?: literal.append(other)
+        case nil: literal.append("\\")
+        }
+      case "{":
+        guard let close = characters.firstIndex(of: "}") else {
+          literal.append(c)
+          continue
+        }
+        let name = String(characters[..<close])
+        guard fieldNames.contains(name) else {
+          throw ValidationErrorText(
+            "--format: no field {\(name)} (fields: \(fieldNames.joined(separator: ", ")); or --format json)")
+        }
+        if !literal.isEmpty { parts.append(.text(literal)) }
+        literal = ""
+        parts.append(.field(name))
+        characters = characters[characters.index(after: close)...]
+      default: literal.append(c)
+      }
+    }
+    if !literal.isEmpty { parts.append(.text(literal)) }
+    return .template(parts)
+  }
+}
+
+/// An error message `validate()` shows as it is.
+struct ValidationErrorText: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import PickerTUI
+
+/// The picks as `--format` prints them, one entry a pick.
+enum PickPrinter {
+  static func text(of items: [PickedItem], format: PickFormat, index: LibraryIndex?) -> [String] {
+    let records = indexed(items.compactMap(\.path), in: index)
+    return items.map { item in
+      let record = PickRecord(
+        path: item.path, url: item.url, name: item.titleBytes, details: item.details,
+        indexed: item.path.flatMap { records[$0] })
+      let values = record.values()
+      var out = ""
+      switch format {
+      case .paths: out = String(decoding: (item.path ?? PathBytes(item.url ?? "")).bytes, as: UTF8.self)
+      case .json:
+        out = "{"
+        for (position, name) in PickFormat.fieldNames.enumerated() {
+          if position > 0 { out += "," }
+          JSONValue.quote(name, into: &out)
+          out += ":"
+          (values[name] ?? .null).write(into: &out)
+        }
+        out += "}"
+      case .template(let parts):
+        for part in parts {
+          switch part {
+          case .text(let text): out += text
+          case .field(let name): out += (values[name] ?? .null).templateText
+          }
+        }
+      }
+      return out
+    }
+  }
+
+  /// The index's records of the picked paths: as printed first (Photos'
+  /// are the index's own), then with links resolved for the others (a
+  /// folder given as `.` or through a link).
+  static func indexed(_ paths: [PathBytes], in index: LibraryIndex?) -> [PathBytes: IndexedRecord] {
+    guard let index, !paths.isEmpty else { return [:] }
+    var found = (try? index.records(of: paths)) ?? [:]
+    let others = paths.filter { found[$0] == nil }
+    guard !others.isEmpty else { return found }
+    let resolved = others.map(CanonicalRoot.of)
+    let more = (try? index.records(of: resolved)) ?? [:]
+    for (path, canonical) in zip(others, resolved) { found[path] = more[canonical] }
+    return found
+  }
+}
