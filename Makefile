@@ -86,9 +86,10 @@ lint:
 	swift-format lint --recursive Package.swift Sources Tests Fuzz/Package.swift Fuzz/Harnesses Fuzz/Sources/FuzzSupport examples/embedded
 
 # `make install PREFIX=/usr/local DESTDIR=` (packagers set DESTDIR): the
-# binary, its man page and shell completions, and the desktop thumbnailer
+# binary, its man page and shell completions, the desktop thumbnailer
 # entry that lets file managers use `picker-tui thumbnail` for HEIC, RAW,
-# JPEG XL and the rest.
+# JPEG XL and the rest, and the wrapper and example config that make the
+# picker the desktop's file chooser through xdg-desktop-portal-termfilechooser.
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR := $(DESTDIR)$(PREFIX)/bin
@@ -130,6 +131,8 @@ install: build generated
 	install -m 0644 $(GENERATED)/picker-tui.fish "$(FISHDIR)/picker-tui.fish"
 	install -m 0644 Resources/places.bin "$(DATADIR)/places.bin"
 	install -m 0644 Resources/zones.bin "$(DATADIR)/zones.bin"
+	install -m 0755 share/picker-tui/termfilechooser-wrapper.sh "$(DATADIR)/termfilechooser-wrapper.sh"
+	install -m 0644 share/picker-tui/termfilechooser-config "$(DATADIR)/termfilechooser-config"
 
 # `make deb`: picker-tui_VERSION_ARCH.deb in this folder (Depends from
 # dpkg-shlibdeps; lintian must find no error).
@@ -139,7 +142,7 @@ deb: build test-deps
 uninstall:
 	rm -f "$(BINDIR)/picker-tui" "$(THUMBNAILERDIR)/picker-tui.thumbnailer" "$(MANDIR)/picker-tui.1" \
 		"$(BASHDIR)/picker-tui" "$(ZSHDIR)/_picker-tui" "$(FISHDIR)/picker-tui.fish" "$(DATADIR)/places.bin" \
-		"$(DATADIR)/zones.bin"
+		"$(DATADIR)/zones.bin" "$(DATADIR)/termfilechooser-wrapper.sh" "$(DATADIR)/termfilechooser-config"
 	-rmdir "$(DATADIR)"
 
 clean:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds picker-tui_VERSION_ARCH.deb from what `make install` puts in a
 # staging folder: the binary (the Swift runtime linked in), its man page and
-# shell completions, the thumbnailer entry, the copyright and a changelog.
+# shell completions, the thumbnailer entry, the desktop file chooser's
+# wrapper and example config, the copyright and a changelog.
 # Depends comes from dpkg-shlibdeps, never by hand; lintian must report no
 # error.   packaging/make-deb.sh [OUTDIR]   (run by `make deb`)
 set -euo pipefail

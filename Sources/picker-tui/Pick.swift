@@ -21,6 +21,16 @@ struct Pick: ParsableCommand {
     ))
   var format: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Write the chosen absolute paths to FILE, one a line, and nothing on stdout (the desktop's file chooser).",
+      discussion: "FILE is emptied first: empty after a cancel. See share/picker-tui/termfilechooser-wrapper.sh.",
+      valueName: "FILE"))
+  var chooserFile: String?
+
+  @Flag(help: "Choose a folder: Enter on a folder (or on a photo: its folder) chooses it, Space opens it.")
+  var chooseFolder = false
+
   @Flag(help: "Paths on stdin are NUL-separated.")
   var read0 = false
 
@@ -148,6 +158,10 @@ struct Pick: ParsableCommand {
     PlaceData.use(file?.placeCorrections ?? PlaceCorrections())
     let (sources, onDefaultFolder) = try makeSources(environment: environment, log: log, config: file)
     let journal = JournalFile.forCurrentUser(environment: environment)
+    // Emptied before anything can fail: the desktop reads an empty file as a cancel.
+    if let chooserFile, !FileManager.default.createFile(atPath: chooserFile, contents: nil) {
+      throw PickerExit(code: 2, message: "cannot write the chooser's file \(chooserFile)")
+    }
     var options = PickerOptions()
     options.maximum = max
     options.minimum = min
@@ -173,6 +187,7 @@ struct Pick: ParsableCommand {
     options.stacksPhotos = file?.stacksPhotos ?? true
     options.stackingRule = file?.stackingRule ?? StackingRule()
     options.xmp = file?.xmp ?? XMPWriteOptions()
+    options.choosesFolders = chooseFolder
     let result: PickResult
     do {
       result = try Picker(sources: sources, options: options).run()
@@ -181,6 +196,13 @@ struct Pick: ParsableCommand {
     }
     let pickFormat = try format.map(PickFormat.parse) ?? .paths
     switch result {
+    case .picked(let items) where chooserFile != nil:
+      let lines = items.compactMap(\.path).map(Self.absolute)
+      let text = lines.flatMap { $0.bytes + [UInt8(ascii: "\n")] }
+      guard FileManager.default.createFile(atPath: chooserFile!, contents: Data(text)) else {
+        throw PickerExit(code: 2, message: "cannot write the chooser's file \(chooserFile!)")
+      }
+      journal.remove()
     case .picked(let items) where pickFormat != .paths:
       if closedAtStart.contains(1) {
         throw PickerExit(code: 2, message: "cannot print the \(items.count) pick(s): stdout was closed")
@@ -211,6 +233,15 @@ struct Pick: ParsableCommand {
     case .interrupted(let signal):
       throw PickerExit(code: 128 + signal, message: nil)
     }
+  }
+
+  /// A path as the desktop wants it: absolute (links kept as they are).
+  static func absolute(_ path: PathBytes) -> PathBytes {
+    if path.bytes.first == UInt8(ascii: "/") { return path }
+    var bytes = path.bytes
+    while bytes.starts(with: Array("./".utf8)) { bytes.removeFirst(2) }
+    let base = Array(FileManager.default.currentDirectoryPath.utf8)
+    return PathBytes(bytes == [UInt8(ascii: ".")] || bytes.isEmpty ? base : base + [UInt8(ascii: "/")] + bytes)
   }
 
   /// The library index, when there is one: --format's fields beyond what
@@ -258,7 +289,9 @@ struct Pick: ParsableCommand {
     // A closed stdin (`<&-`) is no list of paths.
     let readsStdin = isatty(0) == 0 && !closedAtStart.contains(0)
     let noArguments = paths.isEmpty && !readsStdin
-    if noArguments || timeline || since != nil || until != nil || !places.isEmpty || !cullingFilter.isEmpty
+    // A folder chooser browses folders: the pictures folder, not Photos.
+    if (noArguments && !chooseFolder) || timeline || since != nil || until != nil || !places.isEmpty
+      || !cullingFilter.isEmpty
       || (file?.opensPhotos == true && arguments.files.isEmpty && !readsStdin)
     {
       return try timelineSources(arguments: arguments, environment: environment, log: log, config: file)
@@ -318,7 +351,7 @@ struct Pick: ParsableCommand {
       ? ["Folders"]
       : roots.map { String(decoding: $0.bytes.split(separator: UInt8(ascii: "/")).last ?? [], as: UTF8.self) }
     let folders: [any PhotoSource] = zip(roots, titles).map {
-      FolderSource(root: $0, title: $1, stackingGap: Self.stackingGap(file), kinds: kindFilter)
+      FolderSource(root: $0, title: $1, stackingGap: Self.stackingGap(file), kinds: kindFilter, index: index)
     }
     return ([photos] + folders + configuredSources(file, environment: environment, log: log), configured == nil)
   }

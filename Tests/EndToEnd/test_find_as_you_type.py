@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from images import DEMO
 from test_first_hour import clip
 from test_places import PLACES_ENV, TRIP, shown, trip
 
@@ -78,3 +79,20 @@ def test_video_shows_only_clips(picker, tmp_path):
     assert not shown(only.screen()), only.screen().text
     only.send("C-c")
     only.finish(130)
+
+
+def test_folders_search_finds_photos_two_folders_down(picker, tmp_path):
+    top = tmp_path / "pictures"
+    nested = top / "2023" / "beach"
+    nested.mkdir(parents=True)
+    (top / "city.jpg").write_bytes((DEMO / "IMG_2.jpg").read_bytes())
+    (nested / "IMG_0001.jpg").write_bytes((DEMO / "IMG_2.jpg").read_bytes())
+    p = picker.start(["--thumbnails", "symbols", str(top)], width=160, height=50)
+    p.wait(lambda s: "city.jpg" in s.text, "the top folder listed")
+    p.send("/")
+    p.type("beach")
+    screen = p.wait(lambda s: "IMG_0001.jpg" in s.text and "city.jpg" not in s.text, "the nested photo found")
+    p.send("Enter")
+    p.wait(lambda s: "found in folders below" in s.status, "marked as found below")
+    p.send("Space", "Enter")
+    assert p.finish(0) == f"{nested}/IMG_0001.jpg\n".encode()

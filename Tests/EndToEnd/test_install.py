@@ -42,6 +42,11 @@ def test_install_then_uninstall_into_a_staging_folder(tmp_path):
     assert table.is_file()
     # Its places' time zones beside it (clips recorded in UTC go on their clock).
     assert (share / "picker-tui/zones.bin").is_file()
+    # The desktop file chooser's wrapper (run by the portal, so executable)
+    # and its example config.
+    wrapper = share / "picker-tui/termfilechooser-wrapper.sh"
+    assert wrapper.is_file() and wrapper.stat().st_mode & 0o777 == 0o755, oct(wrapper.stat().st_mode)
+    assert "[filechooser]" in (share / "picker-tui/termfilechooser-config").read_text()
     verbose = subprocess.run([str(binary), "--version", "--verbose"], capture_output=True, text=True, timeout=20,
                              env={"PATH": "/usr/bin:/bin", "TERM": "dumb"}).stdout
     assert "places: GeoNames (CC BY 4.0, geonames.org)" in verbose, verbose
@@ -51,7 +56,7 @@ def test_install_then_uninstall_into_a_staging_folder(tmp_path):
     assert result.returncode == 0, result.stderr
     assert not binary.exists() and not entry.exists()
     assert not any(path.exists() for path in installed)
-    assert not table.exists() and not table.parent.exists()
+    assert not table.exists() and not wrapper.exists() and not table.parent.exists()
 
 
 def check_man_page(page: Path):

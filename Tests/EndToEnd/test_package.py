@@ -94,7 +94,8 @@ def test_the_deb_package_installs_and_runs_without_the_toolchain(toolchain, tmux
     for path in ("./usr/bin/picker-tui", "./usr/share/man/man1/picker-tui.1.gz", "./usr/share/doc/picker-tui/copyright",
                  "./usr/share/thumbnailers/picker-tui.thumbnailer", "./usr/share/bash-completion/completions/picker-tui",
                  "./usr/share/zsh/vendor-completions/_picker-tui", "./usr/share/fish/vendor_completions.d/picker-tui.fish",
-                 "./usr/share/picker-tui/places.bin", "./usr/share/picker-tui/zones.bin"):
+                 "./usr/share/picker-tui/places.bin", "./usr/share/picker-tui/zones.bin",
+                 "./usr/share/picker-tui/termfilechooser-wrapper.sh", "./usr/share/picker-tui/termfilechooser-config"):
         assert path in listing, listing
     root = tmp_path / "root"
     subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True)

@@ -92,12 +92,37 @@ private func titles(_ page: Page) -> [String] {
     }
   }
 
-  @Test func searchMatchesNamesInTheFolder() async throws {
+  @Test func searchMatchesNamesInTheFolderThenThePathsBelowIt() async throws {
     let folder = TemporaryFolder()
-    for name in ["Beach 1.jpg", "beach2.png", "city.jpg", "Beaches/x.jpg"] { folder.file(name) }
+    for name in ["Beach 1.jpg", "beach2.png", "city.jpg", "Beaches/x.jpg", "2023/summer/beach/IMG_1.jpg", "2023/y.jpg"]
+    {
+      folder.file(name)
+    }
     let source = FolderSource(root: PathBytes(folder.path))
     let page = try await source.search("BEACH", in: nil, page: PageRequest(offset: 0, limit: 10))
-    #expect(titles(page) == ["Beaches", "Beach 1.jpg", "beach2.png"])
+    // Below, by the path from the folder searched: marked as such.
+    #expect(titles(page) == ["Beaches", "Beach 1.jpg", "beach2.png", "2023/summer/beach/IMG_1.jpg", "Beaches/x.jpg"])
+    #expect(page.note == "2 found in folders below this one")
+    #expect(page.items[3].outputPath == PathBytes(folder.path + "/2023/summer/beach/IMG_1.jpg"))
+    // From a subfolder: what is below it.
+    let top = try await source.items(in: nil, page: PageRequest(offset: 0, limit: 10))
+    let year = try #require(top.items.first { String(decoding: $0.title, as: UTF8.self) == "2023" })
+    let inYear = try await source.search("beach", in: year.id, page: PageRequest(offset: 0, limit: 10))
+    #expect(titles(inYear) == ["summer/beach/IMG_1.jpg"])
+  }
+
+  @Test func withTheIndexASearchBelowIsOneQuery() async throws {
+    let folder = TemporaryFolder()
+    for name in ["a.jpg", "trips/beach/b.jpg", "trips/c.jpg"] { folder.file(name) }
+    let index = LibraryIndex(path: nil)
+    _ = try index.withDatabase { database throws(SQLiteError) in
+      try LibraryScanner(database: database, roots: [CanonicalRoot.of(PathBytes(folder.path))]).scan()
+    }
+    // A file the index does not know is not found: no walk.
+    folder.file("trips/beach/new.jpg")
+    let source = FolderSource(root: PathBytes(folder.path), index: index)
+    let page = try await source.search("beach", in: nil, page: PageRequest(offset: 0, limit: 10))
+    #expect(titles(page) == ["trips/beach/b.jpg"])
   }
 
   @Test func symlinksAreFollowed() async throws {

@@ -30,6 +30,9 @@ public struct AppOptions: Hashable, Sendable {
   public var stackingRule = StackingRule()
   /// How verdicts are written as XMP (the config's `[xmp]`).
   public var xmp = XMPWriteOptions()
+  /// A folder chooser (the desktop's dialog asked for a folder): Enter on
+  /// a folder chooses it, Space opens it.
+  public var choosesFolders = false
 
   public init(
     limits: SelectionLimits = SelectionLimits(), pageSize: Int? = nil, print0: Bool = false,

@@ -107,10 +107,26 @@ extension AppState {
       return scope.isLoading ? [] : loadNextPage(sourceIndex: grid.activeSource)
     case .item(let index):
       let item = scope.items[index]
+      if options.choosesFolders { return choose(folderOf: item) }
       if case .folder = item.kind { return open(folder: item) }
       if item.isStack { return open(stack: item) }
       return confirm(focused: item)
     }
+  }
+
+  /// A folder chooser's Enter: the folder focused, or the one a photo is in.
+  mutating func choose(folderOf item: PhotoItem) -> [Effect] {
+    let photo = item.stack.map { $0.members[$0.coverIndex] } ?? item
+    guard var path = photo.outputPath else {
+      notice = Notice("\(Sanitizer.sanitize(item.title)) is no folder on this computer", isError: true)
+      return []
+    }
+    if !item.isFolder, let slash = path.bytes.lastIndex(of: UInt8(ascii: "/")) {
+      path = PathBytes(slash == 0 ? [UInt8(ascii: "/")] : Array(path.bytes[..<slash]))
+    } else if !item.isFolder {
+      path = PathBytes(".")
+    }
+    return [.finish(.picked([path]))]
   }
 
   mutating func open(folder item: PhotoItem) -> [Effect] {

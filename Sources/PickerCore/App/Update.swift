@@ -150,7 +150,10 @@ extension AppState {
       if scope?.hasNewer == true { return land(onItem: 0) }
       scope?.focus = 0
     case .last: return focusLastItem()
-    case .toggle: toggleFocused()
+    case .toggle:
+      // A folder chooser opens folders with Space: Enter chooses.
+      if options.choosesFolders, let item = focusedItem, item.isFolder { return open(folder: item) }
+      toggleFocused()
     case .selectDay, .mark, .selectRange, .selectAll, .invertSelection: return selectMany(action)
     case .activate: return activateFocused()
     case .parent: return goToParent()

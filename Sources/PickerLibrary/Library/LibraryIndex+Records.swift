@@ -89,3 +89,21 @@ extension LibraryIndex {
     return record
   }
 }
+
+extension LibraryIndex {
+  /// Every file indexed in the folders below `folder` (not in it), copies
+  /// included: Folders' search of subfolders, without a walk.
+  public func paths(under folder: PathBytes) throws(SQLiteError) -> [PathBytes] {
+    let base = folder.bytes == [UInt8(ascii: "/")] ? [] : folder.bytes
+    return try withDatabase { database throws(SQLiteError) in
+      // Below base/ as bytes: between base/ and base0 ('0' follows '/').
+      let statement = try database.prepare(
+        "SELECT f.path, p.name FROM photo p JOIN folder f ON f.id = p.folder WHERE f.path > ? AND f.path < ?")
+      statement.bind([base + [UInt8(ascii: "/")], base + [UInt8(ascii: "0")]])
+      var paths: [PathBytes] = []
+      while try statement.step() { paths.append(PathBytes(statement.bytes(0)).appending(statement.bytes(1))) }
+      statement.bind([])
+      return paths
+    }
+  }
+}

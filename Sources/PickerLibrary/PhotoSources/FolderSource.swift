@@ -30,12 +30,17 @@ public actor FolderSource: PhotoSource {
   private var videoLengths: [[UInt8]: Double?] = [:]
   nonisolated let news: (stream: AsyncStream<SourceChange>, continuation: AsyncStream<SourceChange>.Continuation)
 
+  /// The library index, when the root is indexed (Folders beside
+  /// Photos): a search below a folder asks it instead of walking.
+  public nonisolated let index: LibraryIndex?
+
   public init(
     root: PathBytes, title: String = "Files", id: String? = nil, stackingGap: Double? = StackingRule().maxGap,
-    kinds: KindFilter = KindFilter()
+    kinds: KindFilter = KindFilter(), index: LibraryIndex? = nil
   ) {
     self.root = root
     self.kinds = kinds
+    self.index = index
     self.title = title
     self.id = id ?? "folder:" + IdentifierCoding.encode(root.bytes)
     self.stackingGap = stackingGap
@@ -88,14 +93,16 @@ public actor FolderSource: PhotoSource {
     var hidesRejected: Bool
   }
   /// The last search's matches, so its later pages do not filter again.
-  private var lastSearch: (key: SearchKey, matches: [DirectoryEntry])?
+  private var lastSearch: (key: SearchKey, matches: [DirectoryEntry], note: String?)?
 
-  /// Names in `folder` (not below it) that contain `query`, ignoring case.
+  /// Names in `folder` that contain `query`, ignoring case, then the
+  /// photos below it whose path from it holds every word
+  /// (`FolderSource+Subfolders`).
   public func search(_ query: String, in folder: FolderID?, page: PageRequest) async throws -> Page {
     let key = SearchKey(
       query: query, listing: ListingKey(folder: folder, sort: page.sort), hidesRejected: page.hidesRejected)
     if let lastSearch, lastSearch.key == key {
-      return makePage(of: lastSearch.matches, in: folder, request: page)
+      return makePage(of: lastSearch.matches, in: folder, request: page, note: lastSearch.note)
     }
     // Culling words (`rating>=3`, `label:red`) narrow by verdict; the
     // rest is a part of the name.
@@ -108,16 +115,31 @@ public actor FolderSource: PhotoSource {
     }
     // A kind searched for lists its files, not folders.
     if !kinds.isEmpty { matches = Self.ofKinds(kinds, matches).filter { !$0.isFolder } }
+    var note: String?
+    // Words search the folders below too; verdicts alone stay in the folder.
+    if !words.isEmpty || !kinds.isEmpty {
+      let below = photosBelow(folder, words: words, kinds: kinds)
+      matches += below.entries
+      if !below.entries.isEmpty || !below.complete {
+        note =
+          below.complete
+          ? "\(below.entries.count) found in folders below this one"
+          : "Folders below searched up to \(Self.walkLimit) entries: more may be further down"
+      }
+      if page.hidesRejected { matches = shown(matches, in: folder, request: page) }
+    }
     if !wanted.isEmpty {
       let found = verdicts(of: matches, in: folder)
       matches = matches.indices.filter { !matches[$0].isFolder && wanted.matches(found[$0]) }.map { matches[$0] }
     }
-    lastSearch = (key, matches)
-    return makePage(of: matches, in: folder, request: page)
+    lastSearch = (key, matches, note)
+    return makePage(of: matches, in: folder, request: page, note: note)
   }
 
   /// Items are made only for the requested slice.
-  private func makePage(of entries: [DirectoryEntry], in folder: FolderID?, request: PageRequest) -> Page {
+  private func makePage(
+    of entries: [DirectoryEntry], in folder: FolderID?, request: PageRequest, note: String? = nil
+  ) -> Page {
     let slice = entries.page(request)
     let prefix = folder.map(IdentifierCoding.decode)
     let verdicts = shownVerdicts(of: Array(slice.items), in: folder)
@@ -126,7 +148,9 @@ public actor FolderSource: PhotoSource {
       item.culling = verdict
       return item
     }
-    return Page(items: items, hasMore: slice.hasMore, total: entries.count)
+    var page = Page(items: items, hasMore: slice.hasMore, total: entries.count)
+    if request.offset == 0 { page.note = note }
+    return page
   }
 
   /// The entries of `folder`, read and sorted on first use.
@@ -290,7 +314,10 @@ public actor FolderSource: PhotoSource {
   private func item(for entry: DirectoryEntry, relativePath: [UInt8]) -> PhotoItem {
     let id = IdentifierCoding.encode(relativePath)
     if entry.isFolder {
-      return PhotoItem(id: id, kind: .folder(count: nil), title: entry.name)
+      // Its path, for a folder chooser (a folder is never picked as a photo).
+      var folder = PhotoItem(id: id, kind: .folder(count: nil), title: entry.name)
+      folder.outputPath = root.appending(relativePath)
+      return folder
     }
     let path = root.appending(relativePath)
     var item = PhotoItem(

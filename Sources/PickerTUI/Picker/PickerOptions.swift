@@ -72,6 +72,8 @@ public struct PickerOptions: Sendable {
   public var stackingRule = StackingRule()
   /// How stars, rejects and labels are written as XMP (`[xmp]`).
   public var xmp = XMPWriteOptions()
+  /// A folder chooser: Enter on a folder ends the run with its path.
+  public var choosesFolders = false
 
   /// The `picker-tui` command's: --source keeps the starting source shown
   /// even when another has the photos.

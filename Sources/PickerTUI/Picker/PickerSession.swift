@@ -109,6 +109,7 @@ package final class PickerSession {
     appOptions.stacksPhotos = options.stacksPhotos
     appOptions.stackingRule = options.stackingRule
     appOptions.xmp = options.xmp
+    appOptions.choosesFolders = options.choosesFolders
     appOptions.today = PhotoMetadataReader.latestBelievableDay() - 1
     if let graphics = traits.graphics.graphics {
       appOptions.pixelFormat = PixelFormat(
@@ -122,6 +123,9 @@ package final class PickerSession {
     state.grid.keepsStartingSource = options.keepsStartingSource
     state.searchHistory = options.searchHistory?.load() ?? []
     if let notice = traits.graphics.notice { state.notice = Notice(notice, isHint: true) }
+    if options.choosesFolders {
+      state.notice = Notice("Choose a folder: Enter chooses the focused one (on a photo, its folder), Space opens it")
+    }
     if let journal = options.journal {
       journal.run = JournalFile.run(of: state.sources)
       offerResume(from: journal, to: &state)
