@@ -20,7 +20,8 @@ def start(picker, folder, *args: str):
 
 
 def focus(p, name: str) -> None:
-    """Moves right until `name` has the focus."""
+    """From the first photo, moves right until `name` has the focus."""
+    p.send("Home")
     for _ in range(12):
         if p.screen().focused_caption() == name:
             return

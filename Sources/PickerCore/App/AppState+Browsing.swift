@@ -232,7 +232,8 @@ extension AppState {
   /// The scope on screen has a note the footer has not shown yet: show it
   /// as soon as the footer is free.
   mutating func showNote() {
-    guard let scope, let note = scope.note, !scope.noteShown, notice == nil else { return }
+    // Not under a prompt, which takes the bottom line: after it.
+    guard let scope, let note = scope.note, !scope.noteShown, notice == nil, isOnGrid else { return }
     notice = Notice(note)
     self.scope?.noteShown = true
   }
