@@ -10,7 +10,7 @@ struct Bench: ParsableCommand {
     subcommands: [
       FirstPaintBench.self, ThumbnailsBench.self, PixelsBench.self, ScrollBench.self, InteractiveBench.self,
       RemoteBench.self, IndexBench.self, LoupeBench.self, CompareBench.self, StacksBench.self, ToolsBench.self,
-      SlowTerminalBench.self, PlacesBench.self, ZonesBench.self,
+      SlowTerminalBench.self, PlacesBench.self, ZonesBench.self, FindBench.self,
     ])
 }
 

@@ -28,9 +28,11 @@ extension LibraryIndex {
         SELECT p.taken, p.origin, p.offset, p.zone, p.width, p.height, p.orientation, p.make, p.model, p.lens,
           p.latitude, p.longitude, p.duration, p.rating, p.label, p.size, p.live_video, p.copies, p.id,
           pl.city, pl.region, pl.country, pl.code
-        FROM photo p JOIN folder f ON f.id = p.folder LEFT JOIN place pl ON pl.id = p.place
-        WHERE f.path = ? AND p.name = ?
+        FROM photo p LEFT JOIN place pl ON pl.id = p.place WHERE p.folder = ? AND p.name = ?
         """)
+      let folderID = try database.prepare("SELECT id FROM folder WHERE path = ?")
+      // Picks come a folder at a time: its id is looked up once.
+      var folders: [[UInt8]: Int64?] = [:]
       let copies = try database.prepare(
         "SELECT f.path, c.name FROM photo c JOIN folder f ON f.id = c.folder WHERE c.copy_of = ? ORDER BY f.path, c.name"
       )
@@ -38,7 +40,13 @@ extension LibraryIndex {
       for path in paths where found[path] == nil {
         guard let slash = path.bytes.lastIndex(of: UInt8(ascii: "/")) else { continue }
         let folder = slash == 0 ? [UInt8(ascii: "/")] : Array(path.bytes[..<slash])
-        statement.bind([folder, Array(path.bytes[(slash + 1)...])])
+        if folders[folder] == nil {
+          folderID.bind([folder])
+          folders[folder] = try folderID.step() ? folderID.int(0) : Int64?.none
+          folderID.bind([])
+        }
+        guard let id = folders[folder] ?? nil else { continue }
+        statement.bind([id, Array(path.bytes[(slash + 1)...])])
         guard try statement.step() else { continue }
         var record = Self.record(from: statement)
         // The index names the MOV beside the still.

@@ -1,9 +1,8 @@
 import Foundation
-import PickerTUI
 
 /// The picks as `--format` prints them, one entry a pick.
-enum PickPrinter {
-  static func text(of items: [PickedItem], format: PickFormat, index: LibraryIndex?) -> [String] {
+public enum PickPrinter {
+  public static func text(of items: [PickedItem], format: PickFormat, index: LibraryIndex?) -> [String] {
     let records = indexed(items.compactMap(\.path), in: index)
     return items.map { item in
       let record = PickRecord(

@@ -1,5 +1,4 @@
 import Foundation
-import PickerTUI
 
 /// One pick's fields for `--format`: what its listing said when it was
 /// picked, and what the library index knows of it when it has it.
@@ -39,7 +38,8 @@ struct PickRecord {
       "country_code": Self.text(indexed?.countryCode),
       "duration": (metadata?.videoSeconds ?? details?.videoSeconds).map(JSONValue.double) ?? .null,
       "live": .bool(indexed?.liveVideo != nil || details?.isLive == true),
-      "live_video": (indexed?.liveVideo ?? path.flatMap(LivePhotos.video(beside:))).map {
+      // The index knows the MOV; a photo it does not have is looked beside.
+      "live_video": (indexed.map { $0.liveVideo } ?? path.flatMap(LivePhotos.video(beside:))).map {
         .string(String(decoding: $0.bytes, as: UTF8.self))
       } ?? .null,
       "copies": .array(
@@ -64,13 +64,17 @@ struct PickRecord {
   /// file said it; a date alone when only the day is known.
   static func iso(taken: TakenDate) -> String {
     let date = taken.date
-    var text = String(format: "%04d-%02d-%02d", date.year, date.month, date.day)
+    // By hand: String(format:) cost more than the rest of a line.
+    func two(_ n: Int) -> String { n < 10 ? "0" + String(n) : String(n) }
+    let year = String(date.year)
+    var text =
+      String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + two(date.month) + "-" + two(date.day)
     if taken.isDayOnly { return text }
     let milliseconds = taken.wallClock - Int64(taken.day) * TakenDate.millisecondsPerDay
     let seconds = Int(milliseconds / 1000)
-    text += String(format: "T%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+    text += "T" + two(seconds / 3600) + ":" + two(seconds / 60 % 60) + ":" + two(seconds % 60)
     if let offset = taken.offsetMinutes {
-      text += String(format: "%@%02d:%02d", offset < 0 ? "-" : "+", abs(offset) / 60, abs(offset) % 60)
+      text += (offset < 0 ? "-" : "+") + two(abs(offset) / 60) + ":" + two(abs(offset) % 60)
     }
     return text
   }
@@ -135,6 +139,12 @@ enum JSONValue: Equatable {
 
   static func quote(_ text: String, into out: inout String) {
     out += "\""
+    // Most text needs no escape: appended whole.
+    if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+      out += text
+      out += "\""
+      return
+    }
     for scalar in text.unicodeScalars {
       switch scalar {
       case "\"": out += "\\\""

@@ -1,28 +1,27 @@
 import Foundation
-import PickerTUI
 
 /// `--format`: how each pick is printed. `json` is one object a line;
 /// anything else is a template whose `{name}`s are the JSON's fields
 /// (`{path}\t{taken}`), `\t`, `\n` and `\\` read as in C.
-enum PickFormat: Equatable {
+public enum PickFormat: Equatable, Sendable {
   case paths
   case json
   case template([TemplatePart])
 
-  enum TemplatePart: Equatable {
+  public enum TemplatePart: Equatable, Sendable {
     case text(String)
     case field(String)
   }
 
   /// The fields a template may name, in the JSON's order.
-  static let fieldNames = [
+  public static let fieldNames = [
     "path", "name", "source", "kind", "taken", "taken_origin", "camera", "make", "model", "lens", "width", "height",
     "bytes", "latitude", "longitude", "place", "city", "region", "country", "country_code", "duration", "live",
     "live_video", "copies", "rating", "label", "rejected", "url",
   ]
 
   /// Parses `--format`; the error names an unknown field.
-  static func parse(_ text: String) throws -> PickFormat {
+  public static func parse(_ text: String) throws -> PickFormat {
     if text == "json" { return .json }
     if text == "paths" { return .paths }
     var parts: [TemplatePart] = []
@@ -45,7 +44,7 @@ enum PickFormat: Equatable {
         }
         let name = String(characters[..<close])
         guard fieldNames.contains(name) else {
-          throw ValidationErrorText(
+          throw PickFormatError(
             "--format: no field {\(name)} (fields: \(fieldNames.joined(separator: ", ")); or --format json)")
         }
         if !literal.isEmpty { parts.append(.text(literal)) }
@@ -60,8 +59,8 @@ enum PickFormat: Equatable {
   }
 }
 
-/// An error message `validate()` shows as it is.
-struct ValidationErrorText: Error, CustomStringConvertible {
-  var description: String
+/// A `--format` that names a field there is not.
+public struct PickFormatError: Error, CustomStringConvertible {
+  public var description: String
   init(_ description: String) { self.description = description }
 }
