@@ -19,8 +19,10 @@ def test_esc_from_search_results_and_a_folder_returns_and_keeps_the_picks(picker
     p.wait_text("Search Files: ")
     p.type("img")
     p.send("Enter")
-    p.wait(lambda s: s.captions() == [".. Back", "IMG_3.jpg"], "the matches")
-    p.press("l", "IMG_3.jpg")
+    # The folder's match first, then those in the folders below it.
+    p.wait(lambda s: s.captions()[:3] == [".. Back", "IMG_3.jpg", "Album1/IMG_1.jpg"], "the matches")
+    # The focus starts on the first result.
+    p.wait_focus("IMG_3.jpg")
     p.toggle("IMG_3.jpg")
     p.send("Escape")
     p.wait(lambda s: s.captions()[:2] == ["Album1/", "Album2/"] and "search:" not in s.breadcrumb, "the folder again")

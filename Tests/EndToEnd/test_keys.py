@@ -35,8 +35,12 @@ def test_search_in_the_current_folder(picker, album_tree):
     p.wait_text("Search Files: img")
     p.send("Enter")
     screen = p.wait(lambda s: "search: img" in s.breadcrumb, "the search scope in the breadcrumb")
-    screen = p.wait(lambda s: s.captions() == [".. Back", "IMG_3.jpg"], "the matches in the current folder")
-    p.press("l", "IMG_3.jpg")
+    # The current folder's match, then the photos of the folders below it.
+    screen = p.wait(lambda s: s.captions() == [".. Back", "IMG_3.jpg", "Album1/IMG_1.jpg", "Album1/IMG_2.jpg",
+                                               "Album1/IMG_10.j…"], "the matches in the folder and below")
+    assert "3 found in folders below this one" in screen.status, screen.status
+    # The focus starts on the first result.
+    p.wait_focus("IMG_3.jpg")
     p.toggle("IMG_3.jpg")
     p.press("h", ".. Back")
     p.send("Enter")
