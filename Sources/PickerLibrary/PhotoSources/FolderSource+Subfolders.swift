@@ -2,6 +2,15 @@
 /// at the top finds the photos two folders down. With the library index
 /// (Folders beside Photos) it is one query; otherwise the folders are
 /// walked, up to `walkLimit` entries.
+/// The photos below one folder, as a search of it read them.
+struct BelowFolder: Sendable {
+  var entries: [DirectoryEntry]
+  /// Their paths from the folder, lowered: what words are matched on.
+  var lowered: [String]
+  /// False when the walk stopped at `FolderSource.walkLimit`.
+  var complete: Bool
+}
+
 extension FolderSource {
   /// How many entries a walk reads at most; what lies past them is not
   /// searched (the results' note says so).
@@ -13,38 +22,42 @@ extension FolderSource {
   func photosBelow(_ folder: FolderID?, words: [String], kinds: KindFilter) -> (
     entries: [DirectoryEntry], complete: Bool
   ) {
-    let base = folder.map { root.appending(IdentifierCoding.decode($0)) } ?? root
-    var found: [DirectoryEntry]
-    var complete = true
-    if let index, let indexed = try? indexedBelow(base, words: words, in: index) {
-      found = indexed
+    // Read once a folder: each key typed filters the same list, its paths
+    // lowered once.
+    let key = folder ?? ""
+    let all: BelowFolder
+    if let known = photosBelowFolders[key] {
+      all = known
     } else {
-      (found, complete) = walkedBelow(base, words: words)
+      let base = folder.map { root.appending(IdentifierCoding.decode($0)) } ?? root
+      let (entries, complete) =
+        index.flatMap { try? indexedBelow(base, in: $0) }.map { ($0, true) } ?? walkedBelow(base)
+      all = BelowFolder(
+        entries: entries, lowered: entries.map { String(decoding: $0.name, as: UTF8.self).lowercased() },
+        complete: complete)
+      photosBelowFolders[key] = all
+    }
+    var found = all.entries.indices.filter { index in words.allSatisfy { all.lowered[index].contains($0) } }.map {
+      all.entries[$0]
     }
     found = Self.ofKinds(kinds.narrowed(by: self.kinds), found)
     found.sort { NaturalOrder.precedes($0.name, $1.name) }
-    return (found, complete)
+    return (found, all.complete)
   }
 
-  /// Matching is on the path below the folder searched, ignoring case.
-  static func matches(_ relative: [UInt8], words: [String]) -> Bool {
-    let text = String(decoding: relative, as: UTF8.self).lowercased()
-    return words.allSatisfy { text.contains($0) }
-  }
-
-  private func indexedBelow(_ base: PathBytes, words: [String], in index: LibraryIndex) throws -> [DirectoryEntry] {
+  private func indexedBelow(_ base: PathBytes, in index: LibraryIndex) throws -> [DirectoryEntry] {
     let canonical = CanonicalRoot.of(base)
     let prefix = (canonical.bytes == [UInt8(ascii: "/")] ? [] : canonical.bytes) + [UInt8(ascii: "/")]
     return try index.paths(under: canonical).compactMap { path in
       guard path.bytes.starts(with: prefix) else { return nil }
       let relative = Array(path.bytes[prefix.count...])
       // Only what is below a subfolder: the folder's own photos are listed already.
-      guard relative.contains(UInt8(ascii: "/")), Self.matches(relative, words: words) else { return nil }
+      guard relative.contains(UInt8(ascii: "/")) else { return nil }
       return DirectoryEntry(name: relative, isFolder: false)
     }
   }
 
-  private func walkedBelow(_ base: PathBytes, words: [String]) -> ([DirectoryEntry], Bool) {
+  private func walkedBelow(_ base: PathBytes) -> (entries: [DirectoryEntry], complete: Bool) {
     var found: [DirectoryEntry] = []
     var pending: [[UInt8]] = (try? DirectoryReader.read(base))?.filter(\.isFolder).map(\.name) ?? []
     var read = 0
@@ -56,7 +69,7 @@ extension FolderSource {
         let path = relative + [UInt8(ascii: "/")] + entry.name
         if entry.isFolder {
           pending.append(path)
-        } else if Self.matches(path, words: words) {
+        } else {
           found.append(DirectoryEntry(name: path, isFolder: false))
         }
       }

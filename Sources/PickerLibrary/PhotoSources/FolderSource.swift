@@ -92,6 +92,10 @@ public actor FolderSource: PhotoSource {
     var listing: ListingKey
     var hidesRejected: Bool
   }
+  /// The photos below each folder searched (by its id, "" for the root),
+  /// read on its first search like a listing: the keys typed after it
+  /// filter the same list (`FolderSource+Subfolders`).
+  var photosBelowFolders: [String: BelowFolder] = [:]
   /// The last search's matches, so its later pages do not filter again.
   private var lastSearch: (key: SearchKey, matches: [DirectoryEntry], note: String?)?
 
