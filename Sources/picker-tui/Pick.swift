@@ -194,34 +194,9 @@ struct Pick: ParsableCommand {
     } catch {
       throw PickerExit(code: 2, message: error.description)
     }
-    let pickFormat = try format.map(PickFormat.parse) ?? .paths
     switch result {
-    case .picked(let items) where chooserFile != nil:
-      let lines = items.compactMap(\.path).map(Self.absolute)
-      let text = lines.flatMap { $0.bytes + [UInt8(ascii: "\n")] }
-      guard FileManager.default.createFile(atPath: chooserFile!, contents: Data(text)) else {
-        throw PickerExit(code: 2, message: "cannot write the chooser's file \(chooserFile!)")
-      }
-      journal.remove()
-    case .picked(let items) where pickFormat != .paths:
-      if closedAtStart.contains(1) {
-        throw PickerExit(code: 2, message: "cannot print the \(items.count) pick(s): stdout was closed")
-      }
-      let text = PickPrinter.text(of: items, format: pickFormat, index: Self.existingIndex(environment: environment))
-      let lines = text.map { PathBytes(Array($0.utf8)) }
-      if try OutputWriter.write(lines, separator: print0 ? 0 : UInt8(ascii: "\n")) { journal.remove() }
     case .picked(let items):
-      // A remote pick printed as its URL (--print-urls) has no path.
-      var lines = items.map { $0.path ?? PathBytes($0.url ?? "") }
-      if liveVideos || file?.printsLiveVideos == true {
-        lines = lines.flatMap { line in [line] + (LivePhotos.video(beside: line).map { [$0] } ?? []) }
-      }
-      if closedAtStart.contains(1) {
-        throw PickerExit(code: 2, message: "cannot print the \(lines.count) picked path(s): stdout was closed")
-      }
-      // Kept for --resume unless everything was printed: a reader that
-      // left early (| head -1) got only part.
-      if try OutputWriter.write(lines, separator: print0 ? 0 : UInt8(ascii: "\n")) { journal.remove() }
+      try output(items, config: file, journal: journal, environment: environment)
     case .cancelled:
       throw PickerExit(code: 130, message: nil)
     case .nothingToPick:
@@ -233,22 +208,6 @@ struct Pick: ParsableCommand {
     case .interrupted(let signal):
       throw PickerExit(code: 128 + signal, message: nil)
     }
-  }
-
-  /// A path as the desktop wants it: absolute (links kept as they are).
-  static func absolute(_ path: PathBytes) -> PathBytes {
-    if path.bytes.first == UInt8(ascii: "/") { return path }
-    var bytes = path.bytes
-    while bytes.starts(with: Array("./".utf8)) { bytes.removeFirst(2) }
-    let base = Array(FileManager.default.currentDirectoryPath.utf8)
-    return PathBytes(bytes == [UInt8(ascii: ".")] || bytes.isEmpty ? base : base + [UInt8(ascii: "/")] + bytes)
-  }
-
-  /// The library index, when there is one: --format's fields beyond what
-  /// the listing said. Never made by a run that had none.
-  static func existingIndex(environment: [String: String]) -> LibraryIndex? {
-    let path = LibraryIndex.defaultPath(environment: environment)
-    return FileManager.default.fileExists(atPath: path) ? LibraryIndex(path: path) : nil
   }
 
   /// "nothing to pick from", and why when the list on stdin named only
