@@ -4,7 +4,9 @@ extension TimelineSource {
   public func remember(_ culling: Culling, of path: PathBytes) async {
     // Rated in Folders, its path is as the folder was typed; the index
     // keeps folders absolute, links resolved.
-    try? index.remember(culling, of: CanonicalRoot.of(path.parentFolder).appending(path.lastComponent))
+    let canonical = CanonicalRoot.of(path.parentFolder).appending(path.lastComponent)
+    try? index.remember(culling, of: canonical)
     lock.withLock { dayCache = dayCache.filter { $0.key.culling.isEmpty } }
+    rememberInCatalog(culling, of: canonical)
   }
 }

@@ -47,37 +47,71 @@ extension LibraryIndex {
     return try withDatabase { database throws(SQLiteError) in
       let statement = try database.prepare(
         """
-        SELECT f.path, p.name, p.taken, p.origin, p.offset, p.hash, p.sharpness, p.burst, p.id, p.copies,
-          p.live_video, p.duration, p.zone, p.rating, p.label
-        FROM photo p CROSS JOIN folder f ON f.id = p.folder
+        SELECT \(Self.listedColumns) FROM photo p CROSS JOIN folder f ON f.id = p.folder
         WHERE \(condition) ORDER BY p.taken DESC, p.name DESC LIMIT ? OFFSET ?
         """)
       statement.bind(parameters + [limit, skip])
       var photos: [IndexedPhoto] = []
       photos.reserveCapacity(limit)
-      while try statement.step() {
-        let name = statement.bytes(1)
-        let origin = TakenDate.Origin(rawValue: Int(statement.int(3))) ?? .fileTime
-        var taken = TakenDate(
-          wallClock: statement.int(2), offsetMinutes: statement.isNull(4) ? nil : Int(statement.int(4)),
-          origin: origin)
-        if !statement.isNull(12) { taken.zone = LocalTime.Source(code: Int(statement.int(12))) }
-        let signature =
-          statement.isNull(5)
-          ? nil : PhotoSignature(hash: UInt64(bitPattern: statement.int(5)), sharpness: statement.double(6))
-        var photo = IndexedPhoto(
-          path: PathBytes(statement.bytes(0)).appending(name), name: name, taken: taken, signature: signature,
-          burstID: statement.text(7))
-        photo.id = statement.int(8)
-        photo.copyCount = Int(statement.int(9))
-        if !statement.isNull(10) { photo.liveVideo = PathBytes(statement.bytes(0)).appending(statement.bytes(10)) }
-        if !statement.isNull(11), statement.double(11) > 0 { photo.videoSeconds = statement.double(11) }
-        photo.culling = Culling(
-          rating: Int(statement.int(13)),
-          label: statement.isNull(14) ? nil : ColorLabel(rawValue: Int(statement.int(14))))
-        photos.append(photo)
-      }
+      while try statement.step() { photos.append(Self.listedPhoto(statement)) }
       // The paths of the copies, for the few photos of the page that have some.
+      for index in photos.indices where photos[index].copyCount > 0 {
+        photos[index].copies = try copyPaths(of: photos[index].id, in: database)
+      }
+      return photos
+    }
+  }
+
+  /// What a listing reads of each photo (`listedPhoto`).
+  static let listedColumns = """
+    f.path, p.name, p.taken, p.origin, p.offset, p.hash, p.sharpness, p.burst, p.id, p.copies,
+      p.live_video, p.duration, p.zone, p.rating, p.label
+    """
+
+  /// The photo of a row of `listedColumns`.
+  static func listedPhoto(_ statement: SQLiteStatement) -> IndexedPhoto {
+    let name = statement.bytes(1)
+    let origin = TakenDate.Origin(rawValue: Int(statement.int(3))) ?? .fileTime
+    var taken = TakenDate(
+      wallClock: statement.int(2), offsetMinutes: statement.isNull(4) ? nil : Int(statement.int(4)), origin: origin)
+    if !statement.isNull(12) { taken.zone = LocalTime.Source(code: Int(statement.int(12))) }
+    let signature =
+      statement.isNull(5)
+      ? nil : PhotoSignature(hash: UInt64(bitPattern: statement.int(5)), sharpness: statement.double(6))
+    var photo = IndexedPhoto(
+      path: PathBytes(statement.bytes(0)).appending(name), name: name, taken: taken, signature: signature,
+      burstID: statement.text(7))
+    photo.id = statement.int(8)
+    photo.copyCount = Int(statement.int(9))
+    if !statement.isNull(10) { photo.liveVideo = PathBytes(statement.bytes(0)).appending(statement.bytes(10)) }
+    if !statement.isNull(11), statement.double(11) > 0 { photo.videoSeconds = statement.double(11) }
+    photo.culling = Culling(
+      rating: Int(statement.int(13)), label: statement.isNull(14) ? nil : ColorLabel(rawValue: Int(statement.int(14))))
+    return photo
+  }
+
+  /// Photos by id, in the order given (a search's page from
+  /// `SearchCatalog`); an id no longer in the index is left out.
+  public func photos(ids: [Int64]) throws(SQLiteError) -> [IndexedPhoto] {
+    try withDatabase { database throws(SQLiteError) in
+      var byID: [Int64: IndexedPhoto] = [:]
+      byID.reserveCapacity(ids.count)
+      // Some hundreds of ids a statement: SQLite's limit on parameters is far above.
+      let chunk = 500
+      var start = 0
+      while start < ids.count {
+        let part = Array(ids[start..<min(start + chunk, ids.count)])
+        let statement = try database.prepare(
+          "SELECT \(Self.listedColumns) FROM photo p JOIN folder f ON f.id = p.folder WHERE p.id IN ("
+            + part.map { _ in "?" }.joined(separator: ",") + ")")
+        statement.bind(part)
+        while try statement.step() {
+          let photo = Self.listedPhoto(statement)
+          byID[photo.id] = photo
+        }
+        start += chunk
+      }
+      var photos = ids.compactMap { byID[$0] }
       for index in photos.indices where photos[index].copyCount > 0 {
         photos[index].copies = try copyPaths(of: photos[index].id, in: database)
       }

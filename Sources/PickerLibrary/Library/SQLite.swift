@@ -138,6 +138,15 @@ public final class SQLiteStatement {
     return String(cString: pointer)
   }
 
+  /// The column's bytes, lent for the length of `body` (no copy).
+  public func withBytes<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+    let count = Int(sqlite3_column_bytes(handle, column))
+    guard count > 0, let pointer = sqlite3_column_blob(handle, column) else {
+      return body(UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+    return body(UnsafeRawBufferPointer(start: pointer, count: count))
+  }
+
   public func bytes(_ column: Int32) -> [UInt8] {
     let count = Int(sqlite3_column_bytes(handle, column))
     guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return [] }

@@ -31,10 +31,10 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   private var firstBatch = true
   private var waiters: [CheckedContinuation<Void, Never>] = []
   private var lastNews = Date.distantPast
-  private var scanning = false
+  var scanning = false
   /// A scan was asked for while one ran: it runs again when it ends.
   private var rescanWanted = false
-  private var stopped = false
+  var stopped = false
   /// Each listing's day counts, from its first page: later pages say its
   /// size too, and start at their day instead of counting rows. Emptied at
   /// each change, so the page asked next counts afresh and carries them.
@@ -42,6 +42,12 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   /// Photos this many seconds or less apart may stack: their signatures
   /// are read after each scan (`SignatureReader`). Nil: none are read.
   public var stackingGap: Double? = StackingRule().maxGap
+  /// Searches answered from memory (`TimelineSource+Catalog`): the
+  /// catalog read at the last change count, whether one is being read,
+  /// and the count of changes announced.
+  var catalog: SearchCatalog?
+  var catalogReading = false
+  var changeCount = 0
 
   /// `firstDay`/`lastDay` restrict the timeline (`--since`, `--until`),
   /// `places` to photos in those places (`--place`).
@@ -69,8 +75,9 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   public func stop() {
     lock.withLock { stopped = true }
     continuation?.finish()
-    // Waits for the scan thread to leave the index, so a host may close it.
-    while lock.withLock({ scanning }) { usleep(2_000) }
+    // Waits for the scan and the catalog's reading to leave the index, so
+    // a host may close it.
+    while lock.withLock({ scanning || catalogReading }) { usleep(2_000) }
   }
 
   public func changes() -> AsyncStream<SourceChange>? {
@@ -119,6 +126,7 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
         return again
       })
       continuation?.yield(.status(nil))
+      readCatalogIfIdle()
     }
     thread.name = "library scan"
     thread.start()
@@ -148,7 +156,7 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   /// Runs `body` on the connection background work uses: a file index's
   /// own second connection, so listings go on meanwhile; one in memory has
   /// only the one connection. Nil when the index fails.
-  private func onScanConnection<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) -> T? {
+  func onScanConnection<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) -> T? {
     if let connection = index.secondConnection() { return try? body(connection) }
     return try? index.withDatabase(body)
   }
@@ -186,7 +194,11 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
 
   /// The index changed: counts kept from before are stale.
   private func announceChange() {
-    lock.withLock { dayCache = [:] }
+    lock.withLock {
+      dayCache = [:]
+      changeCount += 1
+      catalog = nil
+    }
     continuation?.yield(.contentChanged)
   }
 
@@ -293,6 +305,11 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   /// (`2023`, `2023-06`, `jun 2023`, `2023-06-01..2023-06-14`) restricts
   /// by date taken.
   public func search(_ query: String, in folder: FolderID?, page: PageRequest) async throws -> Page {
+    try await list(searchFilter(query), page: page)
+  }
+
+  /// The timeline's filter narrowed by a search's words.
+  func searchFilter(_ query: String) -> LibraryFilter {
     var narrowed = filter
     let parsed = DateQuery.parseSearch(query, today: PhotoMetadataReader.latestBelievableDay() - 1)
     var words = parsed.words
@@ -314,12 +331,13 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
       narrowed.firstDay = max(range.lowerBound, filter.firstDay ?? range.lowerBound)
       narrowed.lastDay = min(range.upperBound, filter.lastDay ?? range.upperBound)
     }
-    return try await list(narrowed, page: page)
+    return narrowed
   }
 
   private func list(_ filter: LibraryFilter, page: PageRequest) async throws -> Page {
     var filter = filter
     if page.hidesRejected { filter.culling.hidesRejected = true }
+    if let page = try catalogPage(filter, page: page) { return page }
     do {
       var days: [DayCount]?
       // A listing's first page counts its days; so does any page of one

@@ -1,0 +1,99 @@
+import Foundation
+
+extension TimelineSource {
+  /// Whether searches are answered from memory now (the bench waits for it).
+  public var isSearchCatalogReady: Bool { lock.withLock { currentCatalog != nil } }
+
+  /// The catalog read since the last change, if any.
+  var currentCatalog: SearchCatalog? { catalog.flatMap { $0.generation == changeCount ? $0 : nil } }
+
+  /// Reads the catalog now if none is current (a listing does it too);
+  /// for a host or a bench that wants searches ready before the first.
+  public func prepareSearch() { readCatalogIfIdle() }
+
+  /// A search's page from the catalog; nil when there is none to use (no
+  /// words, none read yet, or stale), which asks for one to be read.
+  func catalogPage(_ filter: LibraryFilter, page: PageRequest) throws -> Page? {
+    guard let catalog = lock.withLock({ currentCatalog }) else {
+      readCatalogIfIdle()
+      return nil
+    }
+    // Without words the index's kept counts answer at once.
+    guard !filter.words.isEmpty else { return nil }
+    do {
+      let resolved = try index.withPlaceWords(filter)
+      let match = try catalog.match(resolved)
+      let end = min(page.offset + page.limit, match.rows.count)
+      let rows = page.offset < end ? match.rows[page.offset..<end] : []
+      let photos = try index.photos(ids: rows.map { catalog.ids[Int($0)] })
+      var result = Page(
+        items: photos.map(Self.item), hasMore: page.offset + rows.count < match.rows.count, total: match.rows.count)
+      if page.offset == 0 || lock.withLock({ dayCache[filter] == nil }) {
+        let days = catalog.days(of: match)
+        result.days = days
+        lock.withLock { dayCache[filter] = days }
+      }
+      return result
+    } catch let error as SQLiteError {
+      throw SourceError("the library index cannot be read: \(error.message)")
+    }
+  }
+
+  /// Reads the catalog on a thread of its own when none is current and
+  /// no scan is changing the index: after a scan, and when a listing finds
+  /// it missing.
+  func readCatalogIfIdle() {
+    let generation: Int? = lock.withLock {
+      guard !stopped, !scanning, !catalogReading, currentCatalog == nil else { return nil }
+      catalogReading = true
+      return changeCount
+    }
+    guard let generation else { return }
+    let roots = filter.roots
+    let thread = Thread { [self] in
+      let read = onScanConnection { database throws(SQLiteError) in
+        try SearchCatalog.read(
+          from: database, roots: roots, generation: generation,
+          isCancelled: { [self] in lock.withLock { stopped || changeCount != generation } })
+      }
+      lock.withLock {
+        if let read = read ?? nil, read.generation == changeCount { catalog = read }
+        catalogReading = false
+      }
+    }
+    thread.name = "search catalog"
+    thread.start()
+  }
+
+  /// A verdict given: the catalog's copy of it too. One given while the
+  /// catalog is read may be missed by the read: it is read again.
+  func rememberInCatalog(_ culling: Culling, of path: PathBytes) {
+    let (catalog, reading) = lock.withLock { (currentCatalog, catalogReading) }
+    if reading {
+      lock.withLock {
+        changeCount += 1
+        self.catalog = nil
+      }
+    }
+    guard let catalog, let id = try? index.photoID(at: path) else { return }
+    catalog.setCulling(culling, ofID: id)
+  }
+}
+
+extension LibraryIndex {
+  /// The row id of the photo at `path` (folders absolute, links resolved).
+  func photoID(at path: PathBytes) throws(SQLiteError) -> Int64? {
+    guard let slash = path.bytes.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+    let folder = slash == 0 ? [UInt8(ascii: "/")] : Array(path.bytes[..<slash])
+    let name = Array(path.bytes[(slash + 1)...])
+    return try withDatabase { database throws(SQLiteError) in
+      let statement = try database.prepare(
+        "SELECT p.id FROM photo p JOIN folder f ON f.id = p.folder WHERE f.path = ? AND p.name = ?")
+      statement.bind([folder, name])
+      guard try statement.step() else { return nil }
+      let id = statement.int(0)
+      statement.bind([])
+      return id
+    }
+  }
+}
