@@ -10,15 +10,11 @@ public enum PickFormat: Equatable, Sendable {
 
   public enum TemplatePart: Equatable, Sendable {
     case text(String)
-    case field(String)
+    case field(PickField)
   }
 
   /// The fields a template may name, in the JSON's order.
-  public static let fieldNames = [
-    "path", "name", "source", "kind", "taken", "taken_origin", "camera", "make", "model", "lens", "width", "height",
-    "bytes", "latitude", "longitude", "place", "city", "region", "country", "country_code", "duration", "live",
-    "live_video", "copies", "rating", "label", "rejected", "url",
-  ]
+  public static let fieldNames = PickField.allCases.map(\.rawValue)
 
   /// Parses `--format`; the error names an unknown field.
   public static func parse(_ text: String) throws -> PickFormat {
@@ -43,13 +39,13 @@ public enum PickFormat: Equatable, Sendable {
           continue
         }
         let name = String(characters[..<close])
-        guard fieldNames.contains(name) else {
+        guard let field = PickField(rawValue: name) else {
           throw PickFormatError(
             "--format: no field {\(name)} (fields: \(fieldNames.joined(separator: ", ")); or --format json)")
         }
         if !literal.isEmpty { parts.append(.text(literal)) }
         literal = ""
-        parts.append(.field(name))
+        parts.append(.field(field))
         characters = characters[characters.index(after: close)...]
       default: literal.append(c)
       }
@@ -57,6 +53,24 @@ public enum PickFormat: Equatable, Sendable {
     if !literal.isEmpty { parts.append(.text(literal)) }
     return .template(parts)
   }
+}
+
+/// What `--format` can print of a pick, in the JSON's order.
+public enum PickField: String, CaseIterable, Sendable {
+  case path, name, source, kind, taken
+  case takenOrigin = "taken_origin"
+  case camera, make, model, lens, width, height, bytes, latitude, longitude, place, city, region, country
+  case countryCode = "country_code"
+  case duration, live
+  case liveVideo = "live_video"
+  case copies, rating, label, rejected, url
+
+  /// `"name":` as bytes, written before each value of a JSON line.
+  static let jsonKeys: [[UInt8]] = allCases.map { Array("\"\($0.rawValue)\":".utf8) }
+
+  /// Its place in `allCases` and in `PickRecord.values()`.
+  var position: Int { Self.positions[self]! }
+  private static let positions = Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
 }
 
 /// A `--format` that names a field there is not.

@@ -4,32 +4,35 @@ import Foundation
 public enum PickPrinter {
   public static func text(of items: [PickedItem], format: PickFormat, index: LibraryIndex?) -> [String] {
     let records = indexed(items.compactMap(\.path), in: index)
+    var line: [UInt8] = []
     return items.map { item in
       let record = PickRecord(
         path: item.path, url: item.url, name: item.titleBytes, details: item.details,
         indexed: item.path.flatMap { records[$0] })
-      let values = record.values()
-      var out = ""
       switch format {
-      case .paths: out = String(decoding: (item.path ?? PathBytes(item.url ?? "")).bytes, as: UTF8.self)
+      case .paths: return String(decoding: (item.path ?? PathBytes(item.url ?? "")).bytes, as: UTF8.self)
       case .json:
-        out = "{"
-        for (position, name) in PickFormat.fieldNames.enumerated() {
-          if position > 0 { out += "," }
-          JSONValue.quote(name, into: &out)
-          out += ":"
-          (values[name] ?? .null).write(into: &out)
+        // Bytes, not a String appended to: a tenth of the time a line.
+        line.removeAll(keepingCapacity: true)
+        line.append(UInt8(ascii: "{"))
+        for (position, value) in record.values().enumerated() {
+          if position > 0 { line.append(UInt8(ascii: ",")) }
+          line.append(contentsOf: PickField.jsonKeys[position])
+          value.write(into: &line)
         }
-        out += "}"
+        line.append(UInt8(ascii: "}"))
+        return String(decoding: line, as: UTF8.self)
       case .template(let parts):
+        let values = record.values()
+        var out = ""
         for part in parts {
           switch part {
           case .text(let text): out += text
-          case .field(let name): out += (values[name] ?? .null).templateText
+          case .field(let field): out += values[field.position].templateText
           }
         }
+        return out
       }
-      return out
     }
   }
 

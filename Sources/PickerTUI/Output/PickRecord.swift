@@ -9,50 +9,55 @@ struct PickRecord {
   var details: PickedDetails?
   var indexed: IndexedRecord?
 
-  /// JSON values by field name (`PickFormat.fieldNames`); nil is null.
-  func values() -> [String: JSONValue] {
+  /// The JSON's values, one a field, in `PickField`'s order; nil is null.
+  func values() -> [JSONValue] {
     let metadata = indexed?.metadata
     let taken = metadata?.taken ?? details?.taken
     let isVideo = metadata?.isVideo ?? details?.isVideo ?? false
     let culling = (indexed?.metadata.culling).map { details?.culling ?? $0 } ?? details?.culling ?? Culling.none
     let size = metadata?.uprightSize ?? details?.listedSize
-    var values: [String: JSONValue] = [
-      "path": path.map { .string(String(decoding: $0.bytes, as: UTF8.self)) } ?? .null,
-      "name": .string(String(decoding: name, as: UTF8.self)),
-      "source": details.map { .string($0.source) } ?? .null,
-      "kind": .string(isVideo ? "video" : "photo"),
-      "taken": taken.map { .string(Self.iso(taken: $0)) } ?? .null,
-      "taken_origin": taken.map { .string(Self.originName($0.origin)) } ?? .null,
-      "camera": (metadata?.camera).map(JSONValue.string) ?? .null,
-      "make": Self.text(metadata?.make),
-      "model": Self.text(metadata?.model),
-      "lens": Self.text(metadata?.lens),
-      "width": size.map { .int($0.width) } ?? .null,
-      "height": size.map { .int($0.height) } ?? .null,
-      "bytes": indexed.map { .int(Int($0.bytes)) } ?? .null,
-      "latitude": (metadata?.latitude).map(JSONValue.double) ?? .null,
-      "longitude": (metadata?.longitude).map(JSONValue.double) ?? .null,
-      "city": Self.text(indexed?.city),
-      "region": Self.text(indexed?.region),
-      "country": Self.text(indexed?.country),
-      "country_code": Self.text(indexed?.countryCode),
-      "duration": (metadata?.videoSeconds ?? details?.videoSeconds).map(JSONValue.double) ?? .null,
-      "live": .bool(indexed?.liveVideo != nil || details?.isLive == true),
-      // The index knows the MOV; a photo it does not have is looked beside.
-      "live_video": (indexed.map { $0.liveVideo } ?? path.flatMap(LivePhotos.video(beside:))).map {
-        .string(String(decoding: $0.bytes, as: UTF8.self))
-      } ?? .null,
-      "copies": .array(
-        (indexed?.copies ?? details?.copies ?? []).map { .string(String(decoding: $0.bytes, as: UTF8.self)) }),
-      "rating": .int(max(culling.rating, 0)),
-      "label": culling.label.map { .string($0.name) } ?? .null,
-      "rejected": .bool(culling.isRejected),
-      "url": url.map(JSONValue.string) ?? .null,
-    ]
-    // The place as a day header names it: the city, else the region, and the country.
-    let place = [indexed?.city ?? indexed?.region, indexed?.country].compactMap { $0 }.filter { !$0.isEmpty }
-    values["place"] = place.isEmpty ? .null : .string(place.joined(separator: ", "))
-    return values
+    func value(_ field: PickField) -> JSONValue {
+      switch field {
+      case .path: return path.map { .string(String(decoding: $0.bytes, as: UTF8.self)) } ?? .null
+      case .name: return .string(String(decoding: name, as: UTF8.self))
+      case .source: return details.map { .string($0.source) } ?? .null
+      case .kind: return .string(isVideo ? "video" : "photo")
+      case .taken: return taken.map { .string(Self.iso(taken: $0)) } ?? .null
+      case .takenOrigin: return taken.map { .string(Self.originName($0.origin)) } ?? .null
+      case .camera: return (metadata?.camera).map(JSONValue.string) ?? .null
+      case .make: return Self.text(metadata?.make)
+      case .model: return Self.text(metadata?.model)
+      case .lens: return Self.text(metadata?.lens)
+      case .width: return size.map { .int($0.width) } ?? .null
+      case .height: return size.map { .int($0.height) } ?? .null
+      case .bytes: return indexed.map { .int(Int($0.bytes)) } ?? .null
+      case .latitude: return (metadata?.latitude).map(JSONValue.double) ?? .null
+      case .longitude: return (metadata?.longitude).map(JSONValue.double) ?? .null
+      case .place:
+        // As a day header names it: the city, else the region, and the country.
+        let place = [indexed?.city ?? indexed?.region, indexed?.country].compactMap { $0 }.filter { !$0.isEmpty }
+        return place.isEmpty ? .null : .string(place.joined(separator: ", "))
+      case .city: return Self.text(indexed?.city)
+      case .region: return Self.text(indexed?.region)
+      case .country: return Self.text(indexed?.country)
+      case .countryCode: return Self.text(indexed?.countryCode)
+      case .duration: return (metadata?.videoSeconds ?? details?.videoSeconds).map(JSONValue.double) ?? .null
+      case .live: return .bool(indexed?.liveVideo != nil || details?.isLive == true)
+      case .liveVideo:
+        // The index knows the MOV; a photo it does not have is looked beside.
+        return (indexed.map { $0.liveVideo } ?? path.flatMap(LivePhotos.video(beside:))).map {
+          .string(String(decoding: $0.bytes, as: UTF8.self))
+        } ?? .null
+      case .copies:
+        return .array(
+          (indexed?.copies ?? details?.copies ?? []).map { .string(String(decoding: $0.bytes, as: UTF8.self)) })
+      case .rating: return .int(max(culling.rating, 0))
+      case .label: return culling.label.map { .string($0.name) } ?? .null
+      case .rejected: return .bool(culling.isRejected)
+      case .url: return url.map(JSONValue.string) ?? .null
+      }
+    }
+    return PickField.allCases.map(value)
   }
 
   private static func text(_ text: String?) -> JSONValue {
@@ -104,22 +109,23 @@ enum JSONValue: Equatable {
   case string(String)
   case array([JSONValue])
 
-  func write(into out: inout String) {
+  func write(into out: inout [UInt8]) {
     switch self {
-    case .null: out += "null"
-    case .bool(let value): out += value ? "true" : "false"
-    case .int(let value): out += String(value)
+    case .null: out.append(contentsOf: "null".utf8)
+    case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+    case .int(let value): out.append(contentsOf: String(value).utf8)
     case .double(let value):
-      out +=
+      let text =
         value.isFinite ? (value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)) : "null"
+      out.append(contentsOf: text.utf8)
     case .string(let value): Self.quote(value, into: &out)
     case .array(let values):
-      out += "["
+      out.append(UInt8(ascii: "["))
       for (index, value) in values.enumerated() {
-        if index > 0 { out += "," }
+        if index > 0 { out.append(UInt8(ascii: ",")) }
         value.write(into: &out)
       }
-      out += "]"
+      out.append(UInt8(ascii: "]"))
     }
   }
 
@@ -131,32 +137,29 @@ enum JSONValue: Equatable {
     case .string(let value): return value
     case .array(let values): return String(values.count)
     default:
-      var out = ""
+      var out: [UInt8] = []
       write(into: &out)
-      return out
+      return String(decoding: out, as: UTF8.self)
     }
   }
 
-  static func quote(_ text: String, into out: inout String) {
-    out += "\""
-    // Most text needs no escape: appended whole.
-    if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
-      out += text
-      out += "\""
-      return
-    }
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case "\r": out += "\\r"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        out += String(format: "\\u%04x", scalar.value)
-      default: out.unicodeScalars.append(scalar)
+  /// A JSON string: quotes, backslashes and control characters escaped,
+  /// the rest as UTF-8 (a bad byte of a path decoded as U+FFFD already).
+  static func quote(_ text: String, into out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+      case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+      case UInt8(ascii: "\n"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+      case UInt8(ascii: "\t"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+      case UInt8(ascii: "\r"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+      case 0..<0x20, 0x7f:
+        let hex = Array("0123456789abcdef".utf8)
+        out.append(contentsOf: Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+      default: out.append(byte)
       }
     }
-    out += "\""
+    out.append(UInt8(ascii: "\""))
   }
 }
