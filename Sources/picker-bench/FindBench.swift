@@ -49,9 +49,11 @@ struct FindBench: ParsableCommand {
     var selected = 0
     var cancelled = 0
     var catalogTimes: [Double] = []
+    var catalogBytes = 0
     for _ in 0..<max(1, runs) {
       let round = try typeOnce(index: IndexPath(path: indexPath, root: root))
       catalogTimes.append(round.catalog)
+      catalogBytes = round.catalogBytes
       keyTimes += round.keys
       selectTimes.append(round.select)
       selected = round.selected
@@ -64,7 +66,7 @@ struct FindBench: ParsableCommand {
     let catalog = Percentiles(catalogTimes)
     if json {
       print(
-        "{\"rows\":\(synthetic),\"catalog_median_ms\":\(catalog.p50),\"keys\":\(keyTimes.count),\"key_p50_ms\":\(keys.p50),\"key_p99_ms\":\(keys.p99),"
+        "{\"rows\":\(synthetic),\"catalog_median_ms\":\(catalog.p50),\"catalog_bytes\":\(catalogBytes),\"keys\":\(keyTimes.count),\"key_p50_ms\":\(keys.p50),\"key_p99_ms\":\(keys.p99),"
           + "\"key_max_ms\":\(keys.max),\"select_all_median_ms\":\(select.p50),\"selected\":\(selected),"
           + "\"json_median_ms\":\(output.p50),\"queries_never_shown\":\(cancelled)}")
       return
@@ -73,7 +75,8 @@ struct FindBench: ParsableCommand {
       "rows:                     \(synthetic) (made up), query \"\(query)\" at \(interval == 0 ? "each key after the last one's results" : "\(interval) ms a key")"
     )
     print(
-      "search catalog read:      median \(catalog.text(catalog.p50)) ms (in the background, waited for before typing)")
+      "search catalog read:      median \(catalog.text(catalog.p50)) ms (in the background, waited for before typing),"
+        + " \(catalogBytes / synthetic) bytes a row")
     print(
       "key → results on screen:  p50 \(keys.text(keys.p50)) ms, p99 \(keys.text(keys.p99)) ms, max \(keys.text(keys.max)) ms over \(keyTimes.count) keys"
     )
@@ -93,7 +96,8 @@ struct FindBench: ParsableCommand {
 
   /// One round: the query typed into a fresh picker, Enter, `a`.
   private func typeOnce(index: IndexPath) throws -> (
-    keys: [Double], select: Double, selected: Int, picks: [PickedItem], unseen: Int, catalog: Double
+    keys: [Double], select: Double, selected: Int, picks: [PickedItem], unseen: Int, catalog: Double,
+    catalogBytes: Int
   ) {
     let source = TimelineSource(index: LibraryIndex(path: index.path), roots: [index.root])
     // The catalog is read in the background once the timeline shows; a
@@ -102,6 +106,7 @@ struct FindBench: ParsableCommand {
     source.prepareSearch()
     while !source.isSearchCatalogReady { usleep(1_000) }
     let catalogTime = Double(DispatchTime.now().uptimeNanoseconds - reading) / 1e6
+    let catalogBytes = source.searchCatalogBytes ?? 0
     let terminal = TimedTerminal(size: TerminalSize(width: 120, height: 40))
     let loop = BenchCache.loop(
       sources: [source], options: AppOptions(colorDepth: .truecolor), terminal: terminal, pipeline: nil)
@@ -177,7 +182,7 @@ struct FindBench: ParsableCommand {
     }
     _ = loop.run()
     guard selectDue != nil, selected > 0 else { throw BenchExit(code: 2, message: "the query's results never showed") }
-    return (keyTimes, selectTime, selected, picks, letters.count - shownPrefixes.count, catalogTime)
+    return (keyTimes, selectTime, selected, picks, letters.count - shownPrefixes.count, catalogTime, catalogBytes)
   }
 
   /// The picks printed as `--format json` prints them: the index's

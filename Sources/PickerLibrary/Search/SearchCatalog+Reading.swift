@@ -23,7 +23,16 @@ extension SearchCatalog {
       tables.placeNames.append(placeRows.text(2) ?? "")
     }
 
+    // Copies are few: their folders, by the id of the photo shown.
+    var copyFolders: [Int64: [Int32]] = [:]
+    let copies = try database.prepare("SELECT copy_of, folder FROM photo WHERE copy_of IS NOT NULL")
+    while try copies.step() {
+      if let folder = folderIndex[copies.int(1)] { copyFolders[copies.int(0), default: []].append(folder) }
+    }
     var columns = Columns()
+    let count = try database.prepare("SELECT count(*) FROM photo")
+    if try count.step() { columns.reserve(Int(count.int(0))) }
+    count.bind([])
     var cameraIndex: [[UInt8]: Int32] = [:]
     var cameraKey: [UInt8] = []
     let filter = LibraryFilter(roots: roots)
@@ -70,21 +79,15 @@ extension SearchCatalog {
       var kinds = rows.int(8) != 0 ? videoBit : photoBit
       if rows.int(9) != 0 || isMotionPhoto(loweredName: name) { kinds |= liveBit }
       if PhotoFileTypes.isRaw(name: Array(name.suffix(5))) { kinds |= rawBit }
-      if rows.int(12) != 0 { kinds |= copiesBit }
+      if rows.int(12) != 0, let folders = copyFolders[columns.ids.last!] {
+        kinds |= copiesBit
+        columns.copyFolders[Int32(columns.ids.count - 1)] = folders
+      }
       columns.kinds.append(kinds)
       columns.ratings.append(Int8(clamping: rows.int(10)))
       columns.labels.append(rows.isNull(11) ? -1 : Int8(clamping: rows.int(11)))
     }
-    let catalog = SearchCatalog(generation: generation, columns: columns, tables: tables)
-    // Copies are few: their folders, by the row of the photo shown.
-    var copyFolders: [Int32: [Int32]] = [:]
-    let copies = try database.prepare("SELECT copy_of, folder FROM photo WHERE copy_of IS NOT NULL")
-    while try copies.step() {
-      guard let row = catalog.row(ofID: copies.int(0)), let folder = folderIndex[copies.int(1)] else { continue }
-      copyFolders[Int32(row), default: []].append(folder)
-    }
-    catalog.copyFolders = copyFolders
-    return catalog
+    return SearchCatalog(generation: generation, columns: columns, tables: tables)
   }
 
   /// A Motion Photo by its name, as `KindFilter`'s SQL tells one.

@@ -34,11 +34,11 @@ final class SearchCatalog: @unchecked Sendable {
   private(set) var ratings: [Int8]
   private(set) var labels: [Int8]
   /// The folders of photos' copies elsewhere: a word naming one finds the
-  /// photo shown for it. Set once, before the catalog is shared.
-  var copyFolders: [Int32: [Int32]]
+  /// photo shown for it.
+  let copyFolders: [Int32: [Int32]]
   /// `ids` sorted, and the row of each: a verdict given finds its row.
-  let sortedIDs: [Int64]
-  let rowsBySortedID: [Int32]
+  /// Made on the first verdict given (under `lock`): most runs give none.
+  private var idOrder: (ids: [Int64], rows: [Int32])?
 
   // The small tables, each entry tested once per word.
   let folderPaths: [[UInt8]]
@@ -83,10 +83,7 @@ final class SearchCatalog: @unchecked Sendable {
     names = columns.names
     ratings = columns.ratings
     labels = columns.labels
-    copyFolders = [:]
-    let order = columns.ids.indices.sorted { columns.ids[$0] < columns.ids[$1] }
-    sortedIDs = order.map { columns.ids[$0] }
-    rowsBySortedID = order.map { Int32($0) }
+    copyFolders = columns.copyFolders
     folderPaths = tables.folderPaths
     cameraFields = tables.cameraFields
     placeWords = tables.placeWords
@@ -106,6 +103,22 @@ final class SearchCatalog: @unchecked Sendable {
     var names: [UInt8] = []
     var ratings: [Int8] = []
     var labels: [Int8] = []
+    var copyFolders: [Int32: [Int32]] = [:]
+
+    /// Room for `count` photos of names about `nameLength` long: the
+    /// arrays do not grow by doubling (twice the memory while they do).
+    mutating func reserve(_ count: Int, nameLength: Int = 24) {
+      ids.reserveCapacity(count)
+      days.reserveCapacity(count)
+      folders.reserveCapacity(count)
+      cameras.reserveCapacity(count)
+      places.reserveCapacity(count)
+      kinds.reserveCapacity(count)
+      nameStarts.reserveCapacity(count + 1)
+      names.reserveCapacity(count * nameLength)
+      ratings.reserveCapacity(count)
+      labels.reserveCapacity(count)
+    }
   }
 
   struct Tables {
@@ -116,20 +129,31 @@ final class SearchCatalog: @unchecked Sendable {
     var placeNames: [String] = []
   }
 
-  /// The row of photo `id`, nil when not listed.
-  func row(ofID id: Int64) -> Int? {
-    var (low, high) = (0, sortedIDs.count)
+  /// The row of photo `id`, nil when not listed. Called under `lock`.
+  private func row(ofID id: Int64) -> Int? {
+    if idOrder == nil {
+      let order = ids.indices.sorted { ids[$0] < ids[$1] }
+      idOrder = (order.map { ids[$0] }, order.map { Int32($0) })
+    }
+    let (sorted, rows) = idOrder!
+    var (low, high) = (0, sorted.count)
     while low < high {
       let middle = (low + high) / 2
-      if sortedIDs[middle] < id { low = middle + 1 } else { high = middle }
+      if sorted[middle] < id { low = middle + 1 } else { high = middle }
     }
-    return low < sortedIDs.count && sortedIDs[low] == id ? Int(rowsBySortedID[low]) : nil
+    return low < sorted.count && sorted[low] == id ? Int(rows[low]) : nil
+  }
+
+  /// What the catalog holds in memory, in bytes (the bench says it).
+  var memoryBytes: Int {
+    ids.capacity * 8 + (days.capacity + folders.capacity + cameras.capacity + places.capacity) * 4
+      + kinds.capacity + nameStarts.capacity * 4 + names.capacity + ratings.capacity + labels.capacity
   }
 
   /// A verdict given while the picker runs: searches by verdict see it at once.
   func setCulling(_ culling: Culling, ofID id: Int64) {
-    guard let row = row(ofID: id) else { return }
     lock.withLock {
+      guard let row = row(ofID: id) else { return }
       ratings[row] = Int8(clamping: culling.rating)
       labels[row] = Int8(clamping: culling.label?.rawValue ?? -1)
       // Rows kept under a verdict's filter may be wrong now.

@@ -4,6 +4,9 @@ extension TimelineSource {
   /// Whether searches are answered from memory now (the bench waits for it).
   public var isSearchCatalogReady: Bool { lock.withLock { currentCatalog != nil } }
 
+  /// The catalog's size in memory, in bytes; nil before it is read.
+  public var searchCatalogBytes: Int? { lock.withLock { currentCatalog?.memoryBytes } }
+
   /// The catalog read since the last change, if any.
   var currentCatalog: SearchCatalog? { catalog.flatMap { $0.generation == changeCount ? $0 : nil } }
 

@@ -163,4 +163,26 @@ import Testing
     #expect(names == ["IMG_0003.JPG", "PXL_20230614_2.jpg", "PXL_20230614_1.jpg", "MVIMG_0005.JPG"])
     source.stop()
   }
+
+  @Test func aPhotoAddedIsFoundAfterTheScanAndInTheCatalogReadAgain() async throws {
+    let (source, _) = try scanned()
+    let page = PageRequest(offset: 0, limit: 10)
+    source.prepareSearch()
+    for _ in 0..<500 where !source.isSearchCatalogReady { try await Task.sleep(for: .milliseconds(10)) }
+    #expect(try await source.search("harbour", in: nil, page: page).items.isEmpty)
+    _ = FileManager.default.createFile(
+      atPath: root + "/Camera/harbour.jpg", contents: Data(ExifJPEG.bytes(date: "2024:05:01 08:00:00")))
+    source.refresh()
+    // The scan's change makes the catalog stale: the index answers, then
+    // the catalog read after the scan.
+    var found = 0
+    for _ in 0..<500 {
+      found = try await source.search("harbour", in: nil, page: page).items.count
+      if found == 1 && source.isSearchCatalogReady { break }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    #expect(source.isSearchCatalogReady)
+    #expect(try await source.search("harbour", in: nil, page: page).items.count == 1)
+    source.stop()
+  }
 }
