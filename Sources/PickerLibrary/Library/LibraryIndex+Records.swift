@@ -10,6 +10,9 @@ public struct IndexedRecord: Hashable, Sendable {
   public var countryCode: String?
   public var copies: [PathBytes] = []
   public var liveVideo: PathBytes?
+  /// The file the index has at that row, when looked up by id: a pick
+  /// listed as that row takes the record only if it is that file.
+  public var path: PathBytes?
 
   public init(metadata: PhotoMetadata, bytes: Int64) {
     self.metadata = metadata
@@ -24,18 +27,12 @@ extension LibraryIndex {
   public func records(of paths: [PathBytes]) throws(SQLiteError) -> [PathBytes: IndexedRecord] {
     try withDatabase { database throws(SQLiteError) in
       let statement = try database.prepare(
-        """
-        SELECT p.taken, p.origin, p.offset, p.zone, p.width, p.height, p.orientation, p.make, p.model, p.lens,
-          p.latitude, p.longitude, p.duration, p.rating, p.label, p.size, p.live_video, p.copies, p.id,
-          pl.city, pl.region, pl.country, pl.code
-        FROM photo p LEFT JOIN place pl ON pl.id = p.place WHERE p.folder = ? AND p.name = ?
-        """)
+        "SELECT \(Self.recordColumns) FROM photo p LEFT JOIN place pl ON pl.id = p.place WHERE p.folder = ? AND p.name = ?"
+      )
       let folderID = try database.prepare("SELECT id FROM folder WHERE path = ?")
       // Picks come a folder at a time: its id is looked up once.
       var folders: [[UInt8]: Int64?] = [:]
-      let copies = try database.prepare(
-        "SELECT f.path, c.name FROM photo c JOIN folder f ON f.id = c.folder WHERE c.copy_of = ? ORDER BY f.path, c.name"
-      )
+      let copies = try Self.copiesStatement(database)
       var found: [PathBytes: IndexedRecord] = [:]
       for path in paths where found[path] == nil {
         guard let slash = path.bytes.lastIndex(of: UInt8(ascii: "/")) else { continue }
@@ -51,18 +48,62 @@ extension LibraryIndex {
         var record = Self.record(from: statement)
         // The index names the MOV beside the still.
         if let name = record.liveVideo { record.liveVideo = PathBytes(folder).appending(name.bytes) }
-        if statement.int(17) > 0 {
-          copies.bind([statement.int(18)])
-          while try copies.step() {
-            record.copies.append(PathBytes(copies.bytes(0)).appending(copies.bytes(1)))
-          }
-        }
+        if statement.int(17) > 0 { record.copies = try Self.copies(of: statement.int(18), copies) }
         found[path] = record
       }
       statement.bind([])
       copies.bind([])
       return found
     }
+  }
+
+  /// The records of photos listed from the index, by their row ids
+  /// (`PickedDetails.indexID`): a lookup by rowid each, no path cut or
+  /// folder looked up. Each says its file (`path`): the index may have
+  /// changed since the listing.
+  public func records(ids: [Int64]) throws(SQLiteError) -> [Int64: IndexedRecord] {
+    try withDatabase { database throws(SQLiteError) in
+      let statement = try database.prepare(
+        """
+        SELECT \(Self.recordColumns), f.path, p.name
+        FROM photo p JOIN folder f ON f.id = p.folder LEFT JOIN place pl ON pl.id = p.place WHERE p.id = ?
+        """)
+      let copies = try Self.copiesStatement(database)
+      var found: [Int64: IndexedRecord] = [:]
+      found.reserveCapacity(ids.count)
+      for id in ids where found[id] == nil {
+        statement.bind([id])
+        guard try statement.step() else { continue }
+        let folder = PathBytes(statement.bytes(23))
+        var record = Self.record(from: statement)
+        record.path = folder.appending(statement.bytes(24))
+        if let name = record.liveVideo { record.liveVideo = folder.appending(name.bytes) }
+        if statement.int(17) > 0 { record.copies = try Self.copies(of: id, copies) }
+        found[id] = record
+      }
+      statement.bind([])
+      return found
+    }
+  }
+
+  /// The columns `record(from:)` reads, of `p` (the photo) and `pl` (its place).
+  static let recordColumns = """
+    p.taken, p.origin, p.offset, p.zone, p.width, p.height, p.orientation, p.make, p.model, p.lens,
+      p.latitude, p.longitude, p.duration, p.rating, p.label, p.size, p.live_video, p.copies, p.id,
+      pl.city, pl.region, pl.country, pl.code
+    """
+
+  static func copiesStatement(_ database: SQLiteDatabase) throws(SQLiteError) -> SQLiteStatement {
+    try database.prepare(
+      "SELECT f.path, c.name FROM photo c JOIN folder f ON f.id = c.folder WHERE c.copy_of = ? ORDER BY f.path, c.name")
+  }
+
+  /// The paths of the copies of photo `id`, by path.
+  static func copies(of id: Int64, _ statement: SQLiteStatement) throws(SQLiteError) -> [PathBytes] {
+    statement.bind([id])
+    var paths: [PathBytes] = []
+    while try statement.step() { paths.append(PathBytes(statement.bytes(0)).appending(statement.bytes(1))) }
+    return paths
   }
 
   private static func record(from row: SQLiteStatement) -> IndexedRecord {

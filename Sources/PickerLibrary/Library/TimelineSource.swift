@@ -409,6 +409,7 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
     item.isVideo = PhotoFileTypes.isVideo(name: photo.name)
     item.videoSeconds = photo.videoSeconds
     item.culling = photo.culling
+    item.indexID = photo.id
     return item
   }
 }

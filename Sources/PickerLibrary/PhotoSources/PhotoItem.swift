@@ -58,6 +58,9 @@ public struct PhotoItem: Hashable, Sendable, Identifiable {
   /// Stars, reject and colour label as the source read them (the app
   /// shows its own edits over them: `CullingEdits`).
   public var culling = Culling.none
+  /// The library index's row, for a photo listed from it: `--format json`
+  /// reads its record by id.
+  public var indexID: Int64?
 
   public init(
     id: String, kind: Kind, title: [UInt8], thumbnail: ImageReference? = nil,

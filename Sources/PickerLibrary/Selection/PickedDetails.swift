@@ -12,6 +12,8 @@ public struct PickedDetails: Hashable, Sendable {
   public var listedSize: PixelSize?
   /// The name of the source it was picked in.
   public var source = ""
+  /// The library index's row it was listed from (`PhotoItem.indexID`).
+  public var indexID: Int64?
 
   public init() {}
 
@@ -24,5 +26,6 @@ public struct PickedDetails: Hashable, Sendable {
     culling = item.culling
     listedSize = item.listedSize
     self.source = source
+    indexID = item.indexID
   }
 }

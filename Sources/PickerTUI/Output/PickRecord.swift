@@ -22,7 +22,7 @@ struct PickRecord {
       case .name: return .string(String(decoding: name, as: UTF8.self))
       case .source: return details.map { .string($0.source) } ?? .null
       case .kind: return .string(isVideo ? "video" : "photo")
-      case .taken: return taken.map { .string(Self.iso(taken: $0)) } ?? .null
+      case .taken: return taken.map(JSONValue.taken) ?? .null
       case .takenOrigin: return taken.map { .string(Self.originName($0.origin)) } ?? .null
       case .camera: return (metadata?.camera).map(JSONValue.string) ?? .null
       case .make: return Self.text(metadata?.make)
@@ -68,20 +68,45 @@ struct PickRecord {
   /// `2023-06-14T10:15:00+01:00`: the wall clock, with its offset when the
   /// file said it; a date alone when only the day is known.
   static func iso(taken: TakenDate) -> String {
-    let date = taken.date
-    // By hand: String(format:) cost more than the rest of a line.
-    func two(_ n: Int) -> String { n < 10 ? "0" + String(n) : String(n) }
-    let year = String(date.year)
-    var text =
-      String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + two(date.month) + "-" + two(date.day)
-    if taken.isDayOnly { return text }
-    let milliseconds = taken.wallClock - Int64(taken.day) * TakenDate.millisecondsPerDay
-    let seconds = Int(milliseconds / 1000)
-    text += "T" + two(seconds / 3600) + ":" + two(seconds / 60 % 60) + ":" + two(seconds % 60)
-    if let offset = taken.offsetMinutes {
-      text += (offset < 0 ? "-" : "+") + two(abs(offset) / 60) + ":" + two(abs(offset) % 60)
+    var out: [UInt8] = []
+    writeISO(taken, into: &out)
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// `iso(taken:)` as bytes, digit by digit: strings made and joined cost
+  /// more than the rest of a JSON line.
+  static func writeISO(_ taken: TakenDate, into out: inout [UInt8]) {
+    func digits(_ n: Int, _ count: Int) {
+      var divisor = 1
+      for _ in 1..<count { divisor *= 10 }
+      // No date is before year 0; a year past 9999 keeps its digits.
+      let n = max(0, n)
+      while n / divisor >= 10 { divisor *= 10 }
+      while divisor > 0 {
+        out.append(UInt8(ascii: "0") + UInt8(n / divisor % 10))
+        divisor /= 10
+      }
     }
-    return text
+    let date = taken.date
+    digits(date.year, 4)
+    out.append(UInt8(ascii: "-"))
+    digits(date.month, 2)
+    out.append(UInt8(ascii: "-"))
+    digits(date.day, 2)
+    if taken.isDayOnly { return }
+    let seconds = Int((taken.wallClock - Int64(taken.day) * TakenDate.millisecondsPerDay) / 1000)
+    out.append(UInt8(ascii: "T"))
+    digits(seconds / 3600, 2)
+    out.append(UInt8(ascii: ":"))
+    digits(seconds / 60 % 60, 2)
+    out.append(UInt8(ascii: ":"))
+    digits(seconds % 60, 2)
+    if let offset = taken.offsetMinutes {
+      out.append(UInt8(ascii: offset < 0 ? "-" : "+"))
+      digits(abs(offset) / 60, 2)
+      out.append(UInt8(ascii: ":"))
+      digits(abs(offset) % 60, 2)
+    }
   }
 
   static func originName(_ origin: TakenDate.Origin) -> String {
@@ -108,6 +133,8 @@ enum JSONValue: Equatable {
   case double(Double)
   case string(String)
   case array([JSONValue])
+  /// A date taken, written as ISO 8601 (`PickRecord.writeISO`).
+  case taken(TakenDate)
 
   func write(into out: inout [UInt8]) {
     switch self {
@@ -119,6 +146,10 @@ enum JSONValue: Equatable {
         value.isFinite ? (value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)) : "null"
       out.append(contentsOf: text.utf8)
     case .string(let value): Self.quote(value, into: &out)
+    case .taken(let taken):
+      out.append(UInt8(ascii: "\""))
+      PickRecord.writeISO(taken, into: &out)
+      out.append(UInt8(ascii: "\""))
     case .array(let values):
       out.append(UInt8(ascii: "["))
       for (index, value) in values.enumerated() {
@@ -135,6 +166,7 @@ enum JSONValue: Equatable {
     switch self {
     case .null: return ""
     case .string(let value): return value
+    case .taken(let taken): return PickRecord.iso(taken: taken)
     case .array(let values): return String(values.count)
     default:
       var out: [UInt8] = []

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import PickerTUI
+
+/// `--format json` and templates: dates as ISO 8601, strings escaped, and
+/// the index's record found by the row a photo was listed from, or by its
+/// path when that row is another file now.
+@Suite struct PickPrinterTests {
+  static func taken(_ year: Int, _ month: Int, _ day: Int, offset: Int?) -> TakenDate {
+    TakenDate(
+      wallClock: TakenDate.wallClock(CivilDate(year: year, month: month, day: day), hour: 10, minute: 5, second: 9),
+      offsetMinutes: offset, origin: .exif)
+  }
+
+  @Test func datesAreISOWithTheirOffsetWhenKnown() {
+    #expect(PickRecord.iso(taken: Self.taken(2023, 6, 14, offset: 60)) == "2023-06-14T10:05:09+01:00")
+    #expect(PickRecord.iso(taken: Self.taken(2023, 12, 1, offset: -330)) == "2023-12-01T10:05:09-05:30")
+    #expect(PickRecord.iso(taken: Self.taken(987, 1, 2, offset: nil)) == "0987-01-02T10:05:09")
+    var dayOnly = Self.taken(2020, 2, 29, offset: nil)
+    dayOnly.isDayOnly = true
+    #expect(PickRecord.iso(taken: dayOnly) == "2020-02-29")
+  }
+
+  /// One JSON line, parsed.
+  static func object(_ line: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+  }
+
+  @Test func aLineIsOneObjectWithEveryFieldAndItsStringsEscaped() throws {
+    let path = PathBytes("/photos/a \"quoted\"\tname\nsé.jpg")
+    var item = PickedItem(
+      sourceID: "local", itemID: "1", titleBytes: path.lastComponent, path: path, url: nil)
+    var details = PickedDetails()
+    details.taken = Self.taken(2023, 6, 14, offset: 60)
+    details.culling = Culling(rating: 4, label: .red)
+    details.source = "Photos"
+    item.details = details
+    let lines = PickPrinter.text(of: [item], format: .json, index: nil)
+    #expect(lines.count == 1 && !lines[0].contains("\n"))
+    let object = try Self.object(lines[0])
+    #expect(Set(object.keys) == Set(PickFormat.fieldNames))
+    #expect(object["path"] as? String == "/photos/a \"quoted\"\tname\nsé.jpg")
+    #expect(object["taken"] as? String == "2023-06-14T10:05:09+01:00")
+    #expect(object["rating"] as? Int == 4 && object["label"] as? String == "red")
+    #expect(object["camera"] is NSNull && object["source"] as? String == "Photos")
+    let template = try PickFormat.parse("{name}|{taken}|{rating}")
+    #expect(
+      PickPrinter.text(of: [item], format: template, index: nil) == [
+        "a \"quoted\"\tname\nsé.jpg|2023-06-14T10:05:09+01:00|4"
+      ])
+  }
+
+  /// An index of two photos in one folder, by different cameras.
+  static func index(in folder: String) throws -> (LibraryIndex, [Int64]) {
+    let index = LibraryIndex(path: folder + "/library.sqlite")
+    let ids = try index.withDatabase { database throws(SQLiteError) -> [Int64] in
+      try database.prepare("INSERT INTO folder(path) VALUES (?)").run([Array("/photos".utf8)])
+      let folderID = database.lastInsertedRowID
+      var ids: [Int64] = []
+      for (name, model) in [("a.jpg", "Pixel 7"), ("b.jpg", "X-T4")] {
+        try database.prepare(
+          "INSERT INTO photo(folder, name, size, mtime, inode, taken, origin, model) VALUES (?, ?, 1000, 0, 0, 0, 1, ?)"
+        ).run([folderID, Array(name.utf8), model])
+        ids.append(database.lastInsertedRowID)
+      }
+      return ids
+    }
+    return (index, ids)
+  }
+
+  static func pick(_ name: String, indexID: Int64?) -> PickedItem {
+    var item = PickedItem(
+      sourceID: "photos", itemID: name, titleBytes: Array(name.utf8), path: PathBytes("/photos/" + name), url: nil)
+    var details = PickedDetails()
+    details.indexID = indexID
+    item.details = details
+    return item
+  }
+
+  @Test func theIndexRecordIsFoundByTheRowListedElseByThePath() throws {
+    let folder = NSTemporaryDirectory() + "pick-printer-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let (index, ids) = try Self.index(in: folder)
+    let picks = [
+      Self.pick("a.jpg", indexID: ids[0]),
+      // Listed as row 1 once, which is now another file: found by its path.
+      Self.pick("b.jpg", indexID: ids[0]),
+      Self.pick("b.jpg", indexID: nil),
+      Self.pick("b.jpg", indexID: 999),
+    ]
+    let models = try PickPrinter.text(of: picks, format: .json, index: index).map {
+      try Self.object($0)["model"] as? String
+    }
+    #expect(models == ["Pixel 7", "X-T4", "X-T4", "X-T4"])
+  }
+}
