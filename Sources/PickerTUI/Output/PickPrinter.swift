@@ -6,16 +6,16 @@ public enum PickPrinter {
     // Photos listed from the index by their rows, if still those files;
     // the rest by path.
     let byID = indexedByID(items, in: index)
-    func listed(_ item: PickedItem) -> IndexedRecord? {
+    let listed = items.map { item -> IndexedRecord? in
       guard let id = item.details?.indexID, let record = byID[id], record.path == item.path else { return nil }
       return record
     }
-    let byPath = indexed(items.filter { listed($0) == nil }.compactMap(\.path), in: index)
+    let byPath = indexed(zip(items, listed).compactMap { $1 == nil ? $0.path : nil }, in: index)
     var line: [UInt8] = []
-    return items.map { item in
+    return zip(items, listed).map { item, listed in
       let record = PickRecord(
         path: item.path, url: item.url, name: item.titleBytes, details: item.details,
-        indexed: listed(item) ?? item.path.flatMap { byPath[$0] })
+        indexed: listed ?? item.path.flatMap { byPath[$0] })
       switch format {
       case .paths: return String(decoding: (item.path ?? PathBytes(item.url ?? "")).bytes, as: UTF8.self)
       case .json:

@@ -179,6 +179,16 @@ enum JSONValue: Equatable {
   /// the rest as UTF-8 (a bad byte of a path decoded as U+FFFD already).
   static func quote(_ text: String, into out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
+    // Most text needs no escape: copied whole.
+    let copied = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+      guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) else { return false }
+      out.append(contentsOf: bytes)
+      return true
+    }
+    if copied == true {
+      out.append(UInt8(ascii: "\""))
+      return
+    }
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
