@@ -48,6 +48,8 @@ public final class TimelineSource: PhotoSource, @unchecked Sendable {
   var catalog: SearchCatalog?
   var catalogReading = false
   var changeCount = 0
+  /// Pages the catalog answered (the tests tell the two ways apart).
+  var catalogAnswers = 0
 
   /// `firstDay`/`lastDay` restrict the timeline (`--since`, `--until`),
   /// `places` to photos in those places (`--place`).

@@ -14,15 +14,17 @@ extension TimelineSource {
   /// for a host or a bench that wants searches ready before the first.
   public func prepareSearch() { readCatalogIfIdle() }
 
-  /// A search's page from the catalog; nil when there is none to use (no
-  /// words, none read yet, or stale), which asks for one to be read.
+  /// A page from the catalog, for a listing the index would answer by
+  /// reading every row (words, kinds or verdicts); nil when the index's
+  /// kept counts answer (none of those), or when there is no catalog to
+  /// use (none read yet, or stale), which asks for one to be read.
   func catalogPage(_ filter: LibraryFilter, page: PageRequest) throws -> Page? {
     guard let catalog = lock.withLock({ currentCatalog }) else {
       readCatalogIfIdle()
       return nil
     }
-    // Without words the index's kept counts answer at once.
-    guard !filter.words.isEmpty else { return nil }
+    // Without them the index's kept counts answer at once.
+    guard !filter.words.isEmpty || !filter.kinds.isEmpty || !filter.culling.isEmpty else { return nil }
     do {
       let resolved = try index.withPlaceWords(filter)
       let match = try catalog.match(resolved)
@@ -36,6 +38,11 @@ extension TimelineSource {
         result.days = days
         lock.withLock { dayCache[filter] = days }
       }
+      // The timeline itself is empty (`--only`, hiding rejected photos aside), not a search in it.
+      var unhidden = filter
+      unhidden.culling.hidesRejected = self.filter.culling.hidesRejected
+      if page.offset == 0, rows.isEmpty, unhidden == self.filter { result.note = emptyRangeNote }
+      lock.withLock { catalogAnswers += 1 }
       return result
     } catch let error as SQLiteError {
       throw SourceError("the library index cannot be read: \(error.message)")

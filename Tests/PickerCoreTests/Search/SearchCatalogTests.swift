@@ -159,6 +159,7 @@ import Testing
     #expect(first.total == 8)
     #expect(first.days?.map(\.count).reduce(0, +) == 8)
     #expect(first.hasMore && second.hasMore)
+    #expect(source.catalogAnswers == 2)
     let names = (first.items + second.items).map { String(decoding: $0.title, as: UTF8.self) }
     #expect(names == ["IMG_0003.JPG", "PXL_20230614_2.jpg", "PXL_20230614_1.jpg", "MVIMG_0005.JPG"])
     source.stop()
@@ -184,5 +185,32 @@ import Testing
     #expect(source.isSearchCatalogReady)
     #expect(try await source.search("harbour", in: nil, page: page).items.count == 1)
     source.stop()
+  }
+
+  /// A listing with kinds or verdicts reads every row in the index: from
+  /// the catalog, typing `video` costs no more than typing `vide`.
+  @Test func kindsAndVerdictsWithoutWordsComeFromTheCatalogToo() async throws {
+    let (_, index) = try scanned()
+    let today = PhotoMetadataReader.latestBelievableDay() - 1
+    let videos = TimelineSource(index: index, roots: [PathBytes(root)], kinds: KindFilter(wanted: [.video]))
+    let future = TimelineSource(
+      index: index, roots: [PathBytes(root)], firstDay: today + 10, kinds: KindFilter(wanted: [.video]))
+    for source in [videos, future] {
+      source.prepareSearch()
+      for _ in 0..<500 where !source.isSearchCatalogReady { try await Task.sleep(for: .milliseconds(10)) }
+      #expect(source.isSearchCatalogReady)
+    }
+    let page = PageRequest(offset: 0, limit: 10)
+    let listed = try await videos.items(in: nil, page: page)
+    #expect(listed.items.map { String(decoding: $0.title, as: UTF8.self) } == ["clip.mp4"])
+    #expect(listed.days?.map(\.videos) == [1])
+    #expect(try await videos.search("photo", in: nil, page: page).items.isEmpty)
+    #expect(try await videos.search("-rejected", in: nil, page: page).items.count == 1)
+    // Nothing to list: the note still says why.
+    let none = try await future.items(in: nil, page: page)
+    #expect(none.items.isEmpty && none.note?.contains("is after today") == true)
+    #expect(videos.catalogAnswers == 3 && future.catalogAnswers == 1)
+    videos.stop()
+    future.stop()
   }
 }
