@@ -93,9 +93,8 @@ extension TimelineSource {
 extension LibraryIndex {
   /// The row id of the photo at `path` (folders absolute, links resolved).
   func photoID(at path: PathBytes) throws(SQLiteError) -> Int64? {
-    guard let slash = path.bytes.lastIndex(of: UInt8(ascii: "/")) else { return nil }
-    let folder = slash == 0 ? [UInt8(ascii: "/")] : Array(path.bytes[..<slash])
-    let name = Array(path.bytes[(slash + 1)...])
+    guard path.bytes.contains(UInt8(ascii: "/")) else { return nil }
+    let (folder, name) = (path.parentFolder.bytes, path.lastComponent)
     return try withDatabase { database throws(SQLiteError) in
       let statement = try database.prepare(
         "SELECT p.id FROM photo p JOIN folder f ON f.id = p.folder WHERE f.path = ? AND p.name = ?")
