@@ -51,6 +51,34 @@ import Testing
       ])
   }
 
+  @Test func pathBytesThatAreNotUTF8PrintAsReplacementsAndCopiesAsAnArray() throws {
+    // 0xFF is never UTF-8; the name's é is.
+    let path = PathBytes(Array("/photos/bad".utf8) + [0xFF] + Array("é.jpg".utf8))
+    var item = PickedItem(sourceID: "local", itemID: "1", titleBytes: path.lastComponent, path: path, url: nil)
+    var details = PickedDetails()
+    details.copies = [PathBytes("/backup/a.jpg"), PathBytes("/old/\"b\".jpg")]
+    details.videoSeconds = 12
+    details.listedSize = PixelSize(width: 4032, height: 3024)
+    item.details = details
+    let line = try #require(PickPrinter.text(of: [item], format: .json, index: nil).first)
+    let object = try Self.object(line)
+    #expect(object["path"] as? String == "/photos/bad\u{FFFD}é.jpg")
+    #expect(object["name"] as? String == "bad\u{FFFD}é.jpg")
+    #expect(object["copies"] as? [String] == ["/backup/a.jpg", "/old/\"b\".jpg"])
+    #expect(object["duration"] as? Int == 12 && object["width"] as? Int == 4032 && object["height"] as? Int == 3024)
+    #expect(line.contains("\"rating\":0,") && line.contains("\"live_video\":null"))
+    let template = try PickFormat.parse("{copies} {width}x{height} {duration}")
+    #expect(PickPrinter.text(of: [item], format: template, index: nil) == ["2 4032x3024 12"])
+  }
+
+  @Test func integersAreWrittenDigitByDigit() {
+    for value in [0, 7, -7, 10, 4032, -1_000_000, Int.max, Int.min] {
+      var out: [UInt8] = []
+      PickValue.writeInteger(value, into: &out)
+      #expect(String(decoding: out, as: UTF8.self) == String(value))
+    }
+  }
+
   /// An index of two photos in one folder, by different cameras.
   static func index(in folder: String) throws -> (LibraryIndex, [Int64]) {
     let index = LibraryIndex(path: folder + "/library.sqlite")
@@ -76,6 +104,27 @@ import Testing
     details.indexID = indexID
     item.details = details
     return item
+  }
+
+  /// A search's page and a sweep read photos by id: in the order asked,
+  /// an id asked twice twice, an id gone left out; records by id too.
+  @Test func photosAndRecordsByIDComeAsAsked() throws {
+    let folder = NSTemporaryDirectory() + "pick-printer-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let (index, ids) = try Self.index(in: folder)
+    let photos = try index.photos(ids: [ids[1], 999, ids[0], ids[1]])
+    #expect(
+      photos.map { String(decoding: $0.path.bytes, as: UTF8.self) } == [
+        "/photos/b.jpg", "/photos/a.jpg", "/photos/b.jpg",
+      ])
+    // More ids than one statement takes.
+    let many = try index.photos(ids: Array(repeating: ids[0], count: 1_201) + [ids[1]])
+    #expect(many.count == 1_202 && many.last?.name == Array("b.jpg".utf8))
+    let records = try index.records(ids: [ids[1], 999, ids[0]])
+    #expect(
+      records.count == 2 && records[ids[1]]?.metadata.model == "X-T4"
+        && records[ids[0]]?.path == PathBytes("/photos/a.jpg"))
   }
 
   @Test func theIndexRecordIsFoundByTheRowListedElseByThePath() throws {

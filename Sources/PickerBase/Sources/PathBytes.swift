@@ -21,8 +21,13 @@ public struct PathBytes: Hashable, Sendable {
   /// The path joined with one more component, with exactly one slash between.
   public func appending(_ component: [UInt8]) -> PathBytes {
     if bytes.isEmpty { return PathBytes(component) }
-    if bytes.last == UInt8(ascii: "/") { return PathBytes(bytes + component) }
-    return PathBytes(bytes + [UInt8(ascii: "/")] + component)
+    // One array made, not one a `+` (listings join a path a photo).
+    var joined: [UInt8] = []
+    joined.reserveCapacity(bytes.count + 1 + component.count)
+    joined.append(contentsOf: bytes)
+    if bytes.last != UInt8(ascii: "/") { joined.append(UInt8(ascii: "/")) }
+    joined.append(contentsOf: component)
+    return PathBytes(joined)
   }
 
   /// The folder holding the file: the path less its last component ("/"

@@ -76,10 +76,9 @@ extension AppState {
     guard let reach = load.sweep, let scope, scope.generation == load.generation,
       load.sourceIndex == grid.activeSource
     else { return }
-    var whole = Scope(kind: scope.kind, label: scope.label, generation: scope.generation, sort: scope.sort)
-    whole.restack(scope.stacking)
-    whole.receive(page)
-    apply(reach, to: whole.items)
+    // Only the entries: a scope's days, sections and ids are not needed.
+    let entries = scope.stacking?.entries(of: page.items) ?? page.items
+    apply(reach, to: entries)
   }
 
   /// Selects (or inverts) the photos of `entries` that `reach` means: a
@@ -94,16 +93,24 @@ extension AppState {
       chosen = entries[min(a, b)...max(a, b)]
     case .all, .invert: chosen = entries[...]
     }
+    // The source's id and name once, not once a photo.
+    let source = sources[grid.activeSource]
+    let (sourceID, sourceTitle) = (source.id, source.title)
+    let group = (pickGroups.map(\.id).max() ?? 0) + 1
     var adding: [PickedPhoto] = []
+    adding.reserveCapacity(chosen.count)
     var removing = Set<SelectionKey>()
     for entry in chosen {
       let photo = pickedMember(of: entry) ?? entry
       guard photo.isPickable, let output = photo.pickedOutput else { continue }
-      let key = selectionKey(for: photo)
+      let key = SelectionKey(sourceID: sourceID, itemID: photo.id)
       if selection.contains(key) {
         if reach == .invert { removing.insert(key) }
       } else {
-        adding.append(picked(photo, output: output))
+        var picked = PickedPhoto(
+          key: key, title: photo.title, output: output, details: PickedDetails(photo, source: sourceTitle))
+        picked.group = group
+        adding.append(picked)
       }
     }
     let label = Self.label(of: reach, entries: chosen)
@@ -116,10 +123,11 @@ extension AppState {
         adding.removeLast(adding.count - room)
       }
     }
-    selection.remove(removing)
+    // Each change of the selection recounts the groups: one when nothing goes.
+    if !removing.isEmpty { selection.remove(removing) }
     if !adding.isEmpty {
       // Before the photos go in: the count is kept as they do.
-      pickGroups.append(PickGroup(label: label, keys: Set(adding.map(\.key)), picked: 0))
+      pickGroups.append(PickGroup(label: label, id: group, picked: 0))
     }
     let added = selection.insert(contentsOf: adding)
     if notice?.isError != true {
@@ -142,14 +150,11 @@ extension AppState {
   /// Keeps each group's count of photos still picked; groups with none go.
   mutating func recountPickGroups() {
     guard !pickGroups.isEmpty else { return }
-    for index in pickGroups.indices {
-      let keys = pickGroups[index].keys
-      // Whichever of the two is smaller is walked.
-      pickGroups[index].picked =
-        keys.count <= selection.count
-        ? keys.reduce(0) { $0 + (selection.contains($1) ? 1 : 0) }
-        : selection.photos.reduce(0) { $0 + (keys.contains($1.key) ? 1 : 0) }
+    var counts: [Int: Int] = [:]
+    for photo in selection.photos {
+      if let group = photo.group { counts[group, default: 0] += 1 }
     }
+    for index in pickGroups.indices { pickGroups[index].picked = counts[pickGroups[index].id] ?? 0 }
     pickGroups.removeAll { $0.picked == 0 }
   }
 }

@@ -14,14 +14,16 @@ public enum SelectionReach: Hashable, Sendable {
 /// them are still picked ("45 of 14 Jun").
 public struct PickGroup: Hashable, Sendable {
   public var label: String
-  public var keys: Set<SelectionKey>
-  /// How many of `keys` are picked now (kept by `AppState.selection`'s
+  /// The photos it picked carry it (`PickedPhoto.group`): counting them
+  /// is one pass over the selection, with nothing hashed.
+  public var id: Int
+  /// How many of its photos are picked now (kept by `AppState.selection`'s
   /// changes, so that drawing never walks them).
   public internal(set) var picked: Int
 
-  public init(label: String, keys: Set<SelectionKey>, picked: Int) {
+  public init(label: String, id: Int, picked: Int) {
     self.label = label
-    self.keys = keys
+    self.id = id
     self.picked = picked
   }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One photo of the timeline, as listed.
 public struct IndexedPhoto: Hashable, Sendable {
   public var path: PathBytes
@@ -52,8 +54,10 @@ extension LibraryIndex {
         """)
       statement.bind(parameters + [limit, skip])
       var photos: [IndexedPhoto] = []
-      photos.reserveCapacity(limit)
-      while try statement.step() { photos.append(Self.listedPhoto(statement)) }
+      // A sweep asks for up to 200,000: room for a page, grown past that.
+      photos.reserveCapacity(min(limit, 4_096))
+      var folders = FolderPaths()
+      while try statement.step() { photos.append(Self.listedPhoto(statement, folders: &folders)) }
       // The paths of the copies, for the few photos of the page that have some.
       for index in photos.indices where photos[index].copyCount > 0 {
         photos[index].copies = try copyPaths(of: photos[index].id, in: database)
@@ -68,8 +72,25 @@ extension LibraryIndex {
       p.live_video, p.duration, p.zone, p.rating, p.label
     """
 
-  /// The photo of a row of `listedColumns`.
-  static func listedPhoto(_ statement: SQLiteStatement) -> IndexedPhoto {
+  /// The folder path of the last row read, kept while rows come from the
+  /// same folder (most do, in date order): one array less a photo.
+  struct FolderPaths {
+    private var last: PathBytes?
+
+    mutating func path(at column: Int32, of statement: SQLiteStatement) -> PathBytes {
+      let same = statement.withBytes(column) { bytes in
+        guard let last, last.bytes.count == bytes.count else { return false }
+        return bytes.isEmpty
+          || last.bytes.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+      }
+      if !same { last = PathBytes(statement.bytes(column)) }
+      return last!
+    }
+  }
+
+  /// The photo of a row of `listedColumns`, its folder's path reused.
+  static func listedPhoto(_ statement: SQLiteStatement, folders: inout FolderPaths) -> IndexedPhoto {
+    let folder = folders.path(at: 0, of: statement)
     let name = statement.bytes(1)
     let origin = TakenDate.Origin(rawValue: Int(statement.int(3))) ?? .fileTime
     var taken = TakenDate(
@@ -79,11 +100,11 @@ extension LibraryIndex {
       statement.isNull(5)
       ? nil : PhotoSignature(hash: UInt64(bitPattern: statement.int(5)), sharpness: statement.double(6))
     var photo = IndexedPhoto(
-      path: PathBytes(statement.bytes(0)).appending(name), name: name, taken: taken, signature: signature,
+      path: folder.appending(name), name: name, taken: taken, signature: signature,
       burstID: statement.text(7))
     photo.id = statement.int(8)
     photo.copyCount = Int(statement.int(9))
-    if !statement.isNull(10) { photo.liveVideo = PathBytes(statement.bytes(0)).appending(statement.bytes(10)) }
+    if !statement.isNull(10) { photo.liveVideo = folder.appending(statement.bytes(10)) }
     if !statement.isNull(11), statement.double(11) > 0 { photo.videoSeconds = statement.double(11) }
     photo.culling = Culling(
       rating: Int(statement.int(13)), label: statement.isNull(14) ? nil : ColorLabel(rawValue: Int(statement.int(14))))
@@ -93,29 +114,60 @@ extension LibraryIndex {
   /// Photos by id, in the order given (a search's page from
   /// `SearchCatalog`); an id no longer in the index is left out.
   public func photos(ids: [Int64]) throws(SQLiteError) -> [IndexedPhoto] {
+    // The ids asked in id order (the order SQLite walks them in), each row
+    // put at its place: no lookup by id after.
+    let byID = ids.indices.sorted { ids[$0] < ids[$1] }
+    var found = [IndexedPhoto?](repeating: nil, count: ids.count)
     try withDatabase { database throws(SQLiteError) in
-      var byID: [Int64: IndexedPhoto] = [:]
-      byID.reserveCapacity(ids.count)
-      // Some hundreds of ids a statement: SQLite's limit on parameters is far above.
-      let chunk = 500
-      var start = 0
-      while start < ids.count {
-        let part = Array(ids[start..<min(start + chunk, ids.count)])
-        let statement = try database.prepare(
-          "SELECT \(Self.listedColumns) FROM photo p JOIN folder f ON f.id = p.folder WHERE p.id IN ("
-            + part.map { _ in "?" }.joined(separator: ",") + ")")
-        statement.bind(part)
-        while try statement.step() {
-          let photo = Self.listedPhoto(statement)
-          byID[photo.id] = photo
+      var folders = FolderPaths()
+      var next = 0
+      try Self.eachRow(
+        ofIDs: byID.map { ids[$0] }, in: database,
+        "SELECT \(Self.listedColumns) FROM photo p JOIN folder f ON f.id = p.folder WHERE p.id IN"
+      ) { statement in
+        let photo = Self.listedPhoto(statement, folders: &folders)
+        while next < byID.count, ids[byID[next]] < photo.id { next += 1 }
+        // The same id asked twice gets the photo twice.
+        while next < byID.count, ids[byID[next]] == photo.id {
+          found[byID[next]] = photo
+          next += 1
         }
-        start += chunk
       }
-      var photos = ids.compactMap { byID[$0] }
-      for index in photos.indices where photos[index].copyCount > 0 {
-        photos[index].copies = try copyPaths(of: photos[index].id, in: database)
+    }
+    var photos: [IndexedPhoto] = []
+    photos.reserveCapacity(ids.count)
+    for position in found.indices {
+      // Moved out, not copied.
+      guard var photo = found[position].take() else { continue }
+      if photo.copyCount > 0 {
+        photo.copies = try withDatabase { database throws(SQLiteError) in try copyPaths(of: photo.id, in: database) }
       }
-      return photos
+      photos.append(photo)
+    }
+    return photos
+  }
+
+  /// Runs `select` (a query ending in `p.id IN`) for `ids` in order, some
+  /// hundreds at a time, in one read (the file's lock taken once): each
+  /// row comes to `row`, in id order when `ids` are sorted.
+  static func eachRow(
+    ofIDs ids: [Int64], in database: SQLiteDatabase, _ select: String,
+    _ row: (SQLiteStatement) throws(SQLiteError) -> Void
+  ) throws(SQLiteError) {
+    try database.reading { () throws(SQLiteError) in
+      // SQLite's limit on parameters is far above.
+      let chunk = 500
+      var statements: [Int: SQLiteStatement] = [:]
+      for start in stride(from: 0, to: ids.count, by: chunk) {
+        let part = Array(ids[start..<min(start + chunk, ids.count)])
+        if statements[part.count] == nil {
+          statements[part.count] = try database.prepare(
+            select + " (" + Array(repeating: "?", count: part.count).joined(separator: ",") + ") ORDER BY p.id")
+        }
+        let statement = statements[part.count]!
+        statement.bind(ids: part)
+        while try statement.step() { try row(statement) }
+      }
     }
   }
 

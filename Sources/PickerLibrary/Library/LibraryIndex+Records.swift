@@ -63,25 +63,26 @@ extension LibraryIndex {
   /// changed since the listing.
   public func records(ids: [Int64]) throws(SQLiteError) -> [Int64: IndexedRecord] {
     try withDatabase { database throws(SQLiteError) in
-      let statement = try database.prepare(
-        """
-        SELECT \(Self.recordColumns), f.path, p.name
-        FROM photo p JOIN folder f ON f.id = p.folder LEFT JOIN place pl ON pl.id = p.place WHERE p.id = ?
-        """)
       let copies = try Self.copiesStatement(database)
       var found: [Int64: IndexedRecord] = [:]
       found.reserveCapacity(ids.count)
-      for id in ids where found[id] == nil {
-        statement.bind([id])
-        guard try statement.step() else { continue }
-        let folder = PathBytes(statement.bytes(23))
+      var folders = FolderPaths()
+      try Self.eachRow(
+        ofIDs: Set(ids).sorted(), in: database,
+        """
+        SELECT \(Self.recordColumns), f.path, p.name
+        FROM photo p JOIN folder f ON f.id = p.folder LEFT JOIN place pl ON pl.id = p.place WHERE p.id IN
+        """
+      ) { statement throws(SQLiteError) in
+        let folder = folders.path(at: 23, of: statement)
         var record = Self.record(from: statement)
         record.path = folder.appending(statement.bytes(24))
         if let name = record.liveVideo { record.liveVideo = folder.appending(name.bytes) }
+        let id = statement.int(18)
         if statement.int(17) > 0 { record.copies = try Self.copies(of: id, copies) }
         found[id] = record
       }
-      statement.bind([])
+      copies.bind([])
       return found
     }
   }

@@ -97,6 +97,7 @@ public final class LibraryIndex: @unchecked Sendable {
     try database.execute(
       """
       PRAGMA synchronous = NORMAL;
+      PRAGMA mmap_size = 268435456;
       CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
       INSERT OR IGNORE INTO meta VALUES ('schema', '\(schemaVersion)');
       """)

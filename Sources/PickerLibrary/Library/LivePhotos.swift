@@ -42,10 +42,15 @@ public enum LivePhotos {
   }
 
   /// Google's Motion Photos say so in their names.
-  public static func isMotionPhoto(name: [UInt8]) -> Bool {
-    let text = String(decoding: name, as: UTF8.self).uppercased()
-    return (text.hasPrefix("MVIMG_") && text.hasSuffix(".JPG")) || text.hasSuffix(".MP.JPG")
-      || text.hasSuffix(".MP.JPEG")
+  /// Compared byte by byte in ASCII's two cases: every listed photo is
+  /// asked, and an uppercased String a name cost more than the listing.
+  public static func isMotionPhoto<Name: BidirectionalCollection<UInt8>>(name: Name) -> Bool {
+    func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte }
+    func starts(_ prefix: String) -> Bool { name.lazy.map(lowered).starts(with: prefix.utf8) }
+    func ends(_ suffix: String) -> Bool {
+      name.count >= suffix.utf8.count && name.suffix(suffix.utf8.count).lazy.map(lowered).elementsEqual(suffix.utf8)
+    }
+    return (starts("mvimg_") && ends(".jpg")) || ends(".mp.jpg") || ends(".mp.jpeg")
   }
 
   /// The MOV beside a picked still, for `--live-videos`: looked up when

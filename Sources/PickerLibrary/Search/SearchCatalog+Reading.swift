@@ -77,7 +77,7 @@ extension SearchCatalog {
       columns.places.append(rows.isNull(7) ? -1 : placeIndex[rows.int(7)] ?? -1)
       let name = columns.names[nameStart...]
       var kinds = rows.int(8) != 0 ? videoBit : photoBit
-      if rows.int(9) != 0 || isMotionPhoto(loweredName: name) { kinds |= liveBit }
+      if rows.int(9) != 0 || LivePhotos.isMotionPhoto(name: name) { kinds |= liveBit }
       if PhotoFileTypes.isRaw(name: Array(name.suffix(5))) { kinds |= rawBit }
       if rows.int(12) != 0, let folders = copyFolders[columns.ids.last!] {
         kinds |= copiesBit
@@ -88,13 +88,5 @@ extension SearchCatalog {
       columns.labels.append(rows.isNull(11) ? -1 : Int8(clamping: rows.int(11)))
     }
     return SearchCatalog(generation: generation, columns: columns, tables: tables)
-  }
-
-  /// A Motion Photo by its name, as `KindFilter`'s SQL tells one.
-  static func isMotionPhoto(loweredName name: ArraySlice<UInt8>) -> Bool {
-    let mvimg = Array("mvimg_".utf8)
-    let jpg = Array(".jpg".utf8)
-    if name.starts(with: mvimg) && name.suffix(4).elementsEqual(jpg) { return true }
-    return name.suffix(7).elementsEqual(".mp.jpg".utf8) || name.suffix(8).elementsEqual(".mp.jpeg".utf8)
   }
 }

@@ -25,6 +25,9 @@ public struct PickedPhoto: Hashable, Sendable {
   public var output: PickedOutput
   /// What its listing said of it (nil for picks restored from a journal).
   public var details: PickedDetails?
+  /// The key press that picked it with others (a day, a range, all
+  /// listed), for the tray's count of each; nil when picked alone.
+  public var group: Int?
 
   public init(key: SelectionKey, title: [UInt8], output: PickedOutput, details: PickedDetails? = nil) {
     self.key = key
@@ -68,8 +71,18 @@ public struct Selection: Hashable, Sendable {
   @discardableResult
   public mutating func insert(contentsOf added: [PickedPhoto]) -> Int {
     var count = 0
-    for photo in added where positions[photo.key] == nil {
-      positions[photo.key] = photos.count
+    // Room made once for a big batch; small ones grow as usual (room made
+    // exact on every call would copy the whole selection each time).
+    if added.count > 256 {
+      positions.reserveCapacity(photos.count + added.count)
+      photos.reserveCapacity(photos.count + added.count)
+    }
+    for photo in added {
+      // One lookup a photo: put in, and put back in the rare case it was there.
+      if let earlier = positions.updateValue(photos.count, forKey: photo.key) {
+        positions[photo.key] = earlier
+        continue
+      }
       photos.append(photo)
       count += 1
     }

@@ -79,6 +79,28 @@ extension StackingRule {
   /// Whether `item` joins the entry before it (a photo, or a stack's last member).
   package func joins(_ item: PhotoItem, after entry: PhotoItem) -> Bool {
     guard item.kind == .photo, entry.kind == .photo, !item.isMissing, !entry.isMissing else { return false }
-    return joins(photo(item), after: photo(entry.photos[entry.photos.count - 1]))
+    // The entry's last photo, read in place: no array of one, no copy.
+    let previous = entry.stack.map { photo($0.members[$0.members.count - 1]) } ?? photo(entry)
+    return joins(photo(item), after: previous)
+  }
+
+  /// The entries a listing of `photos` shows, as a scope appends them one
+  /// by one (`joins`, then the grown stack's entry); nothing else is
+  /// made, for selecting a whole listing at once.
+  package func entries(of photos: [PhotoItem]) -> [PhotoItem] {
+    // Most listings stack nothing: then the photos are the entries, uncopied.
+    guard photos.indices.dropFirst().contains(where: { joins(photos[$0], after: photos[$0 - 1]) }) else {
+      return photos
+    }
+    var entries: [PhotoItem] = []
+    entries.reserveCapacity(photos.count)
+    for photo in photos {
+      if let last = entries.last, joins(photo, after: last) {
+        entries[entries.count - 1] = PhotoStack.entry(for: last.photos + [photo])
+      } else {
+        entries.append(photo)
+      }
+    }
+    return entries
   }
 }

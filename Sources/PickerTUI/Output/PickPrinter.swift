@@ -6,28 +6,25 @@ public enum PickPrinter {
     // Photos listed from the index by their rows, if still those files;
     // the rest by path.
     let byID = indexedByID(items, in: index)
-    let listed = items.map { item -> IndexedRecord? in
-      guard let id = item.details?.indexID, let record = byID[id], record.path == item.path else { return nil }
-      return record
+    // Photos listed from the index by their rows, if still those files;
+    // the rest by path.
+    func isListed(_ item: PickedItem) -> Bool {
+      guard let id = item.details?.indexID else { return false }
+      return byID[id]?.path == item.path
     }
-    let byPath = indexed(zip(items, listed).compactMap { $1 == nil ? $0.path : nil }, in: index)
+    func listed(_ item: PickedItem) -> IndexedRecord? { isListed(item) ? byID[item.details!.indexID!] : nil }
+    let byPath = indexed(items.compactMap { isListed($0) ? nil : $0.path }, in: index)
     var line: [UInt8] = []
-    return zip(items, listed).map { item, listed in
+    return items.map { item in
       let record = PickRecord(
         path: item.path, url: item.url, name: item.titleBytes, details: item.details,
-        indexed: listed ?? item.path.flatMap { byPath[$0] })
+        indexed: listed(item) ?? item.path.flatMap { byPath[$0] })
       switch format {
       case .paths: return String(decoding: (item.path ?? PathBytes(item.url ?? "")).bytes, as: UTF8.self)
       case .json:
         // Written as bytes: fewer copies than a String appended to.
         line.removeAll(keepingCapacity: true)
-        line.append(UInt8(ascii: "{"))
-        for (position, value) in record.values().enumerated() {
-          if position > 0 { line.append(UInt8(ascii: ",")) }
-          line.append(contentsOf: PickField.jsonKeys[position])
-          value.write(into: &line)
-        }
-        line.append(UInt8(ascii: "}"))
+        record.writeJSON(into: &line)
         return String(decoding: line, as: UTF8.self)
       case .template(let parts):
         let values = record.values()

@@ -10,59 +10,91 @@ struct PickRecord {
   var indexed: IndexedRecord?
 
   /// The JSON's values, one a field, in `PickField`'s order; nil is null.
-  func values() -> [JSONValue] {
-    let metadata = indexed?.metadata
-    let taken = metadata?.taken ?? details?.taken
-    let isVideo = metadata?.isVideo ?? details?.isVideo ?? false
-    let culling = (indexed?.metadata.culling).map { details?.culling ?? $0 } ?? details?.culling ?? Culling.none
-    let size = metadata?.uprightSize ?? details?.listedSize
-    func value(_ field: PickField) -> JSONValue {
-      switch field {
-      case .path: return path.map { .string(String(decoding: $0.bytes, as: UTF8.self)) } ?? .null
-      case .name: return .string(String(decoding: name, as: UTF8.self))
-      case .source: return details.map { .string($0.source) } ?? .null
-      case .kind: return .string(isVideo ? "video" : "photo")
-      case .taken: return taken.map(JSONValue.taken) ?? .null
-      case .takenOrigin: return taken.map { .string(Self.originName($0.origin)) } ?? .null
-      case .camera: return (metadata?.camera).map(JSONValue.string) ?? .null
-      case .make: return Self.text(metadata?.make)
-      case .model: return Self.text(metadata?.model)
-      case .lens: return Self.text(metadata?.lens)
-      case .width: return size.map { .int($0.width) } ?? .null
-      case .height: return size.map { .int($0.height) } ?? .null
-      case .bytes: return indexed.map { .int(Int($0.bytes)) } ?? .null
-      case .latitude: return (metadata?.latitude).map(JSONValue.double) ?? .null
-      case .longitude: return (metadata?.longitude).map(JSONValue.double) ?? .null
-      case .place:
-        // As a day header names it: the city, else the region, and the country.
-        let place = [indexed?.city ?? indexed?.region, indexed?.country].compactMap { $0 }.filter { !$0.isEmpty }
-        return place.isEmpty ? .null : .string(place.joined(separator: ", "))
-      case .city: return Self.text(indexed?.city)
-      case .region: return Self.text(indexed?.region)
-      case .country: return Self.text(indexed?.country)
-      case .countryCode: return Self.text(indexed?.countryCode)
-      case .duration: return (metadata?.videoSeconds ?? details?.videoSeconds).map(JSONValue.double) ?? .null
-      case .live: return .bool(indexed?.liveVideo != nil || details?.isLive == true)
-      case .liveVideo:
-        // The index knows the MOV; a photo it does not have is looked beside.
-        return (indexed.map { $0.liveVideo } ?? path.flatMap(LivePhotos.video(beside:))).map {
-          .string(String(decoding: $0.bytes, as: UTF8.self))
-        } ?? .null
-      case .copies:
-        return .array(
-          (indexed?.copies ?? details?.copies ?? []).map { .string(String(decoding: $0.bytes, as: UTF8.self)) })
-      case .rating: return .int(max(culling.rating, 0))
-      case .label: return culling.label.map { .string($0.name) } ?? .null
-      case .rejected: return .bool(culling.isRejected)
-      case .url: return url.map(JSONValue.string) ?? .null
-      }
-    }
-    return PickField.allCases.map(value)
+  func values() -> [PickValue] {
+    var values: [PickValue] = []
+    values.reserveCapacity(PickField.allCases.count)
+    forEachValue { values.append($1) }
+    return values
   }
 
-  private static func text(_ text: String?) -> JSONValue {
+  /// The JSON line's object, written straight as bytes: no value kept,
+  /// no string made of a path or a name.
+  func writeJSON(into line: inout [UInt8]) {
+    line.append(UInt8(ascii: "{"))
+    // The fields come in `allCases`' order: their keys by that position.
+    var position = 0
+    forEachValue { _, value in
+      if position > 0 { line.append(UInt8(ascii: ",")) }
+      line.append(contentsOf: PickField.jsonKeys[position])
+      value.write(into: &line)
+      position += 1
+    }
+    line.append(UInt8(ascii: "}"))
+  }
+
+  /// Each field's value in `PickField`'s order: what the index knows
+  /// first, what the listing said else.
+  private func forEachValue(_ body: (PickField, PickValue) -> Void) {
+    // Read through `indexed` in place: a copy of the metadata would take
+    // each of its strings once more.
+    let taken = indexed?.metadata.taken ?? details?.taken
+    let isVideo = indexed?.metadata.isVideo ?? details?.isVideo ?? false
+    let culling =
+      (indexed?.metadata.culling).map { details?.culling ?? $0 } ?? details?.culling ?? Culling.none
+    let size = indexed?.metadata.uprightSize ?? details?.listedSize
+    for field in PickField.allCases {
+      let value: PickValue
+      switch field {
+      case .path: value = path.map { .bytes($0.bytes) } ?? .null
+      case .name: value = .bytes(name)
+      case .source: value = details.map { .text($0.source) } ?? .null
+      case .kind: value = .text(isVideo ? "video" : "photo")
+      case .taken: value = taken.map(PickValue.taken) ?? .null
+      case .takenOrigin: value = taken.map { .text(Self.originName($0.origin)) } ?? .null
+      case .camera: value = (indexed?.metadata.camera).map(PickValue.text) ?? .null
+      case .make: value = Self.text(indexed?.metadata.make)
+      case .model: value = Self.text(indexed?.metadata.model)
+      case .lens: value = Self.text(indexed?.metadata.lens)
+      case .width: value = size.map { .int($0.width) } ?? .null
+      case .height: value = size.map { .int($0.height) } ?? .null
+      case .bytes: value = indexed.map { .int(Int($0.bytes)) } ?? .null
+      case .latitude: value = (indexed?.metadata.latitude).map(PickValue.double) ?? .null
+      case .longitude: value = (indexed?.metadata.longitude).map(PickValue.double) ?? .null
+      case .place: value = Self.place(indexed)
+      case .city: value = Self.text(indexed?.city)
+      case .region: value = Self.text(indexed?.region)
+      case .country: value = Self.text(indexed?.country)
+      case .countryCode: value = Self.text(indexed?.countryCode)
+      case .duration: value = (indexed?.metadata.videoSeconds ?? details?.videoSeconds).map(PickValue.double) ?? .null
+      case .live: value = .bool(indexed?.liveVideo != nil || details?.isLive == true)
+      case .liveVideo:
+        // The index knows the MOV; a photo it does not have is looked beside.
+        value =
+          (indexed.map { $0.liveVideo } ?? path.flatMap(LivePhotos.video(beside:))).map { .bytes($0.bytes) } ?? .null
+      case .copies: value = .paths(indexed?.copies ?? details?.copies ?? [])
+      case .rating: value = .int(max(culling.rating, 0))
+      case .label: value = culling.label.map { .text($0.name) } ?? .null
+      case .rejected: value = .bool(culling.isRejected)
+      case .url: value = url.map(PickValue.text) ?? .null
+      }
+      body(field, value)
+    }
+  }
+
+  /// As a day header names it: the city, else the region, and the country.
+  private static func place(_ indexed: IndexedRecord?) -> PickValue {
+    let local = [indexed?.city, indexed?.region].lazy.compactMap { $0 }.first { !$0.isEmpty }
+    let country = indexed?.country.flatMap { $0.isEmpty ? nil : $0 }
+    switch (local, country) {
+    case (let local?, let country?): return .text(local + ", " + country)
+    case (let one?, nil), (nil, let one?): return .text(one)
+    case (nil, nil): return .null
+    }
+  }
+
+  private static func text(_ text: String?) -> PickValue {
     guard let text, !text.isEmpty else { return .null }
-    return .string(text)
+    return .text(text)
   }
 
   /// `2023-06-14T10:15:00+01:00`: the wall clock, with its offset when the
@@ -124,37 +156,43 @@ struct PickRecord {
   }
 }
 
-/// A JSON value, written by hand: the output is one object a line, and
-/// paths need not be valid UTF-8 (their bad bytes print as U+FFFD).
-enum JSONValue: Equatable {
+/// A field's value, written by hand: the output is one object a line,
+/// and paths need not be valid UTF-8 (their bad bytes print as U+FFFD).
+enum PickValue: Equatable {
   case null
   case bool(Bool)
   case int(Int)
   case double(Double)
-  case string(String)
-  case array([JSONValue])
+  case text(String)
+  /// A path or a name as the file system has it.
+  case bytes([UInt8])
   /// A date taken, written as ISO 8601 (`PickRecord.writeISO`).
   case taken(TakenDate)
+  /// Paths, as an array (copies).
+  case paths([PathBytes])
 
   func write(into out: inout [UInt8]) {
     switch self {
     case .null: out.append(contentsOf: "null".utf8)
     case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-    case .int(let value): out.append(contentsOf: String(value).utf8)
+    case .int(let value): Self.writeInteger(value, into: &out)
     case .double(let value):
-      let text =
-        value.isFinite ? (value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)) : "null"
-      out.append(contentsOf: text.utf8)
-    case .string(let value): Self.quote(value, into: &out)
+      if value.isFinite && value == value.rounded() && abs(value) < 1e15 {
+        Self.writeInteger(Int(value), into: &out)
+      } else {
+        out.append(contentsOf: (value.isFinite ? String(value) : "null").utf8)
+      }
+    case .text(let value): Self.quote(value, into: &out)
+    case .bytes(let bytes): Self.quote(bytes: bytes, into: &out)
     case .taken(let taken):
       out.append(UInt8(ascii: "\""))
       PickRecord.writeISO(taken, into: &out)
       out.append(UInt8(ascii: "\""))
-    case .array(let values):
+    case .paths(let paths):
       out.append(UInt8(ascii: "["))
-      for (index, value) in values.enumerated() {
+      for (index, path) in paths.enumerated() {
         if index > 0 { out.append(UInt8(ascii: ",")) }
-        value.write(into: &out)
+        Self.quote(bytes: path.bytes, into: &out)
       }
       out.append(UInt8(ascii: "]"))
     }
@@ -165,9 +203,10 @@ enum JSONValue: Equatable {
   var templateText: String {
     switch self {
     case .null: return ""
-    case .string(let value): return value
+    case .text(let value): return value
+    case .bytes(let bytes): return String(decoding: bytes, as: UTF8.self)
     case .taken(let taken): return PickRecord.iso(taken: taken)
-    case .array(let values): return String(values.count)
+    case .paths(let paths): return String(paths.count)
     default:
       var out: [UInt8] = []
       write(into: &out)
@@ -175,21 +214,45 @@ enum JSONValue: Equatable {
     }
   }
 
-  /// A JSON string: quotes, backslashes and control characters escaped,
-  /// the rest as UTF-8 (a bad byte of a path decoded as U+FFFD already).
-  static func quote(_ text: String, into out: inout [UInt8]) {
-    out.append(UInt8(ascii: "\""))
-    // Most text needs no escape: copied whole.
-    let copied = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-      guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) else { return false }
-      out.append(contentsOf: bytes)
-      return true
+  /// Digits without a String made for them.
+  static func writeInteger(_ value: Int, into out: inout [UInt8]) {
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    let magnitude = value.magnitude
+    var divisor: UInt = 1
+    while magnitude / divisor >= 10 { divisor *= 10 }
+    while divisor > 0 {
+      out.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+      divisor /= 10
     }
-    if copied == true {
+  }
+
+  /// A JSON string of text: quotes, backslashes and control characters
+  /// escaped, the rest as UTF-8.
+  static func quote(_ text: String, into out: inout [UInt8]) {
+    var text = text
+    text.withUTF8 { quote(utf8: $0, into: &out) }
+  }
+
+  /// A JSON string of a path's bytes: valid UTF-8 as it is, a bad byte as
+  /// U+FFFD.
+  static func quote(bytes: [UInt8], into out: inout [UInt8]) {
+    // ASCII (most paths) is valid as it is; the rest is checked and repaired.
+    if bytes.allSatisfy({ $0 < 0x80 }) {
+      bytes.withUnsafeBufferPointer { quote(utf8: $0, into: &out) }
+    } else {
+      quote(String(decoding: bytes, as: UTF8.self), into: &out)
+    }
+  }
+
+  /// Valid UTF-8, quoted: copied whole when nothing needs an escape.
+  private static func quote(utf8 bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    if !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+      out.append(contentsOf: bytes)
       out.append(UInt8(ascii: "\""))
       return
     }
-    for byte in text.utf8 {
+    for byte in bytes {
       switch byte {
       case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
       case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])

@@ -106,6 +106,17 @@ import Testing
     #expect(LivePhotos.video(beside: PathBytes(root + "/shot.png")) == nil)
   }
 
+  @Test func motionPhotosAreToldByTheirNamesInEitherCase() {
+    for name in ["MVIMG_20230614_101500.jpg", "mvimg_1.JPG", "PXL_20230614_101500123.MP.jpg", "a.mp.JPEG"] {
+      #expect(LivePhotos.isMotionPhoto(name: Array(name.utf8)), "\(name)")
+    }
+    for name in ["MVIMG_1.png", "IMG_1.jpg", "mp.jpg", "MVIMG_", "x.MP.JPGX", "", "é.mp.jpg.mov"] {
+      #expect(!LivePhotos.isMotionPhoto(name: Array(name.utf8)), "\(name)")
+    }
+    // A slice of a lowered name (the search catalog's) is asked the same way.
+    #expect(LivePhotos.isMotionPhoto(name: Array("xpxl_1.mp.jpg".utf8)[1...]))
+  }
+
   @Test func theConfigCanAskForTheVideosToo() throws {
     #expect(try ConfigFile.parse("[library]\nlive_videos = true\n", path: "c.toml").printsLiveVideos)
     #expect(throws: ConfigFile.Error.self) { try ConfigFile.parse("[library]\nlive_videos = 1\n", path: "c.toml") }

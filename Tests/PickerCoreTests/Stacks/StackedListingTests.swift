@@ -171,6 +171,31 @@ import Testing
     #expect(scope.listingOffset(ofItem: 4) == 8)
   }
 
+  /// `a` on a listing only partly loaded asks for it whole and stacks
+  /// the answer as the scope does: the burst gives its cover, not five.
+  @Test func selectingAllOfAPartlyLoadedListingPicksEachStacksCover() throws {
+    let listing = Self.listing
+    var state = Self.started(Array(listing[0..<4]), hasMore: true)
+    // As on a screen already full: the rest waits for Load-more.
+    state.scope?.revealOnArrival = false
+    let sweep = try #require(state.press(.char("a")).loads.last)
+    #expect(sweep.sweep == .all && sweep.request.offset == 0)
+    _ = state.update(.pageLoaded(sweep, Page(items: listing, hasMore: false, total: 9)))
+    let picked = state.selection.photos.map { String(decoding: $0.title, as: UTF8.self) }
+    #expect(picked == ["single.jpg", "later.jpg", "b3.jpg", "turned.jpg", "yesterday.jpg"])
+    // The entries a sweep makes are the ones a scope shows once loaded whole.
+    let rule = state.scope!.stacking!
+    #expect(rule.entries(of: listing).map(\.id) == Self.started().scope!.items.map(\.id))
+    #expect(rule.entries(of: listing).map { $0.stack?.count ?? 1 } == [1, 1, 5, 1, 1])
+    // With nothing to stack, the photos are the entries.
+    let apart = listing.enumerated().map { offset, photo in
+      var photo = photo
+      photo.taken = TakenDate(wallClock: Self.noon - Int64(offset) * 3_600_000, origin: .exif)
+      return photo
+    }
+    #expect(rule.entries(of: apart).map(\.id) == apart.map(\.id))
+  }
+
   @Test func dateJumpsCountAStacksPhotos() {
     var state = Self.started()
     // The next day (older) starts at listing offset 8: the last tile.
