@@ -71,6 +71,19 @@ import Testing
     #expect(PickPrinter.text(of: [item], format: template, index: nil) == ["2 4032x3024 12"])
   }
 
+  /// Thousands of picks are written a share on each core: the lines come
+  /// back whole, once each, in the order picked.
+  @Test func manyPicksComeOutInTheOrderPicked() throws {
+    let picks = (0..<2_501).map { Self.pick("p\($0).jpg", indexID: nil) }
+    let lines = PickPrinter.text(of: picks, format: .json, index: nil)
+    #expect(lines.count == picks.count)
+    for (offset, line) in lines.enumerated() where offset % 250 == 0 || offset == lines.count - 1 {
+      #expect(try Self.object(line)["name"] as? String == "p\(offset).jpg")
+    }
+    let names = PickPrinter.text(of: picks, format: try PickFormat.parse("{name}"), index: nil)
+    #expect(names == picks.indices.map { "p\($0).jpg" })
+  }
+
   @Test func integersAreWrittenDigitByDigit() {
     for value in [0, 7, -7, 10, 4032, -1_000_000, Int.max, Int.min] {
       var out: [UInt8] = []

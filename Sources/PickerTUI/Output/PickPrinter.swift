@@ -6,19 +6,15 @@ public enum PickPrinter {
     // Photos listed from the index by their rows, if still those files;
     // the rest by path.
     let byID = indexedByID(items, in: index)
-    // Photos listed from the index by their rows, if still those files;
-    // the rest by path.
-    func isListed(_ item: PickedItem) -> Bool {
+    @Sendable func isListed(_ item: PickedItem) -> Bool {
       guard let id = item.details?.indexID else { return false }
       return byID[id]?.path == item.path
     }
-    func listed(_ item: PickedItem) -> IndexedRecord? { isListed(item) ? byID[item.details!.indexID!] : nil }
     let byPath = indexed(items.compactMap { isListed($0) ? nil : $0.path }, in: index)
-    var line: [UInt8] = []
-    return items.map { item in
+    @Sendable func text(of item: PickedItem, buffer line: inout [UInt8]) -> String {
       let record = PickRecord(
         path: item.path, url: item.url, name: item.titleBytes, details: item.details,
-        indexed: listed(item) ?? item.path.flatMap { byPath[$0] })
+        indexed: isListed(item) ? byID[item.details!.indexID!] : item.path.flatMap { byPath[$0] })
       switch format {
       case .paths: return String(decoding: (item.path ?? PathBytes(item.url ?? "")).bytes, as: UTF8.self)
       case .json:
@@ -38,6 +34,25 @@ public enum PickPrinter {
         return out
       }
     }
+    // Each line stands alone: thousands are written a share on each core
+    // (the picker has ended; nothing else wants them).
+    let shares = items.count >= 2_000 ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
+    let size = (items.count + shares - 1) / max(1, shares)
+    // Each share writes its own slot, and only that one.
+    let slots = UnsafeMutableBufferPointer<[String]>.allocate(capacity: shares)
+    slots.initialize(repeating: [])
+    defer {
+      _ = slots.deinitialize()
+      slots.deallocate()
+    }
+    nonisolated(unsafe) let written = slots
+    DispatchQueue.concurrentPerform(iterations: shares) { share in
+      var line: [UInt8] = []
+      written[share] = items[min(items.count, share * size)..<min(items.count, (share + 1) * size)].map {
+        text(of: $0, buffer: &line)
+      }
+    }
+    return Array(slots.joined())
   }
 
   /// The index's records of the picks listed from it, by row id.
