@@ -38,7 +38,7 @@ run: build
 # 10 s patience. A program has that pool to itself, and so do these tests.
 LOOP_TESTS := '^PickerTUITests\.'
 
-unit-test: deps
+unit-test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip $(LOOP_TESTS)
 	$(SWIFT) test --skip-build --filter $(LOOP_TESTS)
