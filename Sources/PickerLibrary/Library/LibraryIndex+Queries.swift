@@ -147,9 +147,10 @@ extension LibraryIndex {
     return photos
   }
 
-  /// Runs `select` (a query ending in `p.id IN`) for `ids` in order, some
-  /// hundreds at a time, in one read (the file's lock taken once): each
-  /// row comes to `row`, in id order when `ids` are sorted.
+  /// Runs `select` (a query ending in `p.id IN`) for `ids`, some hundreds
+  /// at a time, in one read (the file's lock taken once): each row comes
+  /// to `row`, a chunk's rows in id order (all in id order when `ids` are
+  /// sorted).
   static func eachRow(
     ofIDs ids: [Int64], in database: SQLiteDatabase, _ select: String,
     _ row: (SQLiteStatement) throws(SQLiteError) -> Void
