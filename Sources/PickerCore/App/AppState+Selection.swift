@@ -25,11 +25,14 @@ extension AppState {
     selection.insert(picked(item, output: output))
   }
 
-  /// `item` as the selection keeps it, with what its listing said.
-  func picked(_ item: PhotoItem, output: PickedOutput) -> PickedPhoto {
-    PickedPhoto(
+  /// `item` as the selection keeps it, with what its listing said (and
+  /// the select-many key press that picked it, if one did).
+  func picked(_ item: PhotoItem, output: PickedOutput, group: Int? = nil) -> PickedPhoto {
+    var photo = PickedPhoto(
       key: selectionKey(for: item), title: item.title, output: output,
       details: PickedDetails(item, source: sources[grid.activeSource].title))
+    photo.group = group
+    return photo
   }
 
   /// The photo of a stack that is picked, if one is: its tile shows ✓.

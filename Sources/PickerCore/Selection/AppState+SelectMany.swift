@@ -93,9 +93,6 @@ extension AppState {
       chosen = entries[min(a, b)...max(a, b)]
     case .all, .invert: chosen = entries[...]
     }
-    // The source's id and name once, not once a photo.
-    let source = sources[grid.activeSource]
-    let (sourceID, sourceTitle) = (source.id, source.title)
     let group = (pickGroups.map(\.id).max() ?? 0) + 1
     var adding: [PickedPhoto] = []
     adding.reserveCapacity(chosen.count)
@@ -103,14 +100,11 @@ extension AppState {
     for entry in chosen {
       let photo = pickedMember(of: entry) ?? entry
       guard photo.isPickable, let output = photo.pickedOutput else { continue }
-      let key = SelectionKey(sourceID: sourceID, itemID: photo.id)
+      let key = selectionKey(for: photo)
       if selection.contains(key) {
         if reach == .invert { removing.insert(key) }
       } else {
-        var picked = PickedPhoto(
-          key: key, title: photo.title, output: output, details: PickedDetails(photo, source: sourceTitle))
-        picked.group = group
-        adding.append(picked)
+        adding.append(picked(photo, output: output, group: group))
       }
     }
     let label = Self.label(of: reach, entries: chosen)

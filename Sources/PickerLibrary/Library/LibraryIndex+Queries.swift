@@ -58,10 +58,7 @@ extension LibraryIndex {
       photos.reserveCapacity(min(limit, 4_096))
       var folders = FolderPaths()
       while try statement.step() { photos.append(Self.listedPhoto(statement, folders: &folders)) }
-      // The paths of the copies, for the few photos of the page that have some.
-      for index in photos.indices where photos[index].copyCount > 0 {
-        photos[index].copies = try copyPaths(of: photos[index].id, in: database)
-      }
+      try Self.readCopies(of: &photos, in: database)
       return photos
     }
   }
@@ -118,7 +115,7 @@ extension LibraryIndex {
     // put at its place: no lookup by id after.
     let byID = ids.indices.sorted { ids[$0] < ids[$1] }
     var found = [IndexedPhoto?](repeating: nil, count: ids.count)
-    try withDatabase { database throws(SQLiteError) in
+    return try withDatabase { database throws(SQLiteError) in
       var folders = FolderPaths()
       var next = 0
       try Self.eachRow(
@@ -133,18 +130,23 @@ extension LibraryIndex {
           next += 1
         }
       }
-    }
-    var photos: [IndexedPhoto] = []
-    photos.reserveCapacity(ids.count)
-    for position in found.indices {
+      var photos: [IndexedPhoto] = []
+      photos.reserveCapacity(ids.count)
       // Moved out, not copied.
-      guard var photo = found[position].take() else { continue }
-      if photo.copyCount > 0 {
-        photo.copies = try withDatabase { database throws(SQLiteError) in try copyPaths(of: photo.id, in: database) }
-      }
-      photos.append(photo)
+      for position in found.indices { if let photo = found[position].take() { photos.append(photo) } }
+      try Self.readCopies(of: &photos, in: database)
+      return photos
     }
-    return photos
+  }
+
+  /// The paths of the copies, for the few photos listed that have some.
+  private static func readCopies(of photos: inout [IndexedPhoto], in database: SQLiteDatabase) throws(SQLiteError) {
+    guard photos.contains(where: { $0.copyCount > 0 }) else { return }
+    let statement = try copiesStatement(database)
+    for index in photos.indices where photos[index].copyCount > 0 {
+      photos[index].copies = try copies(of: photos[index].id, statement)
+    }
+    statement.bind([])
   }
 
   /// Runs `select` (a query ending in `p.id IN`) for `ids`, some hundreds
@@ -170,16 +172,6 @@ extension LibraryIndex {
         while try statement.step() { try row(statement) }
       }
     }
-  }
-
-  /// The paths of the copies of photo `id`, by path.
-  private func copyPaths(of id: Int64, in database: SQLiteDatabase) throws(SQLiteError) -> [PathBytes] {
-    let statement = try database.prepare(
-      "SELECT f.path, c.name FROM photo c JOIN folder f ON f.id = c.folder WHERE c.copy_of = ? ORDER BY f.path, c.name")
-    statement.bind([id])
-    var paths: [PathBytes] = []
-    while try statement.step() { paths.append(PathBytes(statement.bytes(0)).appending(statement.bytes(1))) }
-    return paths
   }
 
   /// Photos per day, newest day first, with the day's places: the whole

@@ -37,7 +37,7 @@ public enum PickPrinter {
     // Each line stands alone: thousands are written a share on each core
     // (the picker has ended; nothing else wants them).
     let shares = items.count >= 2_000 ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
-    let size = (items.count + shares - 1) / max(1, shares)
+    let size = (items.count + shares - 1) / shares
     // Each share writes its own slot, and only that one.
     let slots = UnsafeMutableBufferPointer<[String]>.allocate(capacity: shares)
     slots.initialize(repeating: [])
