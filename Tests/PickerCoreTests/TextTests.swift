@@ -90,11 +90,18 @@ import Testing
   }
 
   @Test func identifiersRoundTripAnyBytes() {
-    let names: [[UInt8]] = [Array("Album/a.jpg".utf8), [0x66, 0xFF, 0x2F, 0x00], Array("100%.jpg".utf8), []]
+    // A cut 4-byte sequence (F0 9F 98) is repaired to one 3-byte U+FFFD:
+    // as long as the bytes, not the same bytes.
+    let names: [[UInt8]] = [
+      Array("Album/a.jpg".utf8), [0x66, 0xFF, 0x2F, 0x00], Array("100%.jpg".utf8), [], [0xF0, 0x9F, 0x98],
+      Array("café/ü.jpg".utf8), [0x61, 0xED, 0xA0, 0x80],
+    ]
     for name in names {
       #expect(IdentifierCoding.decode(IdentifierCoding.encode(name)) == name)
     }
     #expect(IdentifierCoding.encode(Array("Album/a.jpg".utf8)) == "Album/a.jpg")
+    #expect(IdentifierCoding.encode(Array("café/ü.jpg".utf8)) == "café/ü.jpg")
+    #expect(IdentifierCoding.encode([0xF0, 0x9F, 0x98]) == "%f09f98")
   }
 
   @Test func photoExtensions() {

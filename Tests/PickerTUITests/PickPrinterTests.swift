@@ -140,6 +140,45 @@ import Testing
         && records[ids[0]]?.path == PathBytes("/photos/a.jpg"))
   }
 
+  /// Thousands are read in two halves at once, one on each connection
+  /// (one alone for an index in memory): the same photos in the same
+  /// order, an id gone in the first half leaving no gap.
+  @Test(arguments: [true, false]) func bigReadsByIDComeWholeAndInOrder(onFile: Bool) throws {
+    let folder = NSTemporaryDirectory() + "pick-printer-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let index = LibraryIndex(path: onFile ? folder + "/library.sqlite" : nil)
+    #expect((index.path != nil) == onFile)
+    let ids = try index.withDatabase { database throws(SQLiteError) -> [Int64] in
+      try database.transaction { () throws(SQLiteError) -> [Int64] in
+        try database.prepare("INSERT INTO folder(path) VALUES (?)").run([Array("/photos".utf8)])
+        let folderID = database.lastInsertedRowID
+        let insert = try database.prepare(
+          "INSERT INTO photo(folder, name, size, mtime, inode, taken, origin, model) VALUES (?, ?, 1000, 0, 0, 0, 1, ?)"
+        )
+        var ids: [Int64] = []
+        for number in 0..<3_000 {
+          try insert.run([folderID, Array("p\(number).jpg".utf8), "Model \(number)"])
+          ids.append(database.lastInsertedRowID)
+        }
+        return ids
+      }
+    }
+    // Newest first, as a listing asks; ten ids gone at the start, one asked twice.
+    let asked = (0..<10).map { Int64(1_000_000 + $0) } + ids.reversed() + [ids[5]]
+    let photos = try index.photos(ids: asked)
+    let number = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+    let expected = ids.reversed().map { "p\(number[$0]!).jpg" } + ["p5.jpg"]
+    #expect(photos.count == 3_001)
+    #expect(photos.map { String(decoding: $0.name, as: UTF8.self) } == expected)
+    let items = try index.photos(ids: asked) { $0.id }
+    #expect(items == Array(ids.reversed()) + [ids[5]])
+    let records = try index.records(ids: asked)
+    #expect(records.count == 3_000)
+    #expect(ids.allSatisfy { records[$0]?.metadata.model == "Model \(number[$0]!)" })
+    #expect(records[ids[2_999]]?.path == PathBytes("/photos/p2999.jpg"))
+  }
+
   @Test func theIndexRecordIsFoundByTheRowListedElseByThePath() throws {
     let folder = NSTemporaryDirectory() + "pick-printer-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

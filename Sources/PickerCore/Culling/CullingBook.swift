@@ -25,12 +25,19 @@ public struct CullingBook: Hashable, Sendable {
   public init() {}
 
   /// Notes the verdicts of a page's photos (and its stacks' members).
+  /// A photo without one is looked up only when some are kept: most
+  /// libraries have few verdicts, and a sweep lists thousands of photos.
   mutating func noteListed(_ items: [PhotoItem]) {
-    for item in items {
-      for photo in item.photos {
-        guard let path = photo.outputPath else { continue }
-        if photo.culling.isEmpty { listed.removeValue(forKey: path) } else { listed[path] = photo.culling }
+    func note(_ photo: PhotoItem) {
+      guard let path = photo.outputPath else { return }
+      if !photo.culling.isEmpty {
+        listed[path] = photo.culling
+      } else if !listed.isEmpty {
+        listed.removeValue(forKey: path)
       }
+    }
+    for item in items {
+      if let stack = item.stack { stack.members.forEach(note) } else { note(item) }
     }
   }
 }

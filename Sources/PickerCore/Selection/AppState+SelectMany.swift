@@ -84,7 +84,7 @@ extension AppState {
   /// Selects (or inverts) the photos of `entries` that `reach` means: a
   /// stack gives its picked photo, else its cover.
   private mutating func apply(_ reach: SelectionReach, to entries: [PhotoItem]) {
-    var chosen: ArraySlice<PhotoItem>
+    let chosen: ArraySlice<PhotoItem>
     switch reach {
     case .day(let day): chosen = ArraySlice(entries.filter { $0.taken?.day == day })
     case .range(let from, let to):
@@ -97,14 +97,26 @@ extension AppState {
     var adding: [PickedPhoto] = []
     adding.reserveCapacity(chosen.count)
     var removing = Set<SelectionKey>()
-    for entry in chosen {
-      let photo = pickedMember(of: entry) ?? entry
-      guard photo.isPickable, let output = photo.pickedOutput else { continue }
-      let key = selectionKey(for: photo)
-      if selection.contains(key) {
-        if reach == .invert { removing.insert(key) }
+    // Nothing picked yet (the usual case): no photo to look up.
+    let looksUp = !selection.isEmpty
+    func consider(_ photo: PhotoItem) {
+      guard photo.isPickable, let output = photo.pickedOutput else { return }
+      if looksUp {
+        let key = selectionKey(for: photo)
+        if selection.contains(key) {
+          if reach == .invert { removing.insert(key) }
+          return
+        }
+      }
+      adding.append(picked(photo, output: output, group: group))
+    }
+    // Each entry read in place, from a constant slice: a sweep's are
+    // thousands, and a copy of each was most of the time.
+    for entry in chosen.indices {
+      if chosen[entry].stack != nil, let member = pickedMember(of: chosen[entry]) {
+        consider(member)
       } else {
-        adding.append(picked(photo, output: output, group: group))
+        consider(chosen[entry])
       }
     }
     let label = Self.label(of: reach, entries: chosen)

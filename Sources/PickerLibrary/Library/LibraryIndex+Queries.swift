@@ -110,33 +110,45 @@ extension LibraryIndex {
 
   /// Photos by id, in the order given (a search's page from
   /// `SearchCatalog`); an id no longer in the index is left out.
-  public func photos(ids: [Int64]) throws(SQLiteError) -> [IndexedPhoto] {
+  public func photos(ids: [Int64]) throws(SQLiteError) -> [IndexedPhoto] { try photos(ids: ids) { $0 } }
+
+  /// Photos by id as `make` makes them of the rows, in the order given;
+  /// thousands are read and made in two halves at once (`inHalves`), so
+  /// `make` may run on two threads.
+  public func photos<Made>(ids: [Int64], as make: (IndexedPhoto) -> Made) throws(SQLiteError) -> [Made] {
+    nonisolated(unsafe) let make = make
+    return try inHalves(of: ids) { positions, database, into throws(SQLiteError) in
+      let photos = try Self.photos(ids: Array(ids[positions]), in: database)
+      for (offset, photo) in photos.enumerated() { (into + offset).initialize(to: make(photo)) }
+      return photos.count
+    }
+  }
+
+  private static func photos(ids: [Int64], in database: SQLiteDatabase) throws(SQLiteError) -> [IndexedPhoto] {
     // The ids asked in id order (the order SQLite walks them in), each row
     // put at its place: no lookup by id after.
     let byID = ids.indices.sorted { ids[$0] < ids[$1] }
     var found = [IndexedPhoto?](repeating: nil, count: ids.count)
-    return try withDatabase { database throws(SQLiteError) in
-      var folders = FolderPaths()
-      var next = 0
-      try Self.eachRow(
-        ofIDs: byID.map { ids[$0] }, in: database,
-        "SELECT \(Self.listedColumns) FROM photo p JOIN folder f ON f.id = p.folder WHERE p.id IN"
-      ) { statement in
-        let photo = Self.listedPhoto(statement, folders: &folders)
-        while next < byID.count, ids[byID[next]] < photo.id { next += 1 }
-        // The same id asked twice gets the photo twice.
-        while next < byID.count, ids[byID[next]] == photo.id {
-          found[byID[next]] = photo
-          next += 1
-        }
+    var folders = FolderPaths()
+    var next = 0
+    try eachRow(
+      ofIDs: byID.map { ids[$0] }, in: database,
+      "SELECT \(Self.listedColumns) FROM photo p JOIN folder f ON f.id = p.folder WHERE p.id IN"
+    ) { statement in
+      let photo = Self.listedPhoto(statement, folders: &folders)
+      while next < byID.count, ids[byID[next]] < photo.id { next += 1 }
+      // The same id asked twice gets the photo twice.
+      while next < byID.count, ids[byID[next]] == photo.id {
+        found[byID[next]] = photo
+        next += 1
       }
-      var photos: [IndexedPhoto] = []
-      photos.reserveCapacity(ids.count)
-      // Moved out, not copied.
-      for position in found.indices { if let photo = found[position].take() { photos.append(photo) } }
-      try Self.readCopies(of: &photos, in: database)
-      return photos
     }
+    var photos: [IndexedPhoto] = []
+    photos.reserveCapacity(ids.count)
+    // Moved out, not copied.
+    for position in found.indices { if let photo = found[position].take() { photos.append(photo) } }
+    try readCopies(of: &photos, in: database)
+    return photos
   }
 
   /// The paths of the copies, for the few photos listed that have some.

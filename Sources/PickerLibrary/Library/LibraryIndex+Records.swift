@@ -61,14 +61,15 @@ extension LibraryIndex {
   /// (`PickedDetails.indexID`): a lookup by rowid each, no path cut or
   /// folder looked up. Each says its file (`path`): the index may have
   /// changed since the listing.
+  /// Thousands are read in two halves at once (`inHalves`).
   public func records(ids: [Int64]) throws(SQLiteError) -> [Int64: IndexedRecord] {
-    try withDatabase { database throws(SQLiteError) in
+    let ids = Set(ids).sorted()
+    let records = try inHalves(of: ids) { positions, database, into throws(SQLiteError) in
       let copies = try Self.copiesStatement(database)
-      var found: [Int64: IndexedRecord] = [:]
-      found.reserveCapacity(ids.count)
+      var count = 0
       var folders = FolderPaths()
       try Self.eachRow(
-        ofIDs: Set(ids).sorted(), in: database,
+        ofIDs: Array(ids[positions]), in: database,
         """
         SELECT \(Self.recordColumns), f.path, p.name
         FROM photo p JOIN folder f ON f.id = p.folder LEFT JOIN place pl ON pl.id = p.place WHERE p.id IN
@@ -80,11 +81,13 @@ extension LibraryIndex {
         if let name = record.liveVideo { record.liveVideo = folder.appending(name.bytes) }
         let id = statement.int(18)
         if statement.int(17) > 0 { record.copies = try Self.copies(of: id, copies) }
-        found[id] = record
+        (into + count).initialize(to: (id, record))
+        count += 1
       }
       copies.bind([])
-      return found
+      return count
     }
+    return Dictionary(records, uniquingKeysWith: { first, _ in first })
   }
 
   /// The columns `record(from:)` reads, of `p` (the photo) and `pl` (its place).

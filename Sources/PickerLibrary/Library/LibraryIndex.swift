@@ -24,6 +24,11 @@ public final class LibraryIndex: @unchecked Sendable {
   public private(set) var notice: String?
   /// Guards `database`: statements are not shared between threads.
   let lock = NSLock()
+  /// A read-only connection kept beside `database`, for the other half
+  /// of a big read by id (`LibraryIndex+Halves`): opened on first use,
+  /// `.some(nil)` when it cannot be (an index in memory). Under `sideLock`.
+  var sideReader: SQLiteDatabase??
+  let sideLock = NSLock()
 
   public static func defaultPath(environment: [String: String]) -> String {
     PrivateFiles.cacheFolder(environment: environment) + "/library.sqlite"
@@ -74,6 +79,9 @@ public final class LibraryIndex: @unchecked Sendable {
     for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
   }
 
+  /// Settings every connection to the file shares.
+  static let connectionPragmas = "PRAGMA mmap_size = 268435456;"
+
   private static func open(_ path: String) throws(SQLiteError) -> SQLiteDatabase {
     let database = try SQLiteDatabase(path: path)
     // A file that is not a database fails here, before anything is written.
@@ -97,7 +105,7 @@ public final class LibraryIndex: @unchecked Sendable {
     try database.execute(
       """
       PRAGMA synchronous = NORMAL;
-      PRAGMA mmap_size = 268435456;
+      \(connectionPragmas)
       CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
       INSERT OR IGNORE INTO meta VALUES ('schema', '\(schemaVersion)');
       """)

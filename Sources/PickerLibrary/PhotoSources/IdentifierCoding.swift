@@ -1,11 +1,17 @@
+import Foundation
+
 /// Turns relative paths (raw bytes) into string ids and back, losslessly.
 ///
 /// Valid UTF-8 without '%' stays readable; anything else becomes '%' followed
 /// by hex, so a name with invalid UTF-8 still round-trips.
 enum IdentifierCoding {
   static func encode(_ bytes: [UInt8]) -> String {
-    if !bytes.contains(UInt8(ascii: "%")), let text = String(validating: bytes, as: UTF8.self) {
-      return text
+    if !bytes.contains(UInt8(ascii: "%")) {
+      // Decoding repairs what is not UTF-8: the same bytes back mean there
+      // was nothing to repair. (Faster than validating first: a listing
+      // makes one id a photo.)
+      let text = String(decoding: bytes, as: UTF8.self)
+      if same(text, bytes) { return text }
     }
     let digits = Array("0123456789abcdef".utf8)
     var hex: [UInt8] = [UInt8(ascii: "%")]
@@ -14,6 +20,14 @@ enum IdentifierCoding {
       hex.append(digits[Int(byte & 0xF)])
     }
     return String(decoding: hex, as: UTF8.self)
+  }
+
+  private static func same(_ text: String, _ bytes: [UInt8]) -> Bool {
+    guard text.utf8.count == bytes.count else { return false }
+    guard !bytes.isEmpty else { return true }
+    return text.utf8.withContiguousStorageIfAvailable { stored in
+      bytes.withUnsafeBufferPointer { memcmp(stored.baseAddress!, $0.baseAddress!, bytes.count) == 0 }
+    } ?? text.utf8.elementsEqual(bytes)
   }
 
   static func decode(_ id: String) -> [UInt8] {

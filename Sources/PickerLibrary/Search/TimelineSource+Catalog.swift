@@ -30,9 +30,9 @@ extension TimelineSource {
       let match = try catalog.match(resolved)
       let end = min(page.offset + page.limit, match.rows.count)
       let rows = page.offset < end ? match.rows[page.offset..<end] : []
-      let photos = try index.photos(ids: rows.map { catalog.ids[Int($0)] })
+      let items = try index.photos(ids: rows.map { catalog.ids[Int($0)] }, as: Self.item)
       var result = Page(
-        items: photos.map(Self.item), hasMore: page.offset + rows.count < match.rows.count, total: match.rows.count)
+        items: items, hasMore: page.offset + rows.count < match.rows.count, total: match.rows.count)
       if page.offset == 0 || lock.withLock({ dayCache[filter] == nil }) {
         let days = catalog.days(of: match)
         result.days = days

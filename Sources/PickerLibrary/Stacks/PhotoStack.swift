@@ -84,14 +84,30 @@ extension StackingRule {
     return joins(photo(item), after: previous)
   }
 
+  /// `joins(photos[index], after: photos[index - 1])`, read a field at a
+  /// time: an item handed whole to a function is copied (a retain for each
+  /// of its arrays and strings), most of the time taken on thousands.
+  private func joins(at index: Int, in photos: [PhotoItem]) -> Bool {
+    let entry = index - 1
+    guard photos[index].kind == .photo, photos[entry].kind == .photo, !photos[index].isMissing,
+      !photos[entry].isMissing
+    else { return false }
+    let previous =
+      photos[entry].stack == nil
+      ? Photo(
+        taken: Self.seconds(photos[entry].taken), signature: photos[entry].signature, burstID: photos[entry].burstID)
+      : photos[entry].stack.map { photo($0.members[$0.members.count - 1]) }!
+    let next = Photo(
+      taken: Self.seconds(photos[index].taken), signature: photos[index].signature, burstID: photos[index].burstID)
+    return joins(next, after: previous)
+  }
+
   /// The entries a listing of `photos` shows, as a scope appends them one
   /// by one (`joins`, then the grown stack's entry); nothing else is
   /// made, for selecting a whole listing at once.
   package func entries(of photos: [PhotoItem]) -> [PhotoItem] {
     // Most listings stack nothing: then the photos are the entries, uncopied.
-    guard photos.indices.dropFirst().contains(where: { joins(photos[$0], after: photos[$0 - 1]) }) else {
-      return photos
-    }
+    guard photos.indices.dropFirst().contains(where: { joins(at: $0, in: photos) }) else { return photos }
     var entries: [PhotoItem] = []
     entries.reserveCapacity(photos.count)
     for photo in photos {

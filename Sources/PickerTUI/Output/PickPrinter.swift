@@ -6,15 +6,22 @@ public enum PickPrinter {
     // Photos listed from the index by their rows, if still those files;
     // the rest by path.
     let byID = indexedByID(items, in: index)
-    @Sendable func isListed(_ item: PickedItem) -> Bool {
-      guard let id = item.details?.indexID else { return false }
-      return byID[id]?.path == item.path
+    var records = items.map { item in
+      item.details?.indexID.flatMap { byID[$0] }.flatMap { $0.path == item.path ? $0 : nil }
     }
-    let byPath = indexed(items.compactMap { isListed($0) ? nil : $0.path }, in: index)
-    @Sendable func text(of item: PickedItem, buffer line: inout [UInt8]) -> String {
+    let byPath = indexed(items.indices.compactMap { records[$0] == nil ? items[$0].path : nil }, in: index)
+    if !byPath.isEmpty {
+      for position in items.indices where records[position] == nil {
+        records[position] = items[position].path.flatMap { byPath[$0] }
+      }
+    }
+    // Each pick's record found once, before the lines: each line then
+    // reads its own, with no lookup in a table both cores share.
+    let found = records
+    @Sendable func text(at position: Int, buffer line: inout [UInt8]) -> String {
+      let item = items[position]
       let record = PickRecord(
-        path: item.path, url: item.url, name: item.titleBytes, details: item.details,
-        indexed: isListed(item) ? byID[item.details!.indexID!] : item.path.flatMap { byPath[$0] })
+        path: item.path, url: item.url, name: item.titleBytes, details: item.details, indexed: found[position])
       switch format {
       case .paths: return String(decoding: (item.path ?? PathBytes(item.url ?? "")).bytes, as: UTF8.self)
       case .json:
@@ -48,8 +55,8 @@ public enum PickPrinter {
     nonisolated(unsafe) let written = slots
     DispatchQueue.concurrentPerform(iterations: shares) { share in
       var line: [UInt8] = []
-      written[share] = items[min(items.count, share * size)..<min(items.count, (share + 1) * size)].map {
-        text(of: $0, buffer: &line)
+      written[share] = (min(items.count, share * size)..<min(items.count, (share + 1) * size)).map {
+        text(at: $0, buffer: &line)
       }
     }
     return Array(slots.joined())

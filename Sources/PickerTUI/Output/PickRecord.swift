@@ -23,11 +23,15 @@ struct PickRecord {
     line.append(UInt8(ascii: "{"))
     // The fields come in `allCases`' order: their keys by that position.
     var position = 0
-    forEachValue { _, value in
-      if position > 0 { line.append(UInt8(ascii: ",")) }
-      line.append(contentsOf: PickField.jsonKeys[position])
-      value.write(into: &line)
-      position += 1
+    PickField.jsonKeys.withUnsafeBufferPointer { keys in
+      PickField.jsonKeyStarts.withUnsafeBufferPointer { starts in
+        forEachValue { _, value in
+          if position > 0 { line.append(UInt8(ascii: ",")) }
+          line.append(contentsOf: UnsafeBufferPointer(rebasing: keys[starts[position]..<starts[position + 1]]))
+          value.write(into: &line)
+          position += 1
+        }
+      }
     }
     line.append(UInt8(ascii: "}"))
   }
