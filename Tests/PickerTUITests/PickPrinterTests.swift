@@ -140,15 +140,10 @@ import Testing
         && records[ids[0]]?.path == PathBytes("/photos/a.jpg"))
   }
 
-  /// Thousands are read in two halves at once, one on each connection
-  /// (one alone for an index in memory): the same photos in the same
-  /// order, an id gone in the first half leaving no gap.
-  @Test(arguments: [true, false]) func bigReadsByIDComeWholeAndInOrder(onFile: Bool) throws {
-    let folder = NSTemporaryDirectory() + "pick-printer-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+  /// An index of 3,000 photos, p0.jpg to p2999.jpg, in a file in
+  /// `folder` or in memory; their row ids.
+  static func bigIndex(in folder: String, onFile: Bool) throws -> (LibraryIndex, [Int64]) {
     let index = LibraryIndex(path: onFile ? folder + "/library.sqlite" : nil)
-    #expect((index.path != nil) == onFile)
     let ids = try index.withDatabase { database throws(SQLiteError) -> [Int64] in
       try database.transaction { () throws(SQLiteError) -> [Int64] in
         try database.prepare("INSERT INTO folder(path) VALUES (?)").run([Array("/photos".utf8)])
@@ -164,6 +159,18 @@ import Testing
         return ids
       }
     }
+    return (index, ids)
+  }
+
+  /// Thousands are read in two halves at once, one on each connection
+  /// (all on its one connection for an index in memory): the same photos
+  /// in the same order, an id gone in the first half leaving no gap.
+  @Test(arguments: [true, false]) func bigReadsByIDComeWholeAndInOrder(onFile: Bool) throws {
+    let folder = NSTemporaryDirectory() + "pick-printer-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let (index, ids) = try Self.bigIndex(in: folder, onFile: onFile)
+    #expect((index.path != nil) == onFile)
     // Newest first, as a listing asks; ten ids gone at the start, one asked twice.
     let asked = (0..<10).map { Int64(1_000_000 + $0) } + ids.reversed() + [ids[5]]
     let photos = try index.photos(ids: asked)
@@ -177,6 +184,30 @@ import Testing
     #expect(records.count == 3_000)
     #expect(ids.allSatisfy { records[$0]?.metadata.model == "Model \(number[$0]!)" })
     #expect(records[ids[2_999]]?.path == PathBytes("/photos/p2999.jpg"))
+  }
+
+  /// A search replaced while its rows are read stops: the read throws
+  /// (the half on the task's thread is interrupted) and gives nothing.
+  @Test(arguments: [true, false]) func aCancelledBigReadStops(onFile: Bool) async throws {
+    let folder = NSTemporaryDirectory() + "pick-printer-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let (index, ids) = try Self.bigIndex(in: folder, onFile: onFile)
+    let outcome = await Task { () -> Result<Int, SQLiteError> in
+      withUnsafeCurrentTask { $0?.cancel() }
+      do throws(SQLiteError) {
+        return .success(try index.photos(ids: ids).count + (try index.records(ids: ids)).count)
+      } catch {
+        return .failure(error)
+      }
+    }.value
+    guard case .failure(let error) = outcome else {
+      Issue.record("a cancelled read gave \(outcome)")
+      return
+    }
+    #expect(SQLiteDatabase.isInterruption(error))
+    // The index answers the next read whole.
+    #expect(try index.photos(ids: ids).count == 3_000)
   }
 
   @Test func theIndexRecordIsFoundByTheRowListedElseByThePath() throws {

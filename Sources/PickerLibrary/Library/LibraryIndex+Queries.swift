@@ -114,13 +114,15 @@ extension LibraryIndex {
 
   /// Photos by id as `make` makes them of the rows, in the order given;
   /// thousands are read and made in two halves at once (`inHalves`), so
-  /// `make` may run on two threads.
-  public func photos<Made>(ids: [Int64], as make: (IndexedPhoto) -> Made) throws(SQLiteError) -> [Made] {
-    nonisolated(unsafe) let make = make
-    return try inHalves(of: ids) { positions, database, into throws(SQLiteError) in
+  /// `make` runs on two threads, with a connection held: it must not ask
+  /// the index anything.
+  public func photos<Made>(ids: [Int64], as make: @Sendable (IndexedPhoto) -> Made) throws(SQLiteError) -> [Made] {
+    try inHalves(of: ids) { positions, database, into, made throws(SQLiteError) in
       let photos = try Self.photos(ids: Array(ids[positions]), in: database)
-      for (offset, photo) in photos.enumerated() { (into + offset).initialize(to: make(photo)) }
-      return photos.count
+      for photo in photos {
+        (into + made).initialize(to: make(photo))
+        made += 1
+      }
     }
   }
 

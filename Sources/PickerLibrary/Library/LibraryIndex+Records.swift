@@ -64,9 +64,8 @@ extension LibraryIndex {
   /// Thousands are read in two halves at once (`inHalves`).
   public func records(ids: [Int64]) throws(SQLiteError) -> [Int64: IndexedRecord] {
     let ids = Set(ids).sorted()
-    let records = try inHalves(of: ids) { positions, database, into throws(SQLiteError) in
+    let records = try inHalves(of: ids) { positions, database, into, made throws(SQLiteError) in
       let copies = try Self.copiesStatement(database)
-      var count = 0
       var folders = FolderPaths()
       try Self.eachRow(
         ofIDs: Array(ids[positions]), in: database,
@@ -81,11 +80,10 @@ extension LibraryIndex {
         if let name = record.liveVideo { record.liveVideo = folder.appending(name.bytes) }
         let id = statement.int(18)
         if statement.int(17) > 0 { record.copies = try Self.copies(of: id, copies) }
-        (into + count).initialize(to: (id, record))
-        count += 1
+        (into + made).initialize(to: (id, record))
+        made += 1
       }
       copies.bind([])
-      return count
     }
     return Dictionary(records, uniquingKeysWith: { first, _ in first })
   }

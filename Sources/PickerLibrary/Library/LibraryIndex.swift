@@ -26,7 +26,8 @@ public final class LibraryIndex: @unchecked Sendable {
   let lock = NSLock()
   /// A read-only connection kept beside `database`, for the other half
   /// of a big read by id (`LibraryIndex+Halves`): opened on first use,
-  /// `.some(nil)` when it cannot be (an index in memory). Under `sideLock`.
+  /// `.some(nil)` when it could not be (then not tried again). Under
+  /// `sideLock`.
   var sideReader: SQLiteDatabase??
   let sideLock = NSLock()
 

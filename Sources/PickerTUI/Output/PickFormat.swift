@@ -68,8 +68,8 @@ public enum PickField: String, CaseIterable, Sendable {
   /// Every field's `"key":`, one after another, in `allCases`' order; field
   /// `n`'s runs from `jsonKeyStarts[n]` to `jsonKeyStarts[n + 1]`. One
   /// array, not one a key: a line then takes none of them (lines are
-  /// written on two threads at once, and every retain of a shared array
-  /// is one more write both cores fight over).
+  /// written a share on each core at once, and every retain of a shared
+  /// array is one more write the cores fight over).
   static let jsonKeys: [UInt8] = allCases.flatMap { Array("\"\($0.rawValue)\":".utf8) }
   static let jsonKeyStarts: [Int] = allCases.reduce(into: [0]) { $0.append($0.last! + $1.rawValue.utf8.count + 3) }
 
