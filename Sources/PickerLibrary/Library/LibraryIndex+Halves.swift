@@ -16,15 +16,26 @@ extension LibraryIndex {
   /// costs more than it saves.
   static let halvesMinimum = 2_000
 
+  /// Where a half puts what it makes: its own part of the result's
+  /// buffer, counted as each value goes in, so a half that throws leaves
+  /// nothing behind.
+  struct HalfOutput<Made> {
+    fileprivate let start: UnsafeMutablePointer<Made>
+    fileprivate(set) var count = 0
+
+    mutating func append(_ value: Made) {
+      (start + count).initialize(to: value)
+      count += 1
+    }
+  }
+
   /// `read` run for the positions of `ids`: in two halves at once, or
   /// once on this connection for a small read or an index in memory
-  /// (which has no second connection). Each call writes what it made at
-  /// the start of its part of the buffer, counting each one as it is
-  /// written (`made`), so a half that throws leaves nothing behind. What
-  /// the halves made comes out one after the other.
+  /// (which has no second connection). What the halves made comes out
+  /// one after the other.
   func inHalves<Made>(
     of ids: [Int64],
-    _ read: (_ positions: Range<Int>, _ database: SQLiteDatabase, _ into: UnsafeMutablePointer<Made>, _ made: inout Int)
+    _ read: (_ positions: Range<Int>, _ database: SQLiteDatabase, _ output: inout HalfOutput<Made>)
       throws(SQLiteError) -> Void
   ) throws(SQLiteError) -> [Made] {
     var failure: SQLiteError?
@@ -33,52 +44,37 @@ extension LibraryIndex {
       let middle = ids.count / 2
       let halves =
         ids.count >= Self.halvesMinimum && path != nil ? [0..<middle, middle..<ids.count] : [0..<ids.count]
-      var counts = [Int](repeating: 0, count: halves.count)
+      var outputs = halves.map { HalfOutput(start: start + $0.lowerBound) }
       var errors = [SQLiteError?](repeating: nil, count: halves.count)
-      nonisolated(unsafe) let into = start
-      if halves.count == 1 {
-        do throws(SQLiteError) {
-          try withDatabase { database throws(SQLiteError) in try read(halves[0], database, into, &counts[0]) }
-        } catch {
-          errors[0] = error
-        }
-      } else {
-        counts.withUnsafeMutableBufferPointer { counts in
-          errors.withUnsafeMutableBufferPointer { errors in
-            nonisolated(unsafe) let (counted, failed) = (counts, errors)
-            // Each half writes its own part of the buffer, its own count
-            // and error: nothing is shared but what is only read.
-            nonisolated(unsafe) let read = read
-            DispatchQueue.concurrentPerform(iterations: 2) { half in
-              let positions = halves[half]
-              let part = into + positions.lowerBound
-              do throws(SQLiteError) {
-                if half == 0 {
-                  try withDatabase { database throws(SQLiteError) in try read(positions, database, part, &counted[0]) }
-                } else {
-                  try withSideReader { database throws(SQLiteError) in
-                    try read(positions, database, part, &counted[1])
-                  }
-                }
-              } catch { failed[half] = error }
-            }
+      outputs.withUnsafeMutableBufferPointer { outputs in
+        errors.withUnsafeMutableBufferPointer { errors in
+          // Each half writes its own part of the buffer, its own output
+          // and error: nothing is shared but what is only read. One half
+          // runs on the calling thread.
+          nonisolated(unsafe) let (written, failed, read) = (outputs, errors, read)
+          DispatchQueue.concurrentPerform(iterations: halves.count) { half in
+            do throws(SQLiteError) {
+              if half == 0 {
+                try withDatabase { database throws(SQLiteError) in try read(halves[0], database, &written[0]) }
+              } else {
+                try withSideReader { database throws(SQLiteError) in try read(halves[1], database, &written[1]) }
+              }
+            } catch { failed[half] = error }
           }
         }
       }
       if let error = errors.lazy.compactMap({ $0 }).first {
         // What either half made before the error goes.
-        for (half, positions) in halves.enumerated() {
-          (start + positions.lowerBound).deinitialize(count: counts[half])
-        }
+        for output in outputs { output.start.deinitialize(count: output.count) }
         failure = error
         return
       }
-      // The second half's photos moved down to follow the first's (a row
+      // The second half's values moved down to follow the first's (a row
       // gone leaves a gap); moved, not copied.
-      if halves.count == 2, counts[0] < halves[0].count {
-        (start + counts[0]).moveInitialize(from: start + halves[1].lowerBound, count: counts[1])
+      if halves.count == 2, outputs[0].count < halves[0].count {
+        (start + outputs[0].count).moveInitialize(from: outputs[1].start, count: outputs[1].count)
       }
-      count = counts.reduce(0, +)
+      count = outputs.reduce(0) { $0 + $1.count }
     }
     if let failure { throw failure }
     return made

@@ -117,12 +117,8 @@ extension LibraryIndex {
   /// `make` runs on two threads, with a connection held: it must not ask
   /// the index anything.
   public func photos<Made>(ids: [Int64], as make: @Sendable (IndexedPhoto) -> Made) throws(SQLiteError) -> [Made] {
-    try inHalves(of: ids) { positions, database, into, made throws(SQLiteError) in
-      let photos = try Self.photos(ids: Array(ids[positions]), in: database)
-      for photo in photos {
-        (into + made).initialize(to: make(photo))
-        made += 1
-      }
+    try inHalves(of: ids) { positions, database, output throws(SQLiteError) in
+      for photo in try Self.photos(ids: Array(ids[positions]), in: database) { output.append(make(photo)) }
     }
   }
 

@@ -64,7 +64,7 @@ extension LibraryIndex {
   /// Thousands are read in two halves at once (`inHalves`).
   public func records(ids: [Int64]) throws(SQLiteError) -> [Int64: IndexedRecord] {
     let ids = Set(ids).sorted()
-    let records = try inHalves(of: ids) { positions, database, into, made throws(SQLiteError) in
+    let records = try inHalves(of: ids) { positions, database, output throws(SQLiteError) in
       let copies = try Self.copiesStatement(database)
       var folders = FolderPaths()
       try Self.eachRow(
@@ -80,8 +80,7 @@ extension LibraryIndex {
         if let name = record.liveVideo { record.liveVideo = folder.appending(name.bytes) }
         let id = statement.int(18)
         if statement.int(17) > 0 { record.copies = try Self.copies(of: id, copies) }
-        (into + made).initialize(to: (id, record))
-        made += 1
+        output.append((id, record))
       }
       copies.bind([])
     }

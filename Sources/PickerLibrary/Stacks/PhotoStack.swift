@@ -92,14 +92,14 @@ extension StackingRule {
     guard photos[index].kind == .photo, photos[entry].kind == .photo, !photos[index].isMissing,
       !photos[entry].isMissing
     else { return false }
-    let previous =
-      photos[entry].stack == nil
-      ? Photo(
-        taken: Self.seconds(photos[entry].taken), signature: photos[entry].signature, burstID: photos[entry].burstID)
-      : photos[entry].stack.map { photo($0.members[$0.members.count - 1]) }!
-    let next = Photo(
-      taken: Self.seconds(photos[index].taken), signature: photos[index].signature, burstID: photos[index].burstID)
-    return joins(next, after: previous)
+    // The entry's last photo: a stack's last member, else itself.
+    let previous = photos[entry].stack.map { photo($0.members[$0.members.count - 1]) } ?? photo(at: entry, in: photos)
+    return joins(photo(at: index, in: photos), after: previous)
+  }
+
+  /// `photo(photos[index])`, a field at a time.
+  private func photo(at index: Int, in photos: [PhotoItem]) -> Photo {
+    Photo(taken: Self.seconds(photos[index].taken), signature: photos[index].signature, burstID: photos[index].burstID)
   }
 
   /// The entries a listing of `photos` shows, as a scope appends them one
