@@ -14,11 +14,15 @@ def test_the_demo_library_shows_years_a_stack_and_copies(picker):
     screen = p.wait(lambda s: "×5" in s.text, "the burst as one stack", timeout=30)
     years = {int(y) for y in re.findall(r"\b(20[12]\d)\s*$", screen.text, re.M)}
     assert len(years) >= 4, screen.text
+    screen = p.wait_ui()
     for _ in range(40):
-        if "◫2" in p.screen().text:
+        if "◫2" in screen.text:
             break
+        before = screen.focused_caption()
         p.send("PageDown")
-        p.wait_ui()
+        # Its own move waited for: on a screen from before it the loop would
+        # send another, and the copies' screen could be paged past unseen.
+        screen = p.wait(lambda s: s.focused_caption() not in (None, before), f"PageDown to move on from {before}")
     assert "◫2" in p.screen().text, p.screen().text
     p.leave("q")
     p.finish(130)

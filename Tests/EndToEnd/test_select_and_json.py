@@ -19,14 +19,23 @@ def start(picker, folder, *args: str):
     return p
 
 
-def focus(p, name: str) -> None:
-    """From the first photo, moves right until `name` has the focus."""
+def home(p):
+    """Home, and the screen once it has been read: the first tile focused
+    (any focus at all could be the screen from before the key)."""
     p.send("Home")
+    return p.wait(lambda s: bool(s.tiles()) and s.tiles()[0].focused, "the focus on the first photo")
+
+
+def focus(p, name: str) -> None:
+    """From the first photo, moves right until `name` has the focus, one
+    key at a time: each Right waited for until the focus has moved on."""
+    screen = home(p)
     for _ in range(12):
-        if p.screen().focused_caption() == name:
+        before = screen.focused_caption()
+        if before == name:
             return
         p.send("Right")
-        p.wait(lambda s: s.focused_caption() is not None, "a focus")
+        screen = p.wait(lambda s: s.focused_caption() not in (None, before), f"the focus to move on from {before}")
     p.wait_focus(name)
 
 
@@ -48,8 +57,7 @@ def test_all_then_invert_then_a_range(picker, tmp_path):
     p.wait(lambda s: "Picked 7" in s.tray, "all seven")
     p.send("i")
     p.wait(lambda s: "Picked 0" in s.tray, "none after invert")
-    p.send("Home")
-    first = p.wait(lambda s: s.focused_caption() is not None, "a focus").focused_caption()
+    first = home(p).focused_caption()
     p.send("m", "Right", "Right", "M")
     p.wait(lambda s: "Picked 3" in s.tray and "3 from the mark" in s.tray, "three from the mark")
     p.send("Enter")
