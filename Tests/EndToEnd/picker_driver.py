@@ -26,6 +26,7 @@ REPO = Path(__file__).resolve().parents[2]
 DEFAULT_BIN = REPO / ".build" / "release" / "picker-tui"
 TIMEOUT = 10.0  # seconds to wait for any expected screen or exit
 POLL = 0.02
+SETTLE_LOOKS = 4  # further looks at a passing screen still being written
 WIDTH, HEIGHT = 120, 40
 HINTS = "Enter pick · Space select · Tab source · / search · ? help"
 # Shown once at start inside tmux with allow-passthrough off (as here).
@@ -158,7 +159,7 @@ class Picker:
             screen = self.screen()
             try:
                 if condition(screen):
-                    return screen
+                    return self.settled(screen, condition, deadline)
                 error = None
             except AssertionError as caught:
                 error = caught
@@ -171,6 +172,30 @@ class Picker:
                     detail = f" (last check raised {error!r})" if error else ""
                 raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}{detail}{self.describe(screen)}")
             time.sleep(POLL)
+
+    def settled(self, screen: Screen, condition: Callable[[Screen], object], deadline: float) -> Screen:
+        """A screen that passed, looked at once more: a frame is written in
+        several pieces, and a capture between two of them shows the new
+        tiles with the old tray or status lines. A second look that differs
+        and still passes is the frame further on, and is looked at again; one
+        that no longer passes means a passing moment was caught, and that
+        screen is kept, as a single look would have kept it. A screen that
+        keeps changing (a progress bar, a spinner) is looked at a few times
+        only."""
+        for _ in range(SETTLE_LOOKS):
+            if time.monotonic() > deadline:
+                break
+            again = self.screen()
+            if again.text == screen.text:
+                break
+            try:
+                if not condition(again):
+                    break
+            except (AssertionError, IndexError, ValueError, AttributeError, TypeError):
+                break
+            screen = again
+        self.last_screen = screen
+        return screen
 
     def wait_text(self, needle: str, timeout: float = TIMEOUT) -> Screen:
         return self.wait(lambda s: needle in s, f"{needle!r} on screen", timeout)
