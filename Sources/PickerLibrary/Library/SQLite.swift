@@ -1,4 +1,5 @@
 import CSQLite
+import Synchronization
 
 /// A failed SQLite call: its result code and message.
 public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -29,9 +30,36 @@ public final class SQLiteDatabase {
     handle = db
     // Another picker or `picker-tui index` may be writing: wait for it.
     sqlite3_busy_timeout(db, 10_000)
-    // A query run by a task that was cancelled stops (SQLITE_INTERRUPT):
-    // search as you type cancels the last key's query when the next comes.
-    sqlite3_progress_handler(db, 2_000, { _ in withUnsafeCurrentTask { $0?.isCancelled == true } ? 1 : 0 }, nil)
+    stopWhenCancelled()
+  }
+
+  /// A query run by a task that was cancelled stops (SQLITE_INTERRUPT):
+  /// search as you type cancels the last key's query when the next comes.
+  private func stopWhenCancelled() {
+    sqlite3_progress_handler(handle, Self.stopCheckSteps, { _ in SQLiteDatabase.taskIsCancelled ? 1 : 0 }, nil)
+  }
+
+  /// How many of SQLite's steps run between two looks at whether to stop.
+  private static let stopCheckSteps: Int32 = 2_000
+
+  private static var taskIsCancelled: Bool { withUnsafeCurrentTask { $0?.isCancelled == true } }
+
+  /// Runs `body` with its queries stopping (SQLITE_INTERRUPT) also once
+  /// `stop` is raised, from any thread: a query on a thread without a
+  /// task, which cannot see the task that asked for it being cancelled,
+  /// is stopped by whoever can.
+  func stopping<T>(when stop: QueryStop, _ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+    sqlite3_progress_handler(
+      handle, Self.stopCheckSteps,
+      { context in
+        let stop = context.map { Unmanaged<QueryStop>.fromOpaque($0).takeUnretainedValue() }
+        return stop?.isRaised == true || SQLiteDatabase.taskIsCancelled ? 1 : 0
+      }, Unmanaged.passUnretained(stop).toOpaque())
+    defer {
+      stopWhenCancelled()
+      withExtendedLifetime(stop) {}
+    }
+    return try body()
   }
 
   /// The query was stopped because its task was cancelled.
@@ -81,6 +109,15 @@ public final class SQLiteDatabase {
 
   public var changes: Int { Int(sqlite3_changes(handle)) }
   public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+}
+
+/// A stop for queries on other threads (`SQLiteDatabase.stopping`):
+/// raised once, it stays raised.
+final class QueryStop: Sendable {
+  private let raised = Atomic(false)
+
+  func raise() { raised.store(true, ordering: .relaxed) }
+  var isRaised: Bool { raised.load(ordering: .relaxed) }
 }
 
 /// A prepared statement: bind, step, read columns, reset.
