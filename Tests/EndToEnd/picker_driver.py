@@ -27,6 +27,9 @@ DEFAULT_BIN = REPO / ".build" / "release" / "picker-tui"
 TIMEOUT = 10.0  # seconds to wait for any expected screen or exit
 POLL = 0.02
 SETTLE_LOOKS = 4  # further looks at a passing screen still being written
+# What a condition raises on a screen it cannot read yet (no tile, a short
+# line), besides its own assertions: a failed check, not a broken test.
+UNREADABLE = (IndexError, ValueError, AttributeError, TypeError)
 WIDTH, HEIGHT = 120, 40
 HINTS = "Enter pick · Space select · Tab source · / search · ? help"
 # Shown once at start inside tmux with allow-passthrough off (as here).
@@ -163,7 +166,7 @@ class Picker:
                 error = None
             except AssertionError as caught:
                 error = caught
-            except (IndexError, ValueError, AttributeError, TypeError) as caught:
+            except UNREADABLE as caught:
                 error = caught
             if time.monotonic() > deadline:
                 if isinstance(error, AssertionError):
@@ -191,7 +194,7 @@ class Picker:
             try:
                 if not condition(again):
                     break
-            except (AssertionError, IndexError, ValueError, AttributeError, TypeError):
+            except (AssertionError, *UNREADABLE):
                 break
             screen = again
         self.last_screen = screen
